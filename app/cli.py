@@ -1,0 +1,142 @@
+"""The ``zperflab`` command: the desktop app, ``run``, ``validate`` and ``gui``.
+
+Bad input (an unknown experiment or key, a value out of range, an unreadable
+targets file) prints one line to stderr and exits with status 2.
+"""
+from __future__ import annotations
+
+import argparse
+import json
+import sys
+from typing import Sequence
+
+from models import calibration, experiments
+from models.params import ParamError, parse_cli_value
+from models.run import NotImplementedYet
+
+EXIT_USAGE = 2
+
+
+class _Parser(argparse.ArgumentParser):
+    def error(self, message: str) -> None:  # one clear line, status 2
+        self.exit(EXIT_USAGE, f"zperflab: error: {message}\n")
+
+
+def _fail(message: str) -> int:
+    print(f"zperflab: error: {message}", file=sys.stderr)
+    return EXIT_USAGE
+
+
+def _parse_sets(items: Sequence[str]) -> dict:
+    out = {}
+    for item in items:
+        if "=" not in item:
+            raise ParamError(f"--set needs KEY=VALUE, got '{item}'")
+        key, _, text = item.partition("=")
+        out[key.strip()] = parse_cli_value(text)
+    return out
+
+
+def _fmt(v: object) -> str:
+    if isinstance(v, float):
+        return f"{v:.6g}"
+    return str(v)
+
+
+def cmd_run(args: argparse.Namespace) -> int:
+    try:
+        overrides = _parse_sets(args.set or [])
+        result = experiments.run_experiment(args.experiment, overrides, seed=args.seed)
+    except ParamError as exc:
+        return _fail(str(exc))
+    except NotImplementedYet as exc:
+        print(f"zperflab: {exc}", file=sys.stderr)
+        return 3
+    if args.json:
+        print(json.dumps(result.as_json(), indent=1))
+    else:
+        exp = experiments.get(args.experiment)
+        print(f"{exp.title} ({exp.name}), seed {result.seed}")
+        for p in exp.schema.params:
+            unit = f" {p.unit}" if p.unit and result.params[p.name] is not None else ""
+            print(f"  {p.name:22} {_fmt(result.params[p.name])}{unit}")
+        print("Metrics:")
+        units = {m.name: m.unit for m in exp.metrics}
+        for k, v in result.metrics.items():
+            print(f"  {k:22} {_fmt(v)} {units.get(k, '')}".rstrip())
+        for table in result.reports:
+            print(f"\n{table.title}")
+            print("  " + " | ".join(table.columns))
+            for row in table.rows:
+                print("  " + " | ".join(_fmt(c) for c in row))
+    return 0
+
+
+def cmd_validate(args: argparse.Namespace) -> int:
+    try:
+        targets = calibration.load_targets(args.targets)
+    except calibration.TargetsError as exc:
+        return _fail(str(exc))
+    verdicts = calibration.validate(targets, seed=args.seed)
+    passed = sum(v.ok for v in verdicts)
+    if args.json:
+        print(json.dumps({"results": [v.as_json() for v in verdicts],
+                          "passed": passed, "total": len(verdicts)}, indent=1))
+    else:
+        for v in verdicts:
+            mark = "PASS" if v.ok else "FAIL"
+            shown = "—" if v.model is None else f"{v.model:.4g}"
+            exp = v.expected
+            want = (f"{exp.get('min', '-inf')}–{exp.get('max', 'inf')}" if "value" not in exp
+                    else f"{exp['value']} ± {exp.get('rel_tol', 0) * 100:g}%" if "rel_tol" in exp
+                    else f"{exp['value']} ± {exp['abs_tol']}")
+            tail = f"  ({v.error})" if v.error else ""
+            print(f"{mark}  {v.id:34} model {shown:>10}  published {want}{tail}")
+        print(f"{passed} passed, {len(verdicts) - passed} failed")
+    return 0
+
+
+def _build_parser() -> argparse.ArgumentParser:
+    p = _Parser(prog="zperflab", description="zPerfLab: mainframe I/O and CPU performance lab. "
+                "Without a command, opens the desktop app.")
+    sub = p.add_subparsers(dest="command", parser_class=_Parser)
+
+    r = sub.add_parser("run", help="run one experiment headless")
+    r.add_argument("experiment")
+    r.add_argument("--set", action="append", metavar="KEY=VALUE",
+                   help="set a parameter (JSON value where it parses)")
+    r.add_argument("--json", action="store_true", help="print one JSON object")
+    r.add_argument("--seed", type=int, default=experiments.DEFAULT_SEED)
+    r.set_defaults(func=cmd_run)
+
+    v = sub.add_parser("validate", help="compare the model with published figures")
+    v.add_argument("--targets", help="targets file (default: the bundled copy)")
+    v.add_argument("--json", action="store_true")
+    v.add_argument("--seed", type=int, default=experiments.DEFAULT_SEED)
+    v.set_defaults(func=cmd_validate)
+
+    g = sub.add_parser("gui", help="open the desktop app (options for headless screenshots)")
+    g.add_argument("--open", metavar="CASE_OR_FILE", help="built-in case study or scenario file")
+    g.add_argument("--run", action="store_true", help="run the scenario after opening it")
+    g.add_argument("--view", choices=("canvas", "animation", "charts"), default="canvas")
+    g.add_argument("--size", default="1280x800", help="window size WxH")
+    g.add_argument("--screenshot", metavar="FILE", help="render the window to FILE and exit")
+    g.set_defaults(func=cmd_gui)
+    return p
+
+
+def cmd_gui(args: argparse.Namespace) -> int:
+    from app.gui import main as gui_main  # Qt only when the GUI is wanted
+    return gui_main(args)
+
+
+def main(argv: Sequence[str] | None = None) -> int:
+    parser = _build_parser()
+    args = parser.parse_args(argv)
+    if args.command is None:
+        args = parser.parse_args(["gui", *(argv or sys.argv[1:])])
+    return args.func(args)
+
+
+if __name__ == "__main__":
+    sys.exit(main())

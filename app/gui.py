@@ -1,0 +1,51 @@
+"""Start the desktop app, or render it offscreen to a PNG and exit."""
+from __future__ import annotations
+
+import argparse
+import os
+import sys
+
+
+def _parse_size(text: str) -> tuple[int, int]:
+    try:
+        w, h = (int(x) for x in text.lower().split("x"))
+    except ValueError:
+        raise SystemExit(f"zperflab: error: bad --size '{text}'; use WIDTHxHEIGHT, e.g. 1280x800") from None
+    if not (320 <= w <= 8000 and 240 <= h <= 8000):
+        raise SystemExit(f"zperflab: error: bad --size '{text}'; allowed 320x240 to 8000x8000")
+    return w, h
+
+
+def main(args: argparse.Namespace) -> int:
+    """Open the main window; with ``--screenshot`` render it and exit."""
+    size = _parse_size(args.size)
+    if args.screenshot and "QT_QPA_PLATFORM" not in os.environ and not os.environ.get("DISPLAY"):
+        os.environ["QT_QPA_PLATFORM"] = "offscreen"
+    from PySide6.QtWidgets import QApplication
+
+    from ui.main_window import MainWindow
+
+    app = QApplication.instance() or QApplication(sys.argv[:1])
+    app.setApplicationName("zPerfLab")
+    app.setOrganizationName("zPerfLab")
+    window = MainWindow()
+    window.resize(*size)
+    if getattr(args, "open", None):
+        error = window.open_case_or_file(args.open)
+        if error:
+            print(f"zperflab: error: {error}", file=sys.stderr)
+            return 2
+    window.show()
+    if args.screenshot:
+        app.processEvents()
+        if args.run:
+            window.run_and_wait()
+        window.show_view(args.view)
+        for _ in range(5):
+            app.processEvents()
+        ok = window.grab().save(args.screenshot)
+        if not ok:
+            print(f"zperflab: error: cannot write screenshot {args.screenshot}", file=sys.stderr)
+            return 2
+        return 0
+    return app.exec()

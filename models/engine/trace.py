@@ -1,0 +1,99 @@
+"""A compact trace of what happened in a run, for animation replay.
+
+Each record is five numbers: time (s), component id, event kind id and two
+payload integers whose meaning the kind defines (a track and a record, a slot
+and a staging mode, an engine and a cause...). Components and kinds are
+interned to small integers, with their names kept in tables.
+
+Columns are ``array.array`` while recording (one append each, no numpy
+scalar boxing) and become numpy arrays on :meth:`columns`. With ``limit`` set
+the trace keeps only the newest ``limit`` records (a ring, trimmed in bulk),
+so a full-scale run's memory stays bounded.
+"""
+from __future__ import annotations
+
+from array import array
+from typing import Iterable
+
+import numpy as np
+
+DTYPE = np.dtype([("t", "f8"), ("comp", "i4"), ("kind", "i4"), ("a", "i8"), ("b", "i8")])
+
+
+class Trace:
+    """Record ``(t, component, kind, a, b)`` events.
+
+    Parameters
+    ----------
+    limit : int or None
+        Keep at most this many of the newest records (None: keep all).
+    """
+
+    def __init__(self, limit: int | None = None):
+        if limit is not None and limit < 1:
+            raise ValueError("trace limit must be at least 1")
+        self.limit = limit
+        self.components: list[str] = []
+        self.kinds: list[str] = []
+        self._comp_ids: dict[str, int] = {}
+        self._kind_ids: dict[str, int] = {}
+        self._t = array("d")
+        self._c = array("i")
+        self._k = array("i")
+        self._a = array("q")
+        self._b = array("q")
+        self.dropped = 0
+        self.meta: dict = {}
+
+    def __len__(self) -> int:
+        return len(self._t)
+
+    def component(self, name: str) -> int:
+        """The id of component ``name`` (created on first use)."""
+        cid = self._comp_ids.get(name)
+        if cid is None:
+            cid = self._comp_ids[name] = len(self.components)
+            self.components.append(name)
+        return cid
+
+    def kind(self, name: str) -> int:
+        """The id of event kind ``name`` (created on first use)."""
+        kid = self._kind_ids.get(name)
+        if kid is None:
+            kid = self._kind_ids[name] = len(self.kinds)
+            self.kinds.append(name)
+        return kid
+
+    def record(self, t: float, comp: int, kind: int, a: int = 0, b: int = 0) -> None:
+        """Append one event. ``comp`` and ``kind`` are ids from the tables."""
+        self._t.append(t)
+        self._c.append(comp)
+        self._k.append(kind)
+        self._a.append(a)
+        self._b.append(b)
+        if self.limit is not None and len(self._t) >= 2 * self.limit:
+            self._trim()
+
+    def _trim(self) -> None:
+        drop = len(self._t) - self.limit
+        for col in (self._t, self._c, self._k, self._a, self._b):
+            del col[:drop]
+        self.dropped += drop
+
+    def columns(self) -> np.ndarray:
+        """All kept records as a structured array, oldest first."""
+        if self.limit is not None and len(self._t) > self.limit:
+            self._trim()
+        out = np.empty(len(self._t), dtype=DTYPE)
+        out["t"] = np.frombuffer(self._t, dtype="f8") if len(self._t) else []
+        out["comp"] = np.frombuffer(self._c, dtype=np.intc) if len(self._c) else []
+        out["kind"] = np.frombuffer(self._k, dtype=np.intc) if len(self._k) else []
+        out["a"] = np.frombuffer(self._a, dtype="i8") if len(self._a) else []
+        out["b"] = np.frombuffer(self._b, dtype="i8") if len(self._b) else []
+        return out
+
+    def of_kind(self, names: Iterable[str]) -> np.ndarray:
+        """Records whose kind is one of ``names``."""
+        cols = self.columns()
+        ids = [self._kind_ids[n] for n in names if n in self._kind_ids]
+        return cols[np.isin(cols["kind"], ids)]

@@ -1,0 +1,111 @@
+"""The experiment registry: named built-in scenarios and how to run them.
+
+Each module listed in ``_MODULES`` defines ``EXPERIMENTS``, a list of
+:class:`Experiment`. The command line, the validator and the GUI all look
+experiments up here and run them with :func:`run_experiment`.
+"""
+from __future__ import annotations
+
+import importlib
+import threading
+from dataclasses import dataclass
+from typing import Any, Callable
+
+from models.engine import Trace
+from models.params import Metric, ParamError, Schema
+from models.run import NotImplementedYet, RunContext, RunResult
+
+#: Run seed used when the user gives none.
+DEFAULT_SEED = 1
+
+_MODULES = (
+    "models.experiments.program_fetch",
+    "models.experiments.spool",
+    "models.experiments.natural_ziip",
+    "models.experiments.db2_io",
+    "models.experiments.db2_access",
+    "models.experiments.vsam_rls",
+)
+
+
+@dataclass(frozen=True)
+class Experiment:
+    """A built-in scenario with its parameters, metrics and model.
+
+    ``run(params, ctx)`` gets fully resolved parameters and returns a
+    :class:`~models.run.RunResult`; ``None`` means the model is not built yet.
+    """
+
+    name: str
+    title: str
+    description: str
+    schema: Schema
+    metrics: tuple[Metric, ...]
+    run: Callable[[dict, RunContext], RunResult] | None = None
+
+    def resolve(self, overrides: dict | None) -> dict:
+        return self.schema.resolve(overrides, self.name)
+
+
+_registry: dict[str, Experiment] | None = None
+_lock = threading.Lock()
+
+
+def registry() -> dict[str, Experiment]:
+    """All experiments by name, in a stable order."""
+    global _registry
+    with _lock:
+        if _registry is None:
+            reg: dict[str, Experiment] = {}
+            for mod_name in _MODULES:
+                mod = importlib.import_module(mod_name)
+                for exp in mod.EXPERIMENTS:
+                    if exp.name in reg:
+                        raise RuntimeError(f"experiment {exp.name!r} declared twice")
+                    reg[exp.name] = exp
+            _registry = reg
+        return _registry
+
+
+def get(name: str) -> Experiment:
+    """The experiment called ``name``; :class:`ParamError` if there is none."""
+    reg = registry()
+    if name not in reg:
+        raise ParamError(f"unknown experiment '{name}'; known: {', '.join(reg)}")
+    return reg[name]
+
+
+def run_experiment(name: str, overrides: dict | None = None, seed: int = DEFAULT_SEED,
+                   trace: bool | Trace = False,
+                   progress: Callable[[float], None] | None = None,
+                   cancel: threading.Event | None = None) -> RunResult:
+    """Run experiment ``name`` with ``overrides`` on top of its defaults.
+
+    Raises
+    ------
+    ParamError
+        Unknown experiment or key, or a bad value.
+    NotImplementedYet
+        The experiment's model has not been built yet.
+    Cancelled
+        ``cancel`` was set during the run.
+    """
+    exp = get(name)
+    params = exp.resolve(overrides)
+    if exp.run is None:
+        raise NotImplementedYet(f"experiment '{name}' is not implemented yet")
+    if trace is True:
+        trace = Trace()
+    ctx = RunContext(seed=seed, trace=trace or None, progress=progress, cancel=cancel)
+    result = exp.run(params, ctx)
+    if progress is not None:
+        progress(1.0)
+    return result
+
+
+def metric_names(name: str) -> list[str]:
+    return [m.name for m in get(name).metrics]
+
+
+def params_of(name: str) -> list[Any]:
+    return list(get(name).schema.params)

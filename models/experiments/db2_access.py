@@ -1,0 +1,67 @@
+"""DB2 access-path experiments (case study E): skip-sequential list
+prefetch, RUNSTATS table sampling and disorganized index scans."""
+from __future__ import annotations
+
+from models.experiments import Experiment
+from models.experiments.common import device_param, protocol_param, table_pages_param
+from models.params import Metric, Param, Schema
+
+SKIP_SCHEMA = Schema((
+    device_param("HDD15K"),
+    protocol_param("zHPF"),
+    Param("skip", "int", 17, unit="pages", min=2, max=1000, group="workload",
+          help="Read one page in every k: list prefetch of every k-th page."),
+    table_pages_param(2_000_000),
+))
+
+RUNSTATS_SCHEMA = Schema((
+    Param("sampling_pct", "float", 50.0, unit="%", min=1.0, max=100.0, group="workload",
+          help="TABLESAMPLE percentage: the share of pages RUNSTATS reads."),
+    device_param("HDD15K"),
+    protocol_param("zHPF"),
+    table_pages_param(8_000_000),
+))
+
+INDEX_SCHEMA = Schema((
+    Param("db2_version", "choice", 10, choices=(9, 10), group="workload",
+          help="DB2 9 reads a disorganized index with synchronous I/O; DB2 10 "
+               "uses list prefetch."),
+    device_param("HDD15K"),
+    protocol_param("zHPF"),
+    Param("pct_read", "float", 10.0, unit="%", min=0.1, max=100.0, group="workload",
+          help="Share of the index the scan reads."),
+    Param("index_tracks", "int", 28000, unit="tracks", min=10, max=10_000_000,
+          group="dataset", help="Size of the index in 3390 tracks."),
+    Param("cache", "choice", "cold", choices=("cold", "warm"), group="control_unit",
+          help="cold: nothing of the index is in the control unit cache at the start."),
+))
+
+_CACHE_METRICS = (
+    Metric("cache_hit_ratio", "", "Control unit read hit ratio"),
+)
+
+EXPERIMENTS = [
+    Experiment(
+        "db2_skip_sequential", "DB2 skip-sequential list prefetch",
+        "List prefetch of every k-th page of a table space, cold cache.",
+        SKIP_SCHEMA,
+        (Metric("throughput_mb_s", "MB/s"), *_CACHE_METRICS,
+         Metric("cache_misses", ""), Metric("disk_bytes_per_req", "bytes"),
+         Metric("tracks_staged", "tracks"), Metric("io_ms", "ms"),
+         Metric("elapsed_s", "s")),
+        None),
+    Experiment(
+        "db2_runstats_sampling", "RUNSTATS table sampling",
+        "Dense skip-sequential: RUNSTATS samples a share of a large table's pages.",
+        RUNSTATS_SCHEMA,
+        (Metric("elapsed_s", "s"), Metric("throughput_mb_s", "MB/s"),
+         Metric("seq_staged_track_pct", "%"), *_CACHE_METRICS),
+        None),
+    Experiment(
+        "db2_index_scan", "Disorganized index scan",
+        "Scan part of a disorganized index from a cold cache.",
+        INDEX_SCHEMA,
+        (Metric("throughput_mb_s", "MB/s"), Metric("elapsed_s", "s"),
+         *_CACHE_METRICS, Metric("io_ms", "ms"), Metric("tracks_staged", "tracks")),
+        None),
+]

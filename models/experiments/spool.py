@@ -1,0 +1,51 @@
+"""Experiments ``spool_dump`` and ``spool_load`` (case study C)."""
+from __future__ import annotations
+
+from models.experiments import Experiment
+from models.params import Metric, Param, Schema
+
+SPOOL_SCHEMA = Schema((
+    Param("program", "choice", "SPXTAPE", choices=("SPTAPE", "SPXTAPE"), group="workload",
+          help="SPTAPE: one file, one page, one volume, one drive at a time, a "
+               "tape mark per file. SPXTAPE: reads ahead on all volumes, "
+               "buffers in storage, writes 32 KB blocks to several drives."),
+    Param("tape_drives", "int", 1, min=1, max=16, group="tape",
+          help="3490 drives used (SPTAPE uses 1). With two or more, one is "
+               "written while another has its cartridge changed."),
+    Param("spool_volumes", "int", 4, min=1, max=64, group="volume",
+          help="3390 spool volumes the files are spread over."),
+    Param("files", "int", 34000, min=1, max=1_000_000, group="dataset",
+          help="Spool files to dump or load."),
+    Param("pages", "int", 353000, unit="pages", min=1, max=100_000_000, group="dataset",
+          help="Total 4 KB spool pages in those files (at least one per file)."),
+    Param("placement", "choice", "even", choices=("even", "restored"), group="dataset",
+          help="even: blocks spread across volumes. restored: as left by "
+               "restoring from SPTAPE tapes, an unfavourable layout."),
+    Param("tape_change_s", "float", 60.0, unit="s", min=0.0, max=3600.0, group="tape",
+          help="Rewind, unload and mount of one cartridge."),
+    Param("real_storage_mb", "float", 1024.0, unit="MB", min=1.0, max=1_048_576.0,
+          group="processor",
+          help="Real storage SPXTAPE may use to buffer pages during a tape change."),
+    Param("background_cpu_util", "float", 0.0, min=0.0, max=0.95, group="processor",
+          help="Share of the processors busy with other work; it delays "
+               "dispatch of the dump."),
+))
+
+_METRICS = (
+    Metric("elapsed_s", "s", "Elapsed time"),
+    Metric("tape_change_s", "s", "Time spent changing cartridges"),
+    Metric("system_idle_s", "s", "Time nothing moved because of a tape change"),
+    Metric("overlap_pct", "%", "Share of tape-change time overlapped with useful work"),
+    Metric("tapes", "", "Cartridges used"),
+    Metric("cpu_s", "s", "Processor time"),
+    Metric("pages_per_s", "pages/s", "Pages moved per second"),
+)
+
+EXPERIMENTS = [
+    Experiment("spool_dump", "z/VM spool dump to tape",
+               "Dump spool files from 3390 spool volumes to 3490 tapes.",
+               SPOOL_SCHEMA, _METRICS, None),
+    Experiment("spool_load", "z/VM spool load from tape",
+               "Load spool files from 3490 tapes back onto spool volumes.",
+               SPOOL_SCHEMA, _METRICS, None),
+]

@@ -1,0 +1,240 @@
+"""Parameter schemas: declared once, read by the command line, the validator
+and the GUI's property inspector.
+
+A :class:`Param` knows its type, unit, range or choices, default, help text
+and which canvas component it belongs to (``group``). :meth:`Param.coerce`
+turns user input into a checked value or raises :class:`ParamError` with one
+line that names the key, the value and what is allowed; nothing is clamped.
+"""
+from __future__ import annotations
+
+import json
+import math
+from dataclasses import dataclass, field
+from typing import Any
+
+
+class ParamError(ValueError):
+    """A parameter value or key that cannot be used. ``str()`` is one line."""
+
+
+def _fmt(x: Any) -> str:
+    if isinstance(x, float) and x.is_integer() and abs(x) < 1e15:
+        return str(int(x))
+    return str(x)
+
+
+@dataclass(frozen=True)
+class Param:
+    """One experiment parameter.
+
+    Parameters
+    ----------
+    name : str
+        Key used by ``--set`` and in scenario files.
+    kind : str
+        ``int``, ``float``, ``bool``, ``choice``, ``text``, ``mix`` (a dict of
+        percentages over ``choices``) or ``sizes`` (a list of byte counts, or
+        one of ``choices`` naming a bundled list).
+    default : Any
+        Value used when the user sets none (``None`` only if ``optional``).
+    unit : str
+        Unit shown beside the value ("bytes", "ms", "%").
+    min, max : float or None
+        Inclusive range for numbers.
+    choices : tuple
+        Allowed values for ``choice``; keys for ``mix``; names for ``sizes``.
+    help : str
+        One or two sentences: what it means and why it matters (tooltips).
+    group : str
+        Which canvas component carries it (``workload``, ``volume``,
+        ``channel``, ``control_unit``, ``processor``, ``dataset``, ``tape``).
+    optional : bool
+        ``None`` is allowed and means "not set" (e.g. an override).
+    """
+
+    name: str
+    kind: str
+    default: Any
+    unit: str = ""
+    min: float | None = None
+    max: float | None = None
+    choices: tuple = ()
+    help: str = ""
+    group: str = "workload"
+    optional: bool = False
+    label: str = ""
+
+    @property
+    def title(self) -> str:
+        return self.label or self.name.replace("_", " ").capitalize()
+
+    def allowed(self) -> str:
+        """Human text for what this parameter accepts."""
+        if self.kind in ("int", "float"):
+            lo = "-inf" if self.min is None else _fmt(self.min)
+            hi = "inf" if self.max is None else _fmt(self.max)
+            unit = f" {self.unit}" if self.unit else ""
+            return f"{'integer' if self.kind == 'int' else 'number'} {lo}–{hi}{unit}"
+        if self.kind == "bool":
+            return "true or false"
+        if self.kind == "choice":
+            return "one of " + ", ".join(map(str, self.choices))
+        if self.kind == "mix":
+            return "an object of percentages over " + ", ".join(self.choices)
+        if self.kind == "sizes":
+            return ("one of " + ", ".join(self.choices) + " or " if self.choices else "") + \
+                "a list of member sizes in bytes"
+        return "text"
+
+    def _bad(self, value: Any, why: str = "") -> ParamError:
+        shown = json.dumps(value) if not isinstance(value, str) else value
+        extra = f" ({why})" if why else ""
+        return ParamError(f"bad value for '{self.name}': {shown}{extra}; allowed: {self.allowed()}")
+
+    def coerce(self, value: Any) -> Any:
+        """Return ``value`` checked and converted, or raise :class:`ParamError`."""
+        if value is None:
+            if self.optional:
+                return None
+            raise self._bad(value)
+        k = self.kind
+        if k == "int":
+            if isinstance(value, bool):
+                raise self._bad(value)
+            if isinstance(value, str):
+                try:
+                    value = json.loads(value)
+                except ValueError:
+                    raise self._bad(value) from None
+            if isinstance(value, float) and value.is_integer():
+                value = int(value)
+            if not isinstance(value, int):
+                raise self._bad(value)
+            return self._in_range(value)
+        if k == "float":
+            if isinstance(value, bool):
+                raise self._bad(value)
+            if isinstance(value, str):
+                try:
+                    value = float(value)
+                except ValueError:
+                    raise self._bad(value) from None
+            if not isinstance(value, (int, float)) or not math.isfinite(value):
+                raise self._bad(value)
+            return self._in_range(float(value))
+        if k == "bool":
+            if isinstance(value, bool):
+                return value
+            if isinstance(value, str) and value.lower() in ("true", "false", "yes", "no", "1", "0"):
+                return value.lower() in ("true", "yes", "1")
+            raise self._bad(value)
+        if k == "choice":
+            for c in self.choices:
+                if value == c or (isinstance(value, str) and isinstance(c, str) and value.upper() == c.upper()):
+                    return c
+                if isinstance(c, int) and not isinstance(value, bool) and str(value) == str(c):
+                    return c
+            raise self._bad(value)
+        if k == "mix":
+            return self._coerce_mix(value)
+        if k == "sizes":
+            return self._coerce_sizes(value)
+        if k == "text":
+            return str(value)
+        raise AssertionError(f"unknown parameter kind {k!r}")
+
+    def _in_range(self, v: float) -> float:
+        if (self.min is not None and v < self.min) or (self.max is not None and v > self.max):
+            raise self._bad(v, "out of range")
+        return v
+
+    def _coerce_mix(self, value: Any) -> dict:
+        if isinstance(value, str):
+            try:
+                value = json.loads(value)
+            except ValueError:
+                raise self._bad(value) from None
+        if not isinstance(value, dict) or not value:
+            raise self._bad(value)
+        out = {}
+        for key, pct in value.items():
+            if key not in self.choices:
+                raise self._bad(value, f"unknown request type '{key}'")
+            if isinstance(pct, bool) or not isinstance(pct, (int, float)) or pct < 0:
+                raise self._bad(value, f"'{key}' must be a percentage ≥ 0")
+            out[key] = float(pct)
+        if sum(out.values()) <= 0:
+            raise self._bad(value, "percentages add up to 0")
+        return out
+
+    def _coerce_sizes(self, value: Any) -> Any:
+        if isinstance(value, str):
+            if value in self.choices:
+                return value
+            try:
+                value = json.loads(value)
+            except ValueError:
+                raise self._bad(value) from None
+        if not isinstance(value, list) or not value:
+            raise self._bad(value)
+        lo = 1 if self.min is None else self.min
+        hi = math.inf if self.max is None else self.max
+        for x in value:
+            if isinstance(x, bool) or not isinstance(x, int) or not lo <= x <= hi:
+                raise self._bad(value, f"size {x!r} is not a whole number of bytes {_fmt(lo)}–{_fmt(hi)}")
+        return list(value)
+
+
+@dataclass(frozen=True)
+class Metric:
+    """One result an experiment reports."""
+
+    name: str
+    unit: str = ""
+    help: str = ""
+
+
+def parse_cli_value(text: str) -> Any:
+    """``--set`` values: JSON where they parse, else the plain string."""
+    try:
+        return json.loads(text)
+    except ValueError:
+        return text
+
+
+@dataclass(frozen=True)
+class Schema:
+    """The ordered parameters of one experiment."""
+
+    params: tuple[Param, ...] = field(default_factory=tuple)
+
+    def __post_init__(self) -> None:
+        names = [p.name for p in self.params]
+        if len(set(names)) != len(names):
+            raise ValueError(f"duplicate parameter names in {names}")
+
+    def __getitem__(self, name: str) -> Param:
+        for p in self.params:
+            if p.name == name:
+                return p
+        raise KeyError(name)
+
+    def names(self) -> list[str]:
+        return [p.name for p in self.params]
+
+    def resolve(self, overrides: dict | None, experiment: str = "") -> dict:
+        """All parameters with defaults filled and overrides checked.
+
+        Raises :class:`ParamError` for an unknown key or a bad value.
+        """
+        overrides = overrides or {}
+        known = {p.name: p for p in self.params}
+        for key in overrides:
+            if key not in known:
+                where = f" for experiment '{experiment}'" if experiment else ""
+                raise ParamError(f"unknown parameter '{key}'{where}; known: {', '.join(known)}")
+        out = {}
+        for p in self.params:
+            out[p.name] = p.coerce(overrides[p.name]) if p.name in overrides else p.default
+        return out

@@ -1,0 +1,97 @@
+"""What a run takes (:class:`RunContext`) and gives back (:class:`RunResult`).
+
+Every experiment's ``run(params, ctx)`` receives a context with the seed, an
+optional :class:`~models.engine.Trace`, a progress callback and a cancel flag,
+and returns a :class:`RunResult`. The GUI, ``zperflab run`` and ``zperflab
+validate`` all go through :func:`models.experiments.run_experiment`.
+"""
+from __future__ import annotations
+
+import threading
+from dataclasses import dataclass, field
+from types import MappingProxyType
+from typing import Any, Callable, Mapping
+
+from models.engine import Trace
+
+
+class Cancelled(Exception):
+    """Raised inside a run when the user cancelled it."""
+
+
+class NotImplementedYet(Exception):
+    """The experiment is declared but its model has not been built yet."""
+
+
+@dataclass(frozen=True)
+class Table:
+    """A report table (RMF style): a title, column headings and rows."""
+
+    title: str
+    columns: tuple[str, ...]
+    rows: tuple[tuple, ...]
+    note: str = ""
+
+    def as_dict(self) -> dict:
+        return {"title": self.title, "columns": list(self.columns),
+                "rows": [list(r) for r in self.rows], "note": self.note}
+
+
+class RunContext:
+    """Seed, trace, progress and cancellation for one run.
+
+    Parameters
+    ----------
+    seed : int
+        Run seed; models derive named random streams from it.
+    trace : Trace or None
+        Where to record animation events; ``None`` records nothing.
+    progress : callable or None
+        Called with a fraction 0–1 as the run advances.
+    cancel : threading.Event or None
+        Set by another thread to stop the run; :meth:`check` raises
+        :class:`Cancelled` once it is set.
+    """
+
+    def __init__(self, seed: int = 1, trace: Trace | None = None,
+                 progress: Callable[[float], None] | None = None,
+                 cancel: threading.Event | None = None):
+        self.seed = int(seed)
+        self.trace = trace
+        self._progress = progress
+        self._cancel = cancel
+        self._last = -1.0
+
+    def check(self) -> None:
+        """Raise :class:`Cancelled` if the run was cancelled."""
+        if self._cancel is not None and self._cancel.is_set():
+            raise Cancelled("run cancelled")
+
+    def progress(self, fraction: float) -> None:
+        """Report progress (throttled to steps of 0.5 %) and check for cancel."""
+        self.check()
+        if self._progress is not None and (fraction - self._last >= 0.005 or fraction >= 1.0):
+            self._last = fraction
+            self._progress(min(1.0, max(0.0, fraction)))
+
+
+@dataclass(frozen=True)
+class RunResult:
+    """The immutable outcome of one run."""
+
+    experiment: str
+    params: Mapping[str, Any]
+    seed: int
+    metrics: Mapping[str, float]
+    reports: tuple[Table, ...] = ()
+    trace: Trace | None = field(default=None, compare=False, repr=False)
+    notes: tuple[str, ...] = ()
+
+    def __post_init__(self) -> None:
+        object.__setattr__(self, "params", MappingProxyType(dict(self.params)))
+        object.__setattr__(self, "metrics", MappingProxyType(dict(self.metrics)))
+
+    def as_json(self) -> dict:
+        """The ``run --json`` object."""
+        return {"experiment": self.experiment, "params": dict(self.params),
+                "metrics": dict(self.metrics), "seed": self.seed}

@@ -1,0 +1,41 @@
+#!/usr/bin/env bash
+# Set up zPerfLab in ./.venv: system libraries Qt needs (apt-get, as root),
+# a virtual environment and the Python packages. Safe to run again: it skips
+# what is already in place.
+set -euo pipefail
+here="$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)"
+cd "$here"
+
+# Libraries the Qt xcb and offscreen platforms load at run time, plus a font.
+QT_SYSTEM_PACKAGES="libegl1 libgl1 libglib2.0-0 libfontconfig1 libdbus-1-3 \
+libxkbcommon0 libxkbcommon-x11-0 libxcb-cursor0 libxcb-icccm4 libxcb-keysyms1 \
+libxcb-shape0 libxcb-xinerama0 libxcb-randr0 libxcb-render-util0 libxcb-image0 \
+libxcb-xkb1 libx11-xcb1 fonts-dejavu-core python3-venv"
+
+missing=""
+for p in $QT_SYSTEM_PACKAGES; do
+  dpkg-query -W -f='${Status}' "$p" 2>/dev/null | grep -q "install ok installed" || missing="$missing $p"
+done
+if [ -n "$missing" ]; then
+  if [ "$(id -u)" = "0" ] && command -v apt-get >/dev/null; then
+    echo "zperflab setup: installing system packages:$missing"
+    DEBIAN_FRONTEND=noninteractive apt-get update -qq
+    DEBIAN_FRONTEND=noninteractive apt-get install -y -qq $missing >/dev/null
+  else
+    echo "zperflab setup: these system packages are missing:$missing" >&2
+    echo "zperflab setup: run as root, or: sudo apt-get install$missing" >&2
+  fi
+fi
+
+PY="${PYTHON:-python3}"
+if [ ! -x .venv/bin/python ]; then
+  echo "zperflab setup: creating .venv with $($PY --version)"
+  "$PY" -m venv .venv
+fi
+stamp=.venv/.zperflab-installed
+if [ ! -f "$stamp" ] || [ setup.cfg -nt "$stamp" ]; then
+  echo "zperflab setup: installing Python packages (first time takes a minute)"
+  .venv/bin/python -m pip install -q --upgrade pip
+  .venv/bin/python -m pip install -q -e ".[test]"
+  touch "$stamp"
+fi

@@ -1,0 +1,210 @@
+"""The event engine: ordering, processes, resources, streams, trace."""
+import numpy as np
+import pytest
+
+from models.engine import Counters, Engine, Interrupt, PriorityResource, Resource, Store, Trace
+
+
+def test_events_run_in_time_then_priority_then_schedule_order():
+    eng = Engine()
+    seen = []
+    eng.schedule(2.0, seen.append, "late")
+    eng.schedule(1.0, seen.append, "b", priority=1)
+    eng.schedule(1.0, seen.append, "a", priority=0)
+    eng.schedule(1.0, seen.append, "c", priority=1)
+    eng.run()
+    assert seen == ["a", "b", "c", "late"]
+    assert eng.now == 2.0
+
+
+def test_run_until_stops_and_advances_clock():
+    eng = Engine()
+    seen = []
+    for t in (1.0, 2.0, 3.0):
+        eng.schedule(t, seen.append, t)
+    eng.run(until=2.5)
+    assert seen == [1.0, 2.0] and eng.now == 2.5
+    eng.step()
+    assert seen == [1.0, 2.0, 3.0]
+
+
+def test_scheduling_in_the_past_is_refused():
+    with pytest.raises(ValueError):
+        Engine().schedule(-1.0, print)
+
+
+def test_process_timeouts_and_return_value_reach_waiter():
+    eng = Engine()
+
+    def child():
+        yield 1.5
+        yield 0.5
+        return "done"
+
+    def parent(log):
+        value = yield eng.process(child())
+        log.append((eng.now, value))
+
+    log = []
+    eng.process(parent(log))
+    eng.run()
+    assert log == [(2.0, "done")]
+
+
+def test_fifo_resource_serves_in_arrival_order_and_accounts_busy_time():
+    eng = Engine()
+    disk = Resource(eng, 1, "disk")
+    order = []
+
+    def user(name, arrive, hold):
+        yield arrive
+        req = disk.request()
+        yield req
+        order.append((name, eng.now))
+        yield hold
+        disk.release(req)
+
+    for i, name in enumerate("abc"):
+        eng.process(user(name, 0.1 * i, 1.0))
+    eng.run()
+    assert order == [("a", 0.0), ("b", 1.0), ("c", 2.0)]
+    assert disk.utilisation() == pytest.approx(1.0)
+    assert disk.wait_total == pytest.approx((1.0 - 0.1) + (2.0 - 0.2))
+
+
+def test_priority_resource_serves_lowest_priority_value_first():
+    eng = Engine()
+    cpu = PriorityResource(eng, 1)
+    order = []
+
+    def user(name, prio):
+        req = cpu.request(priority=prio)
+        yield req
+        order.append(name)
+        yield 1.0
+        cpu.release(req)
+
+    eng.process(user("first", 5))
+    eng.process(user("low", 9))
+    eng.process(user("high", 1))
+    eng.process(user("high2", 1))
+    eng.run()
+    assert order == ["first", "high", "high2", "low"]
+
+
+def test_capacity_two_serves_two_at_once():
+    eng = Engine()
+    rank = Resource(eng, 2)
+    done = []
+
+    def read():
+        req = rank.request()
+        yield req
+        yield 1.0
+        rank.release(req)
+        done.append(eng.now)
+
+    for _ in range(4):
+        eng.process(read())
+    eng.run()
+    assert done == [1.0, 1.0, 2.0, 2.0]
+
+
+def test_interrupt_reaches_a_waiting_process():
+    eng = Engine()
+    log = []
+
+    def sleeper():
+        try:
+            yield 10.0
+        except Interrupt as intr:
+            log.append((eng.now, intr.cause))
+            yield 1.0
+            log.append(eng.now)
+
+    p = eng.process(sleeper())
+    eng.schedule(2.0, lambda _: p.interrupt("wake"))
+    eng.run()
+    assert log == [(2.0, "wake"), 3.0]
+
+
+def test_store_blocks_putter_when_full():
+    eng = Engine()
+    buf = Store(eng, capacity=2)
+    log = []
+
+    def producer():
+        for i in range(4):
+            yield buf.put(i)
+            log.append(("put", i, eng.now))
+
+    def consumer():
+        yield 5.0
+        for _ in range(4):
+            item = yield buf.get()
+            log.append(("got", item, eng.now))
+
+    eng.process(producer())
+    eng.process(consumer())
+    eng.run()
+    puts = [e for e in log if e[0] == "put"]
+    assert [p[2] for p in puts] == [0.0, 0.0, 5.0, 5.0]
+    assert [e[1] for e in log if e[0] == "got"] == [0, 1, 2, 3]
+
+
+def test_named_streams_do_not_depend_on_each_other():
+    a = Engine(seed=7)
+    x1 = [a.stream("disk").random() for _ in range(3)]
+    b = Engine(seed=7)
+    b.stream("new component").random()  # another component asks first
+    x2 = [b.stream("disk").random() for _ in range(3)]
+    assert x1 == x2
+    assert Engine(seed=8).stream("disk").random() != x1[0]
+    assert np.array_equal(Engine(3).np_stream("s").random(4), Engine(3).np_stream("s").random(4))
+
+
+def test_same_seed_same_run():
+    def run(seed):
+        eng = Engine(seed)
+        disk = Resource(eng, 1)
+        rng = eng.stream("arrivals")
+        out = []
+
+        def job():
+            req = disk.request()
+            yield req
+            yield rng.expovariate(10)
+            disk.release(req)
+            out.append(eng.now)
+
+        def gen():
+            for _ in range(200):
+                yield rng.expovariate(9)
+                eng.process(job())
+
+        eng.process(gen())
+        eng.run()
+        return out
+
+    assert run(4) == run(4)
+    assert run(4) != run(5)
+
+
+def test_trace_records_columns_and_ring_limit():
+    tr = Trace(limit=3)
+    head = tr.component("head")
+    read = tr.kind("read")
+    for i in range(10):
+        tr.record(float(i), head, read, i, 2 * i)
+    cols = tr.columns()
+    assert list(cols["t"]) == [7.0, 8.0, 9.0]
+    assert list(cols["b"]) == [14, 16, 18]
+    assert tr.components == ["head"] and tr.kinds == ["read"]
+    assert tr.dropped == 7
+
+
+def test_counters_start_at_zero():
+    c = Counters()
+    c.add("hits")
+    c.add("hits", 2)
+    assert c["hits"] == 3 and c["misses"] == 0
