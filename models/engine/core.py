@@ -14,14 +14,15 @@ Processes are generators. They ``yield``:
 * a :class:`~models.engine.resources.Resource`: shorthand for "give me one
   server" (no request object; release with ``resource.release()``).
 
-The hot path is :meth:`Engine.run` and :meth:`Process._resume`; both avoid
-attribute look-ups in their loops and allocate one tuple per timeout.
+The hot path is :meth:`Engine.run`, which resumes processes itself; it avoids
+attribute look-ups in its loop and allocates one tuple per timeout.
 """
 from __future__ import annotations
 
 import hashlib
 import random
 from heapq import heapify, heappop, heappush
+from functools import partial
 from itertools import count
 from typing import Any, Callable, Generator
 
@@ -53,7 +54,9 @@ class Event:
     def __init__(self, engine: "Engine"):
         self.engine = engine
         self.value = _PENDING
-        self._waiters: list[Callable[[Any], None]] | None = []
+        # Created on first use: most events (a process per request) never
+        # get a waiter, and the list would be allocated for nothing.
+        self._waiters: list | None = None
 
     @property
     def triggered(self) -> bool:
@@ -74,65 +77,107 @@ class Event:
     def add_callback(self, fn: Callable[[Any], None]) -> None:
         """Call ``fn(value)`` when the event triggers (at once if it has)."""
         if self.value is _PENDING:
-            self._waiters.append(fn)
+            if self._waiters is None:
+                self._waiters = [fn]
+            else:
+                self._waiters.append(fn)
         else:
             eng = self.engine
             heappush(eng._heap, (eng.now, URGENT, eng._next_seq(), fn, self.value))
 
 
 class Process(Event):
-    """A running generator. It is itself an event that triggers on return."""
+    """A running generator. It is itself an event that triggers on return.
 
-    __slots__ = ("_gen", "_send", "name", "_target", "_wake")
+    A process is resumed by :meth:`Engine.run` directly: heap entries and
+    waiter lists hold the process object itself, and the run loop sends the
+    value into the generator without a Python-level call in the common case
+    (a timeout). :meth:`_handle` covers everything else.
+    """
+
+    __slots__ = ("_send", "name", "_target")
 
     def __init__(self, engine: "Engine", gen: Generator, name: str = ""):
         # Event.__init__ inlined: a process is created per request in hot models.
         self.engine = engine
         self.value = _PENDING
-        self._waiters = []
-        self._gen = gen
+        self._waiters = None
         self._send = gen.send
         self.name = name
         self._target = None
-        self._wake = self._resume   # one bound method, reused for every wait
         # Start at once: the generator runs to its first yield before the
         # caller continues. Deterministic, and saves a heap entry per process.
-        self._resume(None)
+        try:
+            cmd = gen.send(None)
+        except StopIteration as stop:
+            self._finish(stop.value)
+            return
+        if cmd.__class__ is float and cmd >= 0.0:
+            heappush(engine._heap, (engine.now + cmd, NORMAL, engine._next_seq(), self, None))
+        else:
+            self._handle(cmd)
 
     def _resume(self, value: Any) -> None:
+        """Send ``value`` into the generator and act on what it yields."""
+        try:
+            cmd = self._send(value)
+        except StopIteration as stop:
+            self._finish(stop.value)
+            return
+        self._handle(cmd)
+
+    def _finish(self, value: Any) -> None:
+        self._target = None
+        self.value = value
+        waiters, self._waiters = self._waiters, None
+        if waiters:
+            eng = self.engine
+            for fn in waiters:
+                heappush(eng._heap, (eng.now, URGENT, eng._next_seq(), fn, value))
+
+    def _handle(self, cmd: Any) -> None:
+        """Act on a yielded value; loops while it can go straight on."""
         send = self._send
         while True:
-            try:
-                cmd = send(value)
-            except StopIteration as stop:
-                self._target = None
-                self.value = stop.value
-                waiters, self._waiters = self._waiters, None
-                if waiters:
-                    eng = self.engine
-                    for fn in waiters:
-                        heappush(eng._heap, (eng.now, URGENT, eng._next_seq(), fn, stop.value))
-                return
             cls = cmd.__class__
             if cls is float or cls is int:
                 if cmd < 0:
                     raise ValueError(f"negative timeout {cmd!r} in process {self.name!r}")
                 eng = self.engine
-                heappush(eng._heap, (eng.now + cmd, NORMAL, eng._next_seq(), self._wake, None))
+                heappush(eng._heap, (eng.now + cmd, NORMAL, eng._next_seq(), self, None))
                 return
             v = cmd.value
             if v is _PENDING:
                 # An event that has not triggered yet: wait for it.
                 self._target = cmd
-                cmd._waiters.append(self._wake)
+                if cmd._waiters is None:
+                    cmd._waiters = [self]
+                else:
+                    cmd._waiters.append(self)
                 return
             if v is _ACQUIRE:
                 # A resource yielded directly: take a server or queue for one.
-                if not cmd._grab(self._wake):
+                users = cmd.users
+                now = self.engine.now
+                cmd.requests += 1
+                if users < cmd.capacity:
+                    cmd.busy_area += (now - cmd._t_last) * users
+                    cmd._t_last = now
+                    cmd.users = users + 1
+                else:
+                    cmd.queued_requests += 1
+                    if cmd._fifo:
+                        cmd._queue.append((now, self, None))
+                    else:
+                        cmd._enqueue(0, (now, self, None))
                     return
-                value = None
-                continue
-            value = v     # an event that already triggered: go straight on
+                v = None
+            # Go straight on with the value (an event that already triggered).
+            try:
+                cmd = send(v)
+            except StopIteration as stop:
+                self._finish(stop.value)
+                return
 
     def interrupt(self, cause: Any = None) -> None:
         """Throw :class:`Interrupt` into the process at the current time."""
@@ -140,16 +185,15 @@ class Process(Event):
             return
         target = self._target
         eng = self.engine
-        if target is not None and target._waiters is not None:
+        if target is not None and target.value is _PENDING and target._waiters:
             try:
-                target._waiters.remove(self._resume)
+                target._waiters.remove(self)
             except ValueError:
                 pass
         else:
             # Waiting on a timeout (or a wake-up already queued): drop it.
             # Interrupts are rare, so a linear scan keeps the hot path lean.
-            me = self._resume
-            kept = [e for e in eng._heap if e[3] != me]
+            kept = [e for e in eng._heap if e[3] is not self]
             if len(kept) != len(eng._heap):
                 eng._heap[:] = kept
                 heapify(eng._heap)
@@ -157,24 +201,13 @@ class Process(Event):
 
         def _throw(_arg: Any, self=self) -> None:
             try:
-                cmd = self._gen.throw(Interrupt(cause))
+                cmd = self._send.__self__.throw(Interrupt(cause))
             except StopIteration as stop:
                 self.succeed(stop.value)
                 return
-            self._follow(cmd)
+            self._handle(cmd)
 
         heappush(eng._heap, (eng.now, URGENT, eng._next_seq(), _throw, None))
-
-    def _follow(self, cmd: Any) -> None:
-        """Act on a value the generator yielded outside :meth:`_resume`."""
-        eng = self.engine
-        if cmd.__class__ is float or cmd.__class__ is int:
-            heappush(eng._heap, (eng.now + cmd, NORMAL, eng._next_seq(), self._resume, None))
-        elif cmd.value is _PENDING:
-            self._target = cmd
-            cmd._waiters.append(self._resume)
-        else:
-            self._resume(cmd.value)
 
 
 def stream_seed(seed: int, name: str) -> int:
@@ -191,11 +224,17 @@ def stream_seed(seed: int, name: str) -> int:
 class Engine:
     """The event loop: one heap of ``(time, priority, seq, callback, arg)``.
 
+    ``callback`` is a :class:`Process` (resumed by the loop itself) or any
+    callable taking one argument.
+
     Parameters
     ----------
     seed : int
         Run seed. Every named random stream derives from it.
     """
+
+    __slots__ = ("now", "seed", "_heap", "_next_seq", "_streams", "_np_streams",
+                 "events_run", "__dict__")
 
     def __init__(self, seed: int = 1):
         self.now = 0.0
@@ -205,6 +244,9 @@ class Engine:
         self._streams: dict[str, random.Random] = {}
         self._np_streams: dict[str, np.random.Generator] = {}
         self.events_run = 0
+        # ``process`` as a C-level partial: processes are created per request
+        # in hot models, and this saves a Python call each time.
+        self.process = partial(Process, self)
 
     # -- scheduling ---------------------------------------------------------
     def schedule(self, delay: float, fn: Callable[[Any], None], arg: Any = None,
@@ -217,6 +259,7 @@ class Engine:
     def process(self, gen: Generator, name: str = "") -> Process:
         """Start a generator as a process (it runs to its first yield now)."""
         return Process(self, gen, name)
+
 
     def event(self) -> Event:
         """A fresh untriggered event."""
@@ -254,7 +297,10 @@ class Engine:
         t, _p, _s, fn, arg = heappop(self._heap)
         self.now = t
         self.events_run += 1
-        fn(arg)
+        if fn.__class__ is Process:
+            fn._resume(arg)
+        else:
+            fn(arg)
 
     def run(self, until: float | None = None) -> float:
         """Run events until the heap is empty or the next is after ``until``.
@@ -263,21 +309,41 @@ class Engine:
         """
         heap = self._heap
         pop = heappop
+        push = heappush
+        nseq = self._next_seq
+        proc_cls = Process
         n = 0
-        if until is None:
-            while heap:
-                t, _p, _s, fn, arg = pop(heap)
-                self.now = t
+        horizon = float("inf") if until is None else until
+        # The loop resumes processes itself: the common case (a process that
+        # yields the next timeout) costs one generator send and one push.
+        while heap:
+            t, p, sq, fn, arg = pop(heap)
+            if t > horizon:
+                push(heap, (t, p, sq, fn, arg))   # not due yet: put it back
+                break
+            self.now = t
+            n += 1
+            if fn.__class__ is proc_cls:
+                try:
+                    cmd = fn._send(arg)
+                except StopIteration as stop:
+                    # Process ended: trigger it (inlined _finish).
+                    fn._target = None
+                    fn.value = v = stop.value
+                    waiters = fn._waiters
+                    fn._waiters = None
+                    if waiters:
+                        for w in waiters:
+                            push(heap, (t, URGENT, nseq(), w, v))
+                    continue
+                if cmd.__class__ is float and cmd >= 0.0:
+                    push(heap, (t + cmd, NORMAL, nseq(), fn, None))
+                else:
+                    fn._handle(cmd)
+            else:
                 fn(arg)
-                n += 1
-        else:
-            while heap and heap[0][0] <= until:
-                t, _p, _s, fn, arg = pop(heap)
-                self.now = t
-                fn(arg)
-                n += 1
-            if self.now < until:
-                self.now = until
+        if until is not None and self.now < until:
+            self.now = until
         self.events_run += n
         return self.now
 

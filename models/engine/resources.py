@@ -34,7 +34,7 @@ class Request(Event):
     def __init__(self, resource: "Resource", priority: int = 0):
         self.engine = resource.engine
         self.value = _PENDING
-        self._waiters = []
+        self._waiters = None
         self.resource = resource
         self.priority = priority
         self.t_request = resource.engine.now
@@ -53,8 +53,12 @@ class Resource:
         Shown in traces and reports.
     """
 
-    #: Yielding the resource itself means "acquire" (see models.engine.core).
+    #: Yielding the resource itself means "acquire": the engine's process
+    #: loop takes a free server inline or appends (time, process, None) to
+    #: the queue (see models.engine.core.Process._handle).
     value = _ACQUIRE
+    #: Plain FIFO queue (a deque the engine appends to directly).
+    _fifo = True
 
     def __init__(self, engine: Engine, capacity: int = 1, name: str = ""):
         if capacity < 1:
@@ -96,19 +100,6 @@ class Resource:
         return self.wait_total / granted if granted else 0.0
 
     # -- protocol -----------------------------------------------------------
-    def _grab(self, wake: Any) -> bool:
-        """Take a server for a process that yielded the resource itself."""
-        self.requests += 1
-        if self.users < self.capacity:
-            now = self.engine.now
-            self.busy_area += (now - self._t_last) * self.users
-            self._t_last = now
-            self.users += 1
-            return True
-        self.queued_requests += 1
-        self._enqueue(0, (self.engine.now, wake, None))
-        return False
-
     def request(self, priority: int = 0) -> Request:
         """Ask for a server. Yield the returned request to wait for it."""
         req = Request(self, priority)
@@ -134,9 +125,15 @@ class Resource:
         if req is not None and req.value is _PENDING:
             self._withdraw(req)
             return
-        queue = self._queue
-        if queue:
-            self._grant(*self._dequeue())
+        if self._queue:
+            t_queued, wake, waiting = self._queue.popleft() if self._fifo else self._dequeue()
+            if waiting is None:
+                # A process that yielded the resource itself: resume it now.
+                eng = self.engine
+                self.wait_total += eng.now - t_queued
+                heappush(eng._heap, (eng.now, URGENT, eng._next_seq(), wake, None))
+            else:
+                self._grant(t_queued, wake, waiting)
         else:
             now = self.engine.now
             self.busy_area += (now - self._t_last) * self.users
@@ -153,7 +150,7 @@ class Resource:
         req.t_grant = now
         req.value = req
         waiters, req._waiters = req._waiters, None
-        for fn in waiters:
+        for fn in waiters or ():
             heappush(eng._heap, (now, URGENT, eng._next_seq(), fn, req))
 
     def _enqueue(self, priority: int, entry: tuple) -> None:
@@ -169,6 +166,8 @@ class Resource:
 
 class PriorityResource(Resource):
     """A resource whose queue serves the lowest ``priority`` value first."""
+
+    _fifo = False
 
     def __init__(self, engine: Engine, capacity: int = 1, name: str = ""):
         super().__init__(engine, capacity, name)

@@ -208,3 +208,49 @@ def test_counters_start_at_zero():
     c.add("hits")
     c.add("hits", 2)
     assert c["hits"] == 3 and c["misses"] == 0
+
+
+def test_queued_request_can_be_withdrawn():
+    eng = Engine()
+    drive = Resource(eng, 1)
+    got = []
+
+    def holder():
+        yield drive
+        yield 5.0
+        drive.release()
+
+    def impatient():
+        req = drive.request()
+        yield 1.0            # gives up before the drive is free
+        drive.release(req)   # withdraws the queued request
+        got.append(("gave up", eng.now))
+
+    def patient():
+        yield 0.5
+        yield drive
+        got.append(("patient", eng.now))
+        drive.release()
+
+    eng.process(holder())
+    eng.process(impatient())
+    eng.process(patient())
+    eng.run()
+    assert got == [("gave up", 1.0), ("patient", 5.0)]
+
+
+def test_mean_queue_follows_littles_law():
+    eng = Engine()
+    disk = Resource(eng, 1)
+
+    def job():
+        yield disk
+        yield 1.0
+        disk.release()
+
+    for _ in range(3):
+        eng.process(job())
+    eng.run()
+    # waits 0, 1 and 2 seconds over a 3-second run: mean queue length 1.0
+    assert disk.mean_queue() == pytest.approx(1.0)
+    assert disk.mean_wait() == pytest.approx(1.0)
