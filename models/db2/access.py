@@ -1,0 +1,230 @@
+"""Which pages a DB2 access reads, and how the buffer manager reads them.
+
+An access path becomes a :class:`ReadPlan`: the pages in the order the
+application asks for them (getpages), cut into *reads*, each done one way:
+
+* ``SYNC``: one page, read by the application thread while it waits;
+* ``SEQUENTIAL``: sequential prefetch, 32 contiguous pages (4 KB pages);
+* ``DYNAMIC``: dynamic prefetch, 32 contiguous pages, started when the
+  sequential detector sees a run of page-sequential getpages;
+* ``LIST``: list prefetch, up to 32 discontiguous pages sorted ascending
+  (RIDs sorted by page number).
+
+Prefetch reads run on the prefetch engines ahead of the application;
+synchronous reads stop it. The decisions follow DB2 for z/OS:
+
+* skip-sequential access through a RID list: list prefetch of the sorted
+  RID list, 32 pages per I/O;
+* RUNSTATS TABLESAMPLE SYSTEM: the sampled pages, read with list prefetch
+  (dense skip-sequential); without sampling (100 %) a table space scan with
+  sequential prefetch;
+* index scans: DB2 9 walks the leaf pages in key order and relies on the
+  sequential detector (a disorganized index defeats it: synchronous I/O);
+  DB2 10 reads the next leaf pages named by the non-leaf page with list
+  prefetch when they are not contiguous.
+"""
+from __future__ import annotations
+
+from collections import deque
+from dataclasses import dataclass
+from typing import Iterator
+
+import numpy as np
+
+SYNC, SEQUENTIAL, DYNAMIC, LIST = 0, 1, 2, 3
+MODE_NAMES = ("synchronous", "sequential prefetch", "dynamic prefetch", "list prefetch")
+
+#: Pages per sequential or dynamic prefetch I/O for 4 KB pages, and the most
+#: pages one list prefetch I/O carries (DB2 for z/OS Managing Performance,
+#: "Prefetch I/O": 32 pages for 4 KB buffer pools; list prefetch "up to 32").
+PREFETCH_QUANTITY = 32
+LIST_PREFETCH_MAX = 32
+
+#: Sequential detection (DB2 for z/OS Managing Performance, "Sequential
+#: detection at execution time"): of the last 8 getpages, 5 must be
+#: page-sequential (within half a prefetch quantity ahead of the previous one).
+DETECTION_WINDOW = 8
+DETECTION_THRESHOLD = 5
+
+#: Table pages handled per plan chunk: bounds memory for 100-million-page tables.
+CHUNK_PAGES = 1 << 21
+
+
+@dataclass(frozen=True)
+class ReadPlan:
+    """Reads in the order the application needs them.
+
+    ``pages[starts[i]:starts[i + 1]]`` are the pages of read ``i`` and
+    ``modes[i]`` how it is done (``SYNC``, ``SEQUENTIAL``, ``DYNAMIC``, ``LIST``).
+    ``getpages[i]`` is how many getpages the read serves (a dynamic prefetch
+    may read pages the scan never asks for).
+    """
+
+    pages: np.ndarray
+    starts: np.ndarray
+    modes: np.ndarray
+    getpages: np.ndarray
+
+    @property
+    def reads(self) -> int:
+        return len(self.modes)
+
+    def read(self, i: int) -> np.ndarray:
+        return self.pages[self.starts[i]:self.starts[i + 1]]
+
+    def count(self, mode: int) -> int:
+        return int(np.count_nonzero(self.modes == mode))
+
+
+def _plan(pages, starts, modes, getpages=None) -> ReadPlan:
+    starts = np.asarray(starts, dtype=np.int64)
+    getpages = np.diff(starts) if getpages is None else np.asarray(getpages, dtype=np.int64)
+    return ReadPlan(np.asarray(pages, dtype=np.int64), starts,
+                    np.asarray(modes, dtype=np.int8), getpages)
+
+
+def chunked(pages: np.ndarray, per_read: int, mode: int) -> ReadPlan:
+    """``pages`` cut into reads of ``per_read`` pages, all done as ``mode``.
+
+    Parameters
+    ----------
+    pages : ndarray of int
+        Pages in the order the reads take them.
+    per_read : int
+        Pages per read (the last read may be shorter).
+    mode : int
+        ``SYNC``, ``SEQUENTIAL``, ``DYNAMIC`` or ``LIST``.
+    """
+    n = len(pages)
+    starts = np.append(np.arange(0, n, per_read, dtype=np.int64), n)
+    return _plan(pages, starts, np.full(len(starts) - 1, mode))
+
+
+def list_prefetch(rids_pages: np.ndarray) -> ReadPlan:
+    """List prefetch of a RID list: sort by page, drop duplicates, 32 per I/O.
+
+    Parameters
+    ----------
+    rids_pages : ndarray of int
+        Page number of each qualifying RID, in index key order.
+    """
+    return chunked(np.unique(rids_pages), LIST_PREFETCH_MAX, LIST)
+
+
+def skip_sequential(table_pages: int, skip: int, start: int = 0, stop: int | None = None) -> ReadPlan:
+    """Every ``skip``-th page of the table (pages ``start`` to ``stop``), read
+    with list prefetch: a RID list whose qualifying rows sit ``skip`` pages apart."""
+    stop = table_pages if stop is None else min(stop, table_pages)
+    first = -(-start // skip) * skip
+    return list_prefetch(np.arange(first, stop, skip, dtype=np.int64))
+
+
+def sampled_pages(table_pages: int, pct: float, rng: np.random.Generator,
+                  start: int = 0, stop: int | None = None) -> Iterator[np.ndarray]:
+    """TABLESAMPLE SYSTEM: each page of ``start``–``stop`` is sampled with
+    probability ``pct`` %, drawn a chunk at a time (ascending page numbers)."""
+    stop = table_pages if stop is None else min(stop, table_pages)
+    p = pct / 100.0
+    for lo in range(start, stop, CHUNK_PAGES):
+        hi = min(stop, lo + CHUNK_PAGES)
+        yield lo + np.flatnonzero(rng.random(hi - lo) < p)
+
+
+def runstats_plans(table_pages: int, pct: float, rng: np.random.Generator,
+                   start: int = 0, stop: int | None = None) -> Iterator[ReadPlan]:
+    """The reads of RUNSTATS over pages ``start``–``stop``, a chunk at a time.
+
+    At 100 % there is no sampling: a table space scan with sequential
+    prefetch. Below, the sampled pages are read with list prefetch.
+    """
+    stop = table_pages if stop is None else min(stop, table_pages)
+    if pct >= 100.0:
+        for lo in range(start, stop, CHUNK_PAGES):
+            hi = min(stop, lo + CHUNK_PAGES)
+            yield chunked(np.arange(lo, hi, dtype=np.int64), PREFETCH_QUANTITY, SEQUENTIAL)
+        return
+    for pages in sampled_pages(table_pages, pct, rng, start, stop):
+        # A chunk boundary may split a 32-page list: one short list per 2M
+        # pages, a negligible and honest cost of bounded memory.
+        yield chunked(pages, LIST_PREFETCH_MAX, LIST)
+
+
+class SequentialDetector:
+    """DB2's sequential detection over the last 8 getpages.
+
+    A getpage is *page-sequential* when it lies ahead of the previous one by
+    at most half a prefetch quantity. With 5 of the last 8 page-sequential,
+    dynamic prefetch is on: the next 32 pages are prefetched.
+    """
+
+    def __init__(self) -> None:
+        self._hist: deque[bool] = deque(maxlen=DETECTION_WINDOW)
+        self._last = -(10 ** 12)
+        self._count = 0
+
+    def getpage(self, page: int) -> bool:
+        """Record a getpage; True when dynamic prefetch is on after it."""
+        seq = 0 < page - self._last <= PREFETCH_QUANTITY // 2
+        if len(self._hist) == DETECTION_WINDOW and self._hist[0]:
+            self._count -= 1
+        self._hist.append(seq)
+        self._count += seq
+        self._last = page
+        return self._count >= DETECTION_THRESHOLD
+
+
+def index_scan_v9(key_order: np.ndarray, leaf_pages: int) -> ReadPlan:
+    """DB2 9 scanning leaf pages in key order with sequential detection.
+
+    Each leaf page not already prefetched is read synchronously, unless the
+    detector is on: then a dynamic prefetch reads it and the next 31 pages.
+    A disorganized index rarely turns the detector on.
+
+    Parameters
+    ----------
+    key_order : ndarray of int
+        The leaf pages the scan visits, in key order.
+    leaf_pages : int
+        Pages in the index (a prefetch stops at its end).
+    """
+    det = SequentialDetector()
+    pages: list[int] = []
+    starts: list[int] = []
+    modes: list[int] = []
+    gets: list[int] = []
+    lo, hi = 0, -1
+    for p in key_order.tolist():
+        on = det.getpage(p)
+        if lo <= p <= hi:
+            gets[-1] += 1          # served by the dynamic prefetch in flight
+            continue
+        starts.append(len(pages))
+        gets.append(1)
+        if on:
+            lo, hi = p, min(leaf_pages - 1, p + PREFETCH_QUANTITY - 1)
+            pages.extend(range(lo, hi + 1))
+            modes.append(DYNAMIC)
+        else:
+            pages.append(p)
+            modes.append(SYNC)
+    starts.append(len(pages))
+    return _plan(pages, starts, modes, gets)
+
+
+def index_scan_v10(key_order: np.ndarray) -> ReadPlan:
+    """DB2 10 scanning leaf pages in key order with list prefetch.
+
+    The non-leaf page names the next leaf pages; DB2 10 reads them 32 at a
+    time, sorted by page number, with list prefetch when they are scattered
+    and with dynamic prefetch when they are contiguous (an organized index).
+    """
+    n = len(key_order)
+    starts = np.append(np.arange(0, n, LIST_PREFETCH_MAX, dtype=np.int64), n)
+    pages = key_order.astype(np.int64).copy()
+    modes = np.empty(len(starts) - 1, dtype=np.int8)
+    for i in range(len(modes)):
+        group = pages[starts[i]:starts[i + 1]]
+        group.sort()               # in place: the I/O reads the pages ascending
+        contiguous = group[-1] - group[0] + 1 == len(group)
+        modes[i] = DYNAMIC if contiguous else LIST
+    return _plan(pages, starts, modes)
