@@ -1,0 +1,289 @@
+"""A processor complex: general CPs and zIIPs, a dispatcher, units of work.
+
+Engines come in two pools, ``gcp`` (general CPs: run TCB and SRB work) and
+``ziip`` (run only zIIP-eligible enclave SRB work). A :class:`UnitOfWork`
+accumulates CPU demand with :meth:`UnitOfWork.work` (no event: per-record
+work between two switches becomes one CPU slice) and is dispatched when it
+must stop: at an operating-system service (:meth:`UnitOfWork.service`) or
+when the caller flushes it (:meth:`UnitOfWork.run`).
+
+An enclave SRB that needs a service it cannot run in SRB mode switches to
+TCB mode: the SRB→TCB switch costs ``switch_us`` on the engine it leaves,
+the service runs on a general CP, and the TCB→SRB switch back costs
+``switch_us`` on that CP. Both are counted and traced with their cause.
+
+Dispatch rule for zIIP-eligible work: a free zIIP if there is one; if all
+zIIPs are busy and ``ziip_help`` is on (z/OS IIPHONORPRIORITY=YES) a free
+general CP runs it (and its time counts as general CP time); otherwise it
+waits for the first zIIP to free up. With no zIIP installed, eligible work
+runs on general CPs. ``background_util`` keeps each engine busy that
+fraction of the time with other work (exponential bursts), which delays
+dispatch but is not charged to the workload.
+"""
+from __future__ import annotations
+
+from bisect import insort
+from collections import deque
+
+from models.cpu.costs import DEFAULT_COSTS, CpuCosts
+from models.cpu.services import CAUSES, Service
+from models.engine import Engine, Trace
+from models.run import Table
+
+SRB = "srb"
+TCB = "tcb"
+#: Mean length of one burst of background work on an engine, seconds: about
+#: a z/OS dispatch interval for a CPU-bound task (assumption; only the
+#: dispatch delays seen with background_util > 0 depend on it).
+BACKGROUND_BURST_S = 0.0005
+
+
+class EnginePool:
+    """``count`` engines of one type with a FIFO queue of waiting work."""
+
+    def __init__(self, engine: Engine, kind: str, count: int, prefix: str):
+        self.engine = engine
+        self.kind = kind
+        self.count = count
+        self.names = [f"{prefix}{i}" for i in range(count)]
+        self.free = list(range(count))
+        self.waiters: deque = deque()
+        self.busy_us = [0.0] * count
+        self.dispatches = 0
+        self.delayed = 0
+
+    def take(self) -> int:
+        """The lowest free engine's index, or -1 if all are busy."""
+        if self.free:
+            return self.free.pop(0)
+        return -1
+
+    def wait(self):
+        """An event that triggers with an engine index when one frees up."""
+        ev = self.engine.event()
+        self.waiters.append(ev)
+        self.delayed += 1
+        return ev
+
+    def give_back(self, idx: int) -> None:
+        """Release engine ``idx`` to the next waiter or the free list."""
+        if self.waiters:
+            self.waiters.popleft().succeed(idx)
+        else:
+            insort(self.free, idx)
+
+
+class Accounting:
+    """CPU microseconds per component and engine type, and switch counts."""
+
+    def __init__(self):
+        self.by_component: dict[str, dict[str, float]] = {}
+        self.srb_to_tcb = 0
+        self.tcb_to_srb = 0
+        self.by_cause = dict.fromkeys(CAUSES, 0)
+        self.eligible_on_gcp_us = 0.0
+
+    def charge(self, component: str, engine_type: str, us: float) -> None:
+        """Add ``us`` microseconds of CPU for ``component`` on ``engine_type``.
+
+        Models that do not simulate CPU contention can call this directly.
+        """
+        row = self.by_component.get(component)
+        if row is None:
+            row = self.by_component[component] = {"ziip": 0.0, "gcp": 0.0}
+        row[engine_type] += us
+
+    def us(self, engine_type: str | None = None, component: str | None = None) -> float:
+        """Total CPU microseconds, optionally for one engine type or component."""
+        total = 0.0
+        for comp, row in self.by_component.items():
+            if component is None or comp == component:
+                total += row["ziip"] + row["gcp"] if engine_type is None else row[engine_type]
+        return total
+
+    def table(self) -> Table:
+        """An RMF-style workload activity table: CPU by component."""
+        rows = tuple((comp, round(row["ziip"] / 1000, 3), round(row["gcp"] / 1000, 3),
+                      round((row["ziip"] + row["gcp"]) / 1000, 3))
+                     for comp, row in sorted(self.by_component.items()))
+        return Table("CPU time by component", ("component", "zIIP ms", "CP ms", "total ms"),
+                     rows, note=f"{self.srb_to_tcb} SRB→TCB and {self.tcb_to_srb} TCB→SRB switches")
+
+    def cause_table(self) -> Table:
+        """SRB→TCB switches by the service that caused them."""
+        rows = tuple((c, n) for c, n in self.by_cause.items() if n)
+        return Table("SRB→TCB switches by cause", ("cause", "switches"), rows)
+
+
+class ProcessorComplex:
+    """General CPs and zIIPs on an :class:`~models.engine.Engine`.
+
+    Parameters
+    ----------
+    engine : Engine
+    gcps : int
+        General CPs (at least 1).
+    ziips : int
+        zIIPs (0 or more).
+    costs : CpuCosts
+        The global CPU cost table.
+    ziip_help : bool
+        Let general CPs run zIIP-eligible work when every zIIP is busy.
+    background_util : float
+        Fraction 0–0.95 of each engine's time taken by other work.
+    trace : Trace or None
+        Where to record switches and CPU slices (``None``: record nothing).
+    """
+
+    def __init__(self, engine: Engine, gcps: int = 1, ziips: int = 1,
+                 costs: CpuCosts = DEFAULT_COSTS, ziip_help: bool = True,
+                 background_util: float = 0.0, trace: Trace | None = None):
+        if gcps < 1 or ziips < 0:
+            raise ValueError("a processor complex needs at least one general CP and no negative zIIPs")
+        if not 0.0 <= background_util <= 0.95:
+            raise ValueError(f"background_util {background_util} outside 0–0.95")
+        self.engine = engine
+        self.costs = costs
+        self.ziip_help = ziip_help
+        self.gcp = EnginePool(engine, "gcp", gcps, "CP")
+        self.ziip = EnginePool(engine, "ziip", ziips, "zIIP")
+        self.account = Accounting()
+        self.trace = trace
+        self.closed = False
+        self._units = 0
+        if trace is not None:
+            self._comp = {("gcp", i): trace.component(n) for i, n in enumerate(self.gcp.names)}
+            self._comp.update({("ziip", i): trace.component(n) for i, n in enumerate(self.ziip.names)})
+            self._k_busy = trace.kind("cpu_busy")
+            self._k_to_tcb = trace.kind("srb_to_tcb")
+            self._k_to_srb = trace.kind("tcb_to_srb")
+            trace.meta["causes"] = list(CAUSES)
+        if background_util > 0:
+            for pool in (self.gcp, self.ziip):
+                for i in range(pool.count):
+                    engine.process(self._background(pool, background_util, f"bg/{pool.kind}{i}"))
+
+    def unit_of_work(self, name: str, mode: str = SRB, ziip_eligible: bool = True) -> "UnitOfWork":
+        """A new unit of work (an enclave SRB by default)."""
+        self._units += 1
+        return UnitOfWork(self, name, self._units, mode, ziip_eligible)
+
+    def close(self) -> None:
+        """Stop the background work (call when the workload has finished)."""
+        self.closed = True
+
+    def srb_engine(self) -> tuple[EnginePool, int]:
+        """Dispatch zIIP-eligible work: (pool, engine index or -1 to wait)."""
+        z = self.ziip
+        if z.count == 0:
+            return self.gcp, self.gcp.take()
+        idx = z.take()
+        if idx >= 0 or not self.ziip_help:
+            return z, idx
+        g = self.gcp.take()
+        if g >= 0:
+            return self.gcp, g
+        return z, -1
+
+    def _background(self, pool: EnginePool, util: float, stream: str):
+        rng = self.engine.stream(stream)
+        burst = BACKGROUND_BURST_S
+        idle_mean = burst * (1.0 - util) / util
+        while True:
+            yield rng.expovariate(1.0 / idle_mean)
+            if self.closed:
+                return
+            idx = pool.take()
+            if idx < 0:
+                idx = yield pool.wait()
+            yield rng.expovariate(1.0 / burst)
+            pool.give_back(idx)
+
+
+class UnitOfWork:
+    """A task or enclave SRB whose CPU demand the complex dispatches.
+
+    Use inside an engine process::
+
+        uow.work(3.0, "NATURAL")            # accumulate, no event
+        yield from uow.service(svc)         # switch to TCB for the service
+        yield from uow.run()                # dispatch what is pending
+    """
+
+    def __init__(self, cpx: ProcessorComplex, name: str, uid: int, mode: str, ziip_eligible: bool):
+        if mode not in (SRB, TCB):
+            raise ValueError(f"mode must be '{SRB}' or '{TCB}', not {mode!r}")
+        self.cpx = cpx
+        self.name = name
+        self.uid = uid
+        self.mode = mode
+        self.ziip_eligible = ziip_eligible and mode == SRB
+        self._pending = 0.0
+        self._by: dict[str, float] = {}
+
+    def work(self, us: float, component: str) -> None:
+        """Add ``us`` microseconds of CPU in the current mode (no event)."""
+        self._pending += us
+        self._by[component] = self._by.get(component, 0.0) + us
+
+    def run(self):
+        """Dispatch the pending work as one CPU slice (a generator)."""
+        yield from self._slice(self.mode == TCB or not self.ziip_eligible)
+
+    def service(self, svc: Service):
+        """Perform an OS service; an SRB switches to TCB mode and back."""
+        cpx = self.cpx
+        if self.mode == TCB:
+            self.work(svc.cpu_us, svc.component)
+            yield from self._slice(True)
+            if svc.wait_s:
+                yield svc.wait_s
+            return
+        sw = cpx.costs.switch_us
+        self.work(sw, "SWITCH")
+        pool, idx = yield from self._slice(not self.ziip_eligible)
+        acc = cpx.account
+        acc.srb_to_tcb += 1
+        acc.by_cause[svc.cause] += 1
+        tr = cpx.trace
+        if tr is not None:
+            tr.record(cpx.engine.now, cpx._comp[(pool.kind, idx)], cpx._k_to_tcb,
+                      self.uid, svc.cause_index)
+        self.work(svc.cpu_us, svc.component)
+        if svc.wait_s:
+            yield from self._slice(True)
+            yield svc.wait_s
+        self.work(sw, "SWITCH")
+        pool, idx = yield from self._slice(True)
+        acc.tcb_to_srb += 1
+        if tr is not None:
+            tr.record(cpx.engine.now, cpx._comp[(pool.kind, idx)], cpx._k_to_srb,
+                      self.uid, svc.cause_index)
+
+    def _slice(self, on_gcp: bool):
+        """Hold one engine for the pending CPU; returns (pool, engine index)."""
+        cpx = self.cpx
+        if on_gcp:
+            pool = cpx.gcp
+            idx = pool.take()
+        else:
+            pool, idx = cpx.srb_engine()
+        if idx < 0:
+            idx = yield pool.wait()
+        pool.dispatches += 1
+        us = self._pending
+        tr = cpx.trace
+        if tr is not None:
+            tr.record(cpx.engine.now, cpx._comp[(pool.kind, idx)], cpx._k_busy, self.uid, round(us))
+        yield us * 1e-6
+        pool.busy_us[idx] += us
+        pool.give_back(idx)
+        kind = pool.kind
+        charge = cpx.account.charge
+        for comp, v in self._by.items():
+            charge(comp, kind, v)
+        if kind == "gcp" and not on_gcp:
+            cpx.account.eligible_on_gcp_us += us
+        self._pending = 0.0
+        self._by = {}
+        return pool, idx
