@@ -11,6 +11,9 @@ every experiment. Sources:
   sheets of 2011–2012 (e.g. Seagate Savvio 10K.5 / 15K.3).
 * SSD read access ~0.25 ms with internal parallelism: 2012 enterprise SLC
   SSD data sheets ("sub-millisecond reads", DOMAIN.md §1).
+* Drive capacities (decide how far apart on the platter two logical tracks
+  sit, hence seek distances): the DS8800 drive line-up of 2012 (IBM
+  SG24-8886): 10K SAS 600 GB, 15K SAS 300 GB, SSD 400 GB.
 * Native 3390: 4,224 RPM (14.2 ms per turn), average seek 9.5 ms (IBM 3390
   reference summary), 4.2 MB/s data rate.
 
@@ -50,6 +53,8 @@ class DiskProfile:
         HDD).
     parallelism : int
         Requests one drive serves at once (SSD internal channels; 1 for HDD).
+    capacity_gb : float
+        Drive capacity, GB (10^9 bytes).
     """
 
     name: str
@@ -59,6 +64,7 @@ class DiskProfile:
     media_mb_s: float
     access_ms: float = 0.0
     parallelism: int = 1
+    capacity_gb: float = 300.0
 
     @property
     def rotation_ms(self) -> float:
@@ -94,13 +100,14 @@ class DiskProfile:
 
 PROFILES: dict[str, DiskProfile] = {
     "HDD10K": DiskProfile("HDD10K", rpm=10_000, avg_seek_ms=3.8, settle_ms=0.8,
-                          media_mb_s=150.0, access_ms=0.1),
+                          media_mb_s=150.0, access_ms=0.1, capacity_gb=600.0),
     "HDD15K": DiskProfile("HDD15K", rpm=15_000, avg_seek_ms=3.3, settle_ms=0.6,
-                          media_mb_s=190.0, access_ms=0.1),
+                          media_mb_s=190.0, access_ms=0.1, capacity_gb=300.0),
     "SSD": DiskProfile("SSD", rpm=0, avg_seek_ms=0.0, settle_ms=0.0,
-                       media_mb_s=300.0, access_ms=0.25, parallelism=8),
+                       media_mb_s=300.0, access_ms=0.25, parallelism=8,
+                       capacity_gb=400.0),
     "3390": DiskProfile("3390", rpm=NATIVE_RPM, avg_seek_ms=9.5, settle_ms=1.5,
-                        media_mb_s=4.2, access_ms=0.0),
+                        media_mb_s=4.2, access_ms=0.0, capacity_gb=8.5),
 }
 
 

@@ -1,0 +1,224 @@
+"""Back end of the control unit: RAID ranks of drives, and the native 3390.
+
+A :class:`Backend` answers one question, fast: "stage these bytes of this
+logical track, asked for at time t: when are they in cache?" Each drive is
+a timeline (``free_at``), an arm position (physical cylinder) and a
+spinning platter (angle = time / rotation + phase), so a stage costs
+
+    queue (wait for the drive) + access overhead + seek(distance)
+    + rotational delay to the first byte + transfer at the media rate.
+
+Requests reach a drive in the order they are issued (FIFO), and the answer
+is computed at issue time: no engine event per drive access, which keeps a
+250,000-I/O run in seconds. Concurrent requests to different drives overlap;
+to the same drive they queue. That is where RAID parallelism comes from.
+
+Layout (DS8000 style, documented assumptions, set once here):
+
+* CKD on fixed-block drives: a record occupies whole 512-byte sectors,
+  its 8-byte count field included (IBM DS8000 architecture redbooks: CKD
+  records are mapped onto fixed-block sectors). A 4 KB page thus takes 9
+  sectors = 4,608 bytes on disk, a 12-page track 55,296 bytes.
+* RAID-5 strips of 256 KB per drive (DS8000 array stripe unit); a strip holds
+  as many whole logical tracks as fit (4 tracks of 4 KB pages). Strips go
+  round the drives left-symmetrically with rotating parity; 6+P+S leaves
+  the spare idle.
+* Volumes are carved from 1113-cylinder extents (the DS8000 CKD extent, one
+  3390-1) which go round the ranks of a pool (storage pool striping).
+* A drive's bytes form one spiral passing the head at the media rate, over
+  ``DRIVE_CYLINDERS`` cylinders; seek time follows
+  :meth:`models.io.devices.DiskProfile.seek_ms`.
+"""
+from __future__ import annotations
+
+import math
+
+from models.io import geometry
+from models.io.devices import DiskProfile
+
+SECTOR_BYTES = 512
+COUNT_FIELD_BYTES = 8
+STRIP_BYTES = 256 * 1024
+EXTENT_TRACKS = 1113 * geometry.TRACKS_PER_CYLINDER
+#: Physical cylinders (tracks per surface) of a 2.5-inch enterprise drive of
+#: 2012: on the order of 10^5 (drive data sheets quote ~200k tracks/inch).
+DRIVE_CYLINDERS = 100_000
+
+RAID_LAYOUTS = {"6+P+S": (6, 7), "7+P": (7, 8)}   # (data strips per row, active drives)
+
+
+def record_footprint(data_len: int, key_len: int = 0) -> int:
+    """Bytes one CKD record takes on a fixed-block drive (whole sectors)."""
+    raw = COUNT_FIELD_BYTES + key_len + data_len
+    return -(-raw // SECTOR_BYTES) * SECTOR_BYTES
+
+
+class Backend:
+    """Drives behind one volume's tracks: RAID ranks or one native 3390.
+
+    Parameters
+    ----------
+    disk : DiskProfile
+        The drive type (``HDD10K``, ``HDD15K``, ``SSD`` or ``3390``).
+    record_bytes : int
+        Data length of the volume's records (4096 for DB2 pages).
+    ranks : int
+        Ranks the volume's extents are spread over (ignored for native 3390).
+    raid : str
+        ``7+P`` or ``6+P+S``.
+    rng : random.Random
+        Stream for the drives' starting arm positions and platter phases.
+    """
+
+    def __init__(self, disk: DiskProfile, record_bytes: int, ranks: int, raid: str, rng):
+        if raid not in RAID_LAYOUTS:
+            raise ValueError(f"unknown RAID layout {raid!r}; known: {', '.join(RAID_LAYOUTS)}")
+        if ranks < 1:
+            raise ValueError("a volume needs at least one rank")
+        self.disk = disk
+        self.native = disk.name == "3390"
+        self.records_per_track = geometry.records_per_track(record_bytes)
+        self.data_per_row, self.active = RAID_LAYOUTS[raid]
+        self.ranks = 1 if self.native else ranks
+        self.n_drives = 1 if self.native else self.ranks * self.active
+        self.rot = disk.rotation_ms / 1000.0
+        self.rate = disk.media_mb_s * 1e6            # bytes per second
+        self.access = disk.access_ms / 1000.0
+        self.settle = disk.settle_ms / 1000.0
+        self.seek_span = (disk.full_seek_ms - disk.settle_ms) / 1000.0
+        self._init_layout(record_bytes)
+        self.free_at = [0.0] * self.n_drives
+        self.busy = [0.0] * self.n_drives
+        self.accesses = [0] * self.n_drives
+        self.phase = [rng.random() for _ in range(self.n_drives)]
+        # Arms start over the volume's area: the workload has been using it.
+        self.cyl = [int(rng.random() * self._volume_cyls) for _ in range(self.n_drives)]
+        self.lanes = [[0.0] * disk.parallelism for _ in range(self.n_drives)] if disk.is_ssd else None
+
+    def _init_layout(self, record_bytes: int) -> None:
+        if self.native:
+            # Native 3390: one track is one revolution; records sit where
+            # the cell arithmetic puts them.
+            self.rec_bytes = record_bytes
+            self.ncyl = geometry.MODELS["3390-9"]
+            self._volume_cyls = self.ncyl
+            self.rec_frac = geometry.record_cells(record_bytes) / geometry.CELLS_PER_TRACK
+            return
+        self.rec_bytes = record_footprint(record_bytes)
+        self.track_bytes = self.rec_bytes * self.records_per_track
+        self.strip_tracks = max(1, STRIP_BYTES // self.track_bytes)
+        self.ncyl = DRIVE_CYLINDERS
+        cap = self.disk.capacity_gb * 1e9
+        self.cyl_per_byte = DRIVE_CYLINDERS / cap
+        self.bytes_per_rev = self.rate * self.rot if self.rot else 1.0
+        # Rows of strips one extent occupies on each of its rank's drives.
+        self.extent_rows = -(-EXTENT_TRACKS // (self.strip_tracks * self.data_per_row))
+        self._volume_cyls = max(1, int(self.extent_rows * STRIP_BYTES * self.cyl_per_byte))
+
+    # -- layout -------------------------------------------------------------
+    def locate(self, track: int) -> tuple[int, int]:
+        """(drive index, byte offset on that drive) of a logical track's start."""
+        if self.native:
+            return 0, track
+        extent, t_in = divmod(track, EXTENT_TRACKS)
+        rank = extent % self.ranks
+        slot = extent // self.ranks                  # extents before it on this rank
+        strip, t_in_strip = divmod(t_in, self.strip_tracks)
+        row, col = divmod(strip, self.data_per_row)
+        parity = self.active - 1 - row % self.active
+        drive = (parity + 1 + col) % self.active
+        row_abs = slot * self.extent_rows + row
+        offset = row_abs * STRIP_BYTES + t_in_strip * self.track_bytes
+        return rank * self.active + drive, offset
+
+    # -- timing -------------------------------------------------------------
+    def stage(self, t: float, track: int, first: int, count: int) -> tuple[float, int]:
+        """Read ``count`` records of ``track`` from record index ``first``.
+
+        Parameters
+        ----------
+        t : float
+            When the control unit issues the read (s).
+        track, first, count : int
+            Logical track, 0-based first record and number of records.
+
+        Returns
+        -------
+        (float, int)
+            Time the data is in cache, and bytes read from the drive.
+        """
+        drive, base = self.locate(track)
+        nbytes = count * self.rec_bytes
+        if self.native:
+            return self._native(t, track, first, count), nbytes
+        if self.lanes is not None:
+            return self._ssd(t, drive, nbytes), nbytes
+        return self._hdd(t, drive, base + first * self.rec_bytes, nbytes), nbytes
+
+    def _hdd(self, t: float, d: int, offset: int, nbytes: int) -> float:
+        start = t if t > self.free_at[d] else self.free_at[d]
+        cyl = int(offset * self.cyl_per_byte)
+        dc = cyl - self.cyl[d]
+        seek = 0.0 if dc == 0 else self.settle + self.seek_span * math.sqrt(abs(dc) / self.ncyl)
+        t1 = start + self.access + seek
+        rot = self.rot
+        angle = (t1 / rot + self.phase[d]) % 1.0
+        target = (offset / self.bytes_per_rev) % 1.0
+        done = t1 + ((target - angle) % 1.0) * rot + nbytes / self.rate
+        self.cyl[d] = cyl
+        self._book(d, start, done)
+        return done
+
+    def _ssd(self, t: float, d: int, nbytes: int) -> float:
+        lanes = self.lanes[d]
+        i = lanes.index(min(lanes))
+        start = t if t > lanes[i] else lanes[i]
+        done = start + self.access + nbytes / self.rate
+        lanes[i] = done
+        self.accesses[d] += 1
+        self.busy[d] += done - start
+        if done > self.free_at[d]:
+            self.free_at[d] = done
+        return done
+
+    def _native(self, t: float, track: int, first: int, count: int) -> float:
+        start = t if t > self.free_at[0] else self.free_at[0]
+        cyl = track // geometry.TRACKS_PER_CYLINDER
+        dc = cyl - self.cyl[0]
+        seek = 0.0 if dc == 0 else self.settle + self.seek_span * math.sqrt(min(1.0, abs(dc) / self.ncyl))
+        t1 = start + seek
+        rot = self.rot
+        angle = (t1 / rot + self.phase[0]) % 1.0
+        target = first * self.rec_frac
+        done = t1 + ((target - angle) % 1.0) * rot + count * self.rec_frac * rot
+        self.cyl[0] = cyl
+        self._book(0, start, done)
+        return done
+
+    def _book(self, d: int, start: float, done: float) -> None:
+        self.free_at[d] = done
+        self.busy[d] += done - start
+        self.accesses[d] += 1
+
+    def drive_cylinder(self, track: int) -> int:
+        """Physical cylinder a logical track starts on (for the trace)."""
+        drive, offset = self.locate(track)
+        if self.native:
+            return track // geometry.TRACKS_PER_CYLINDER
+        return int(offset * self.cyl_per_byte)
+
+    def positioning_s(self) -> float:
+        """Typical cost of reaching a record: access + short seek + half a turn.
+
+        The List Prefetch Optimizer weighs it against the extra transfer of
+        staging a whole track.
+        """
+        if self.lanes is not None:
+            return self.access
+        return self.access + self.settle + self.rot / 2.0
+
+    def record_transfer_s(self) -> float:
+        """Media time of one record."""
+        if self.native:
+            return self.rec_frac * self.rot
+        return self.rec_bytes / self.rate

@@ -1,0 +1,389 @@
+"""One 3390 volume behind a DS8000-style control unit, reached over FICON or zHPF.
+
+:class:`IOSubsystem` is the public entry point (see docs/model-io.md). An
+I/O is a list of ``(track, mask)`` groups in channel-program order (bit r of
+``mask`` = record r of the track), built from 4 KB page numbers with
+:func:`pages_to_groups` or from a contiguous range. Inside a process::
+
+    res = yield from sub.read_pages([17, 34, 51])    # IOSQ + PEND + DISC + CONN
+    res.total, res.pend, res.disc, res.conn, res.hits, res.misses
+
+Each I/O costs at most two engine events (a volume grant when it must
+queue, and one timeout); everything in between — protocol steps, cache
+look-ups, staging on the drives — is computed in a tight loop at issue time.
+"""
+from __future__ import annotations
+
+from models.engine import Engine, Resource
+from models.io import channel as ch
+from models.io import geometry
+from models.io.backend import Backend
+from models.io.cache import FULL, PARTIAL, RECORD, CacheDirectory, CacheStats
+from models.io.devices import profile
+from models.io.trace_io import IOTrace
+
+#: Sequential detection: contiguous records read in a row before the unit
+#: prestages (two tracks' worth of records, DS8000 sequential detection).
+SEQ_TRIGGER_TRACKS = 2
+STAGING_MODES = {"record": RECORD, "partial": PARTIAL, "full": FULL}
+
+
+class IOResult:
+    """Response-time parts (seconds) and cache outcome of one I/O request."""
+
+    __slots__ = ("id", "iosq", "pend", "disc", "conn", "pages", "hits", "misses",
+                 "ios", "stages", "disk_bytes")
+
+    def __init__(self, rid: int = 0) -> None:
+        self.id = rid
+        self.iosq = self.pend = self.disc = self.conn = 0.0
+        self.pages = self.hits = self.misses = self.ios = self.stages = self.disk_bytes = 0
+
+    @property
+    def total(self) -> float:
+        """IOSQ + PEND + DISC + CONN, seconds."""
+        return self.iosq + self.pend + self.disc + self.conn
+
+    def as_ms(self) -> dict:
+        return {"io_ms": self.total * 1e3, "iosq_ms": self.iosq * 1e3,
+                "pend_ms": self.pend * 1e3, "disc_ms": self.disc * 1e3,
+                "conn_ms": self.conn * 1e3}
+
+
+def pages_to_groups(pages, per_track: int = 12) -> list[tuple[int, int]]:
+    """Group page (record) numbers into ``(track, mask)`` in the given order.
+
+    Consecutive pages on the same track share a group; the order of the list
+    is kept (the channel program reads in list order).
+    """
+    groups: list = []
+    last = -1
+    mask = 0
+    for p in pages:
+        t, r = divmod(p, per_track)
+        if t != last:
+            if mask:
+                groups.append((last, mask))
+            last, mask = t, 0
+        mask |= 1 << r
+    if mask:
+        groups.append((last, mask))
+    return groups
+
+
+def range_to_groups(first: int, count: int, per_track: int = 12) -> list[tuple[int, int]]:
+    """``(track, mask)`` groups of ``count`` contiguous records from ``first``."""
+    groups = []
+    end = first + count
+    p = first
+    while p < end:
+        t, r = divmod(p, per_track)
+        n = min(per_track - r, end - p)
+        groups.append((t, ((1 << n) - 1) << r))
+        p += n
+    return groups
+
+
+class IOSubsystem:
+    """A volume, its control unit, cache, back-end drives and channel.
+
+    Parameters
+    ----------
+    engine : Engine
+    device : str
+        ``HDD10K``, ``HDD15K``, ``SSD`` or ``3390`` (native).
+    protocol : str
+        ``FICON`` (command mode) or ``zHPF`` (transport mode).
+    channel : str
+        ``FEx8`` (zHPF lists limited to 22 addresses) or ``FEx8S``.
+    ranks : int
+        RAID ranks the volume's extents are spread over.
+    raid : str
+        ``7+P`` or ``6+P+S``.
+    lpo : bool or None
+        List Prefetch Optimizer; None means "on with zHPF".
+    cache_gb : float
+        Cache available to this volume, GB (2^30 bytes).
+    staging : str
+        What a miss stages without LPO: ``record``, ``partial``, ``full``.
+    aliases : int
+        HyperPAV aliases: I/Os beyond 1 + aliases queue in IOSQ.
+    record_bytes : int
+        Record (page) size; 4096 for DB2.
+    seq_detect : bool
+        Sequential detection and prestaging.
+    trace : Trace or None
+    name : str
+        Volume component name in the trace.
+    """
+
+    def __init__(self, engine: Engine, device: str = "HDD15K", protocol: str = "zHPF",
+                 channel: str = "FEx8S", ranks: int = 1, raid: str = "7+P",
+                 lpo: bool | None = None, cache_gb: float = 64.0, staging: str = "full",
+                 aliases: int = 0, record_bytes: int = geometry.PAGE_BYTES,
+                 seq_detect: bool = True, trace=None, name: str = "VOL0"):
+        if protocol not in ch.PROTOCOLS:
+            raise ValueError(f"unknown protocol {protocol!r}; known: {', '.join(ch.PROTOCOLS)}")
+        if channel not in ch.CHANNELS:
+            raise ValueError(f"unknown channel {channel!r}; known: {', '.join(ch.CHANNELS)}")
+        if staging not in STAGING_MODES:
+            raise ValueError(f"unknown staging mode {staging!r}; known: {', '.join(STAGING_MODES)}")
+        self.engine = engine
+        self.device = device
+        self.protocol = protocol
+        self.zhpf = protocol == "zHPF"
+        self.lpo = self.zhpf if lpo is None else bool(lpo)
+        if self.lpo and not self.zhpf:
+            raise ValueError("the List Prefetch Optimizer needs zHPF")
+        self.channel = channel
+        self.backend = Backend(profile(device), record_bytes, ranks, raid, engine.stream(f"{name}/drives"))
+        self.rpt = self.backend.records_per_track
+        self.full_mask = (1 << self.rpt) - 1
+        self.record_bytes = record_bytes
+        self.link_s_per_record = record_bytes / ch.LINK_BYTES_S[channel]
+        self.max_addresses = ch.ZHPF_MAX_ADDRESSES[channel] if self.zhpf else None
+        self.staging = STAGING_MODES[staging]
+        self.seq_detect = seq_detect
+        self.stats = CacheStats()
+        self.tr = IOTrace(trace, name, self.backend, engine) if trace is not None else None
+        on_evict = self.tr.evict if self.tr is not None else None
+        self.cache = CacheDirectory(max(1, int(cache_gb * 2**30 // 4096)), on_evict)
+        self.volume = Resource(engine, 1 + aliases, name)
+        self.totals = IOResult()
+        self.requests = 0
+        # LPO staging choice: whole track pays when the chance that another
+        # record of the track is wanted later exceeds transfer / positioning.
+        self._full_track_odds = self.backend.record_transfer_s() / self.backend.positioning_s()
+        self._touched: set[int] = set()
+        self._revisits = 0.0
+        self._visits = 0.0
+        self._seq_next = -1          # (track * rpt + record) the stream expects next
+        self._seq_run = 0
+        self._seq_staged_to = -1
+
+    # -- public API -----------------------------------------------------------
+    def read_pages(self, pages):
+        """Process step: read these page numbers in one request (``yield from``)."""
+        return self.read(pages_to_groups(pages, self.rpt))
+
+    def read_range(self, first: int, count: int):
+        """Process step: read ``count`` contiguous pages from ``first``."""
+        return self.read(range_to_groups(first, count, self.rpt))
+
+    def read(self, groups):
+        """Process step: one read request of ``(track, mask)`` groups.
+
+        Use as ``res = yield from sub.read(groups)``. Queues for the volume
+        (IOSQ), then runs the channel program(s) and returns an
+        :class:`IOResult`.
+        """
+        vol = self.volume
+        t_q = self.engine.now
+        self.requests += 1
+        rid = self.requests
+        if self.tr is not None:
+            self.tr.io_start(t_q, rid, res_pages(groups))
+        yield vol           # free volume: granted at once, no engine event
+        res = self.plan(groups, rid=rid)
+        res.iosq = self.engine.now - t_q
+        yield res.pend + res.disc + res.conn
+        vol.release()
+        self.totals.iosq += res.iosq
+        if self.tr is not None:
+            self.tr.io_end(self.engine.now, rid)
+        return res
+
+    def plan(self, groups, t: float | None = None, rid: int | None = None) -> IOResult:
+        """Run the request's channel program(s) from ``t`` (default now), no IOSQ.
+
+        Updates the cache, drives and statistics and returns the outcome.
+        The caller is responsible for holding the volume for ``res.total``.
+        """
+        t = self.engine.now if t is None else t
+        if rid is None:
+            self.requests += 1
+            rid = self.requests
+            if self.tr is not None:
+                self.tr.io_start(t, rid, res_pages(groups))
+        res = IOResult(rid)
+        for part in ch.split_addresses(groups, self.max_addresses):
+            t = self._channel_io(t, part, res)
+        tot = self.totals
+        tot.pend += res.pend
+        tot.disc += res.disc
+        tot.conn += res.conn
+        tot.pages += res.pages
+        tot.ios += res.ios
+        return res
+
+    def clear_cache(self) -> None:
+        """Empty the cache (a cold-cache test set-up); statistics are kept."""
+        self.cache = CacheDirectory(self.cache.capacity, self.cache.on_evict)
+
+    def warm_pages(self, pages) -> None:
+        """Make pages cache resident before the run."""
+        for track, mask in pages_to_groups(sorted(pages), self.rpt):
+            self.cache.warm(track, mask)
+
+    def warm_tracks(self, first: int, count: int) -> None:
+        """Make whole tracks cache resident before the run."""
+        for track in range(first, first + count):
+            self.cache.warm(track, self.full_mask)
+
+    # -- the channel program --------------------------------------------------
+    def _channel_io(self, t: float, groups, res: IOResult) -> float:
+        """One channel I/O from time ``t``; returns its end time."""
+        res.ios += 1
+        tr = self.tr
+        pend = ch.START_S
+        res.pend += pend
+        if tr is not None:
+            tr.phase(t, res.id, 1)
+        t += pend
+        conn = disc = 0.0
+        if self.zhpf:
+            t += ch.TCW_S
+            conn += ch.TCW_S
+            if self.lpo:
+                self._lpo_schedule(t, groups, res)
+        cache = self.cache
+        stats = self.stats
+        xfer = ch.SLOT_S + self.link_s_per_record
+        prev = (-2, -2)
+        rpt = self.rpt
+        for track, mask in groups:
+            n = mask.bit_count()
+            step = ch.ADDRESS_S * ch.runs(mask) if self.zhpf else \
+                ch.command_mode_cost(prev, track, mask, rpt)
+            prev = (track, mask.bit_length() - 1)
+            t += step
+            conn += step
+            need = mask & ~cache.valid(track, t)
+            if need:
+                ready = self._ready(t, track, need, res)
+                if ready > t:
+                    if tr is not None:
+                        tr.wait(t, res.id, track, need, ready)
+                    disc += ready - t
+                    t = ready
+                    cache.valid(track, t)
+                    stats.misses += 1
+                    stats.hits += n - 1
+                    res.misses += 1
+                    res.hits += n - 1
+                else:
+                    stats.hits += n
+                    res.hits += n
+            else:
+                stats.hits += n
+                res.hits += n
+                if tr is not None:
+                    tr.hits(t, track, mask)
+            if self.seq_detect:
+                self._sequential(t, track, mask)
+            t += n * xfer
+            conn += n * xfer
+        pages = res_pages(groups)
+        stats.read_requests += pages
+        stats.host_bytes += pages * self.record_bytes
+        res.pages += pages
+        res.disc += disc
+        res.conn += conn
+        return t
+
+    def _ready(self, t: float, track: int, need: int, res: IOResult) -> float:
+        """When the ``need`` records of ``track`` will be in cache (staging if needed)."""
+        pmask, pready = self.cache.pending(track)
+        ready = pready if need & pmask else 0.0
+        missing = need & ~pmask
+        if missing:
+            if self.staging == FULL:
+                mode, mask = FULL, self.full_mask
+            elif self.staging == PARTIAL:
+                mode, mask = PARTIAL, self.full_mask & ~((missing & -missing) - 1)
+            else:
+                mode, mask = RECORD, missing
+            done = self._stage(t, track, mask, mode, res)
+            if done > ready:
+                ready = done
+        return ready
+
+    def _stage(self, t: float, track: int, mask: int, mode: int, res: IOResult) -> float:
+        """Read ``mask``'s span of ``track`` from the drives into cache."""
+        first = ch.lowest(mask)
+        count = mask.bit_length() - first
+        done, nbytes = self.backend.stage(t, track, first, count)
+        self.cache.add(track, mask, done)
+        st = self.stats
+        st.stages[mode] += 1
+        st.disk_requests += 1
+        st.disk_bytes += nbytes
+        res.stages += 1
+        res.disk_bytes += nbytes
+        if self.tr is not None:
+            self.tr.stage(t, done, track, first, count, mode)
+        return done
+
+    # -- List Prefetch Optimizer --------------------------------------------
+    def _lpo_schedule(self, t: float, groups, res: IOResult) -> None:
+        """Issue every missing record of the list to the drives at once.
+
+        Per track: one needed record is staged alone (record caching); two or
+        more are staged as one partial-track read spanning them (the drive
+        passes them in the same turn anyway); the whole track is staged
+        when this unit has seen enough re-reads of tracks it had already
+        touched that another record of the track is likely to be wanted
+        (odds above record transfer time / positioning time).
+        """
+        cache = self.cache
+        touched = self._touched
+        for track, mask in groups:
+            revisit = track in touched
+            if not revisit:
+                touched.add(track)
+            self._visits += 1.0
+            self._revisits += revisit
+            have = cache.valid(track, t) | cache.pending(track)[0]
+            need = mask & ~have
+            if not need:
+                continue
+            if self._revisits >= self._full_track_odds * self._visits and self._revisits:
+                self._stage(t, track, self.full_mask & ~have, FULL, res)
+            elif need & (need - 1):
+                self._stage(t, track, need, PARTIAL, res)
+            else:
+                self._stage(t, track, need, RECORD, res)
+
+    # -- sequential detection -----------------------------------------------
+    def _sequential(self, t: float, track: int, mask: int) -> None:
+        """Follow contiguous record streams; prestage a stripe ahead of one."""
+        rpt = self.rpt
+        first = track * rpt + ch.lowest(mask)
+        if first == self._seq_next and ch.runs(mask) == 1:
+            self._seq_run += mask.bit_count()
+        else:
+            self._seq_run = mask.bit_count() if ch.runs(mask) == 1 else 0
+        self._seq_next = track * rpt + mask.bit_length()
+        if self._seq_run < SEQ_TRIGGER_TRACKS * rpt:
+            return
+        be = self.backend
+        ahead = be.strip_tracks * be.data_per_row * be.ranks if not be.native else \
+            geometry.TRACKS_PER_CYLINDER
+        start = max(track + 1, self._seq_staged_to + 1)
+        for tk in range(start, track + 1 + ahead):
+            if self.cache.valid(tk, t) | self.cache.pending(tk)[0]:
+                continue
+            done, nbytes = be.stage(t, tk, 0, rpt)
+            self.cache.add(tk, self.full_mask, done)
+            st = self.stats
+            st.seq_tracks_staged += 1
+            st.disk_requests += 1
+            st.disk_bytes += nbytes
+            if self.tr is not None:
+                self.tr.stage(t, done, tk, 0, rpt, FULL)
+        self._seq_staged_to = max(self._seq_staged_to, track + ahead)
+
+
+def res_pages(groups) -> int:
+    """Pages (records) in a list of groups."""
+    return sum(m.bit_count() for _, m in groups)

@@ -1,0 +1,89 @@
+"""Trace rows of the I/O model (docs/trace.md vocabulary).
+
+Only built when a run asks for a trace, so the hot path pays one ``is not
+None`` test per step otherwise.
+"""
+from __future__ import annotations
+
+from models.io.cache import MODE_NAMES
+
+IOSQ, PEND, DISC, CONN = 0, 1, 2, 3
+
+
+class IOTrace:
+    """Records io_start/io_phase/io_end, seek, track_read, cache_hit/miss,
+    stage and evict rows for one volume.
+
+    Parameters
+    ----------
+    trace : models.engine.Trace
+    volume : str
+        Volume component name (``VOL0``).
+    backend : models.io.backend.Backend
+        For drive numbers, cylinders and record timing.
+    engine : models.engine.Engine
+        For the time of evictions.
+    """
+
+    def __init__(self, trace, volume: str, backend, engine):
+        self.t = trace
+        self.engine = engine
+        self.backend = backend
+        self.vol = trace.component(volume)
+        self.cu = trace.component("CU")
+        self.drives = [trace.component(f"DRV{i}") for i in range(backend.n_drives)]
+        k = trace.kind
+        self.k = {name: k(name) for name in (
+            "io_start", "io_end", "io_phase", "seek", "track_read", "cache_hit",
+            "cache_miss", "stage", "evict")}
+        self._cyl = list(backend.cyl)
+        trace.meta.setdefault("records_per_track", backend.records_per_track)
+        trace.meta.setdefault("staging_modes", list(MODE_NAMES))
+
+    def io_start(self, t: float, rid: int, pages: int) -> None:
+        self.t.record(t, self.vol, self.k["io_start"], rid, pages)
+        self.t.record(t, self.vol, self.k["io_phase"], rid, IOSQ)
+
+    def io_end(self, t: float, rid: int) -> None:
+        self.t.record(t, self.vol, self.k["io_end"], rid, 0)
+
+    def phase(self, t: float, rid: int, phase: int) -> None:
+        self.t.record(t, self.vol, self.k["io_phase"], rid, phase)
+
+    def wait(self, t: float, rid: int, track: int, need: int, ready: float) -> None:
+        """The channel asks for records that are not in cache: DISC until ready."""
+        rec = self.t.record
+        r = 0
+        while need:
+            if need & 1:
+                rec(t, self.cu, self.k["cache_miss"], track, r + 1)
+            need >>= 1
+            r += 1
+        rec(t, self.vol, self.k["io_phase"], rid, DISC)
+        rec(ready, self.vol, self.k["io_phase"], rid, CONN)
+
+    def hits(self, t: float, track: int, mask: int) -> None:
+        r = 0
+        while mask:
+            if mask & 1:
+                self.t.record(t, self.cu, self.k["cache_hit"], track, r + 1)
+            mask >>= 1
+            r += 1
+
+    def stage(self, t: float, done: float, track: int, first: int, count: int, mode: int) -> None:
+        """A stage: seek row, one track_read row per record, then the stage row."""
+        be = self.backend
+        drive, _off = be.locate(track)
+        comp = self.drives[drive]
+        cyl = be.drive_cylinder(track)
+        if cyl != self._cyl[drive]:
+            self.t.record(t, comp, self.k["seek"], self._cyl[drive], cyl)
+            self._cyl[drive] = cyl
+        per = be.record_transfer_s()
+        for i in range(count):
+            self.t.record(done - (count - i - 1) * per, comp, self.k["track_read"],
+                          track, first + i + 1)
+        self.t.record(done, self.cu, self.k["stage"], track, mode)
+
+    def evict(self, track: int, slots: int) -> None:
+        self.t.record(self.engine.now, self.cu, self.k["evict"], track, slots)
