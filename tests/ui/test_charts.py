@@ -1,0 +1,142 @@
+"""Charts of a run: each chart type from real run data, drawn readably.
+
+Run data comes from the small engine run in ``test_charts_support`` (no
+experiment model had landed when these were written) and, for every
+experiment whose model has landed, from the real experiment.
+"""
+import numpy as np
+import pytest
+
+from models import experiments
+from models.engine import Trace
+from models.run import RunResult
+from tests.ui.test_charts_support import toy_run
+from ui.charts import ChartsView
+from ui.charts.series import PAGE_BYTES, derive_charts
+
+ALL = ["response", "throughput", "cache", "queues", "utilisation", "switches", "cpu", "tape"]
+
+
+@pytest.fixture(scope="module")
+def run():
+    return toy_run(seed=3)
+
+
+def by_key(result):
+    return {c.key: c for c in derive_charts(result)}
+
+
+def test_a_traced_run_supports_every_chart_and_the_view_shows_them(qtbot, run):
+    view = ChartsView()
+    qtbot.addWidget(view)
+    view.set_result(run)
+    assert list(view.charts()) == ALL
+    assert view.tabs.count() == len(ALL)
+    assert not view.empty.isVisible()
+
+
+def test_response_split_from_trace_adds_up_to_the_runs_mean_response(run):
+    chart = by_key(run)["response"]
+    assert [s.name for s in chart.series] == ["IOSQ", "PEND", "DISC", "CONN"]
+    assert chart.categories == ("VOL0", "VOL1")
+    per_volume = np.sum([s.y for s in chart.series], axis=0)
+    # both volumes do the same number of I/Os, so the run's mean is their mean
+    assert per_volume.mean() == pytest.approx(run.metrics["io_ms"], rel=1e-6)
+    disc = chart.series[2].y.mean()
+    assert disc == pytest.approx(run.metrics["disc_ms"], rel=1e-6)
+
+
+def test_throughput_over_time_integrates_to_the_bytes_moved(run):
+    chart = by_key(run)["throughput"]
+    rows = run.trace.of_kind(["io_start"])
+    tape = run.trace.of_kind(["tape_write"])
+    width = np.diff(chart.series[0].x)[0]
+    dasd = chart.series[0].y.sum() * width * 1e6
+    assert dasd == pytest.approx(rows["b"].sum() * PAGE_BYTES, rel=1e-6)
+    assert chart.series[1].y.sum() * width * 1e6 == pytest.approx(tape["a"].sum(), rel=1e-6)
+    assert chart.y_unit == "MB/s" and chart.x_unit == "s"
+
+
+def test_cumulative_hit_ratio_ends_at_the_runs_hit_ratio(run):
+    chart = by_key(run)["cache"]
+    cum = chart.series[1].y
+    assert cum[-1] == pytest.approx(run.metrics["cache_hit_ratio"])
+    assert ((0 <= cum) & (cum <= 1)).all()
+
+
+def test_queue_lengths_never_exceed_the_users_of_a_volume(run):
+    chart = by_key(run)["queues"]
+    vols = [s for s in chart.series if s.name.startswith("VOL")]
+    assert len(vols) == 2
+    for s in vols:   # two users per volume in the toy run, every I/O finishes
+        assert s.y.max() == 2 and s.y.min() >= 0 and s.y[-1] == 0
+
+
+def test_utilisation_is_a_share_of_elapsed_time(run):
+    chart = by_key(run)["utilisation"]
+    busy = dict(zip(chart.categories, chart.series[0].y))
+    assert set(busy) == {"VOL0", "VOL1", "CP0", "zIIP0"}
+    assert all(0 < v <= 100 for v in busy.values())
+    assert busy["zIIP0"] > busy["CP0"]     # SRB work runs mostly on the zIIP
+
+
+def test_switches_by_cause_and_cpu_by_engine_type(run):
+    charts = by_key(run)
+    sw = charts["switches"]
+    assert sw.categories == ("timer", "GETMAIN", "I/O wait")
+    assert sw.series[0].y.sum() == run.metrics["srb_switches"]
+    cpu = dict(zip(charts["cpu"].categories, charts["cpu"].series[0].y))
+    assert cpu["zIIP"] == pytest.approx(run.metrics["ziip_cpu_ms"])
+    assert cpu["general CP"] == pytest.approx(run.metrics["gcp_cpu_ms"])
+
+
+def test_tape_activity_shows_each_cartridge_change_apart_from_transfers(run):
+    chart = by_key(run)["tape"]
+    spans = {s.name: s for s in chart.series}
+    changes = spans["cartridge change"]
+    assert len(changes.x) == len(run.trace.of_kind(["tape_change_start"]))
+    moving = spans["transferring"]
+    for start, end, lane in zip(changes.x, changes.y, changes.rows):
+        same = moving.rows == lane
+        overlap = (moving.x[same] < end) & (moving.y[same] > start)
+        assert not overlap.any()
+
+
+def test_a_run_without_trace_charts_what_its_metrics_say(qtbot, run):
+    bare = RunResult(run.experiment, run.params, run.seed, run.metrics, run.reports, None)
+    keys = [c.key for c in derive_charts(bare)]
+    assert keys == ["response", "cache", "switches", "cpu"]
+    view = ChartsView()
+    qtbot.addWidget(view)
+    view.set_result(RunResult("x", {}, 1, {"elapsed_s": 1.0}))
+    assert view.charts() == {} and "no data" in view.empty.text()
+
+
+def test_charts_render_with_large_labels(qtbot, run):
+    view = ChartsView()
+    qtbot.addWidget(view)
+    view.resize(1280, 800)
+    view.show()
+    view.set_result(run)
+    for chart in view.charts().values():
+        view.tabs.setCurrentWidget(chart)
+        img = chart.grab().toImage()
+        assert img.width() > 1000 and img.height() > 600
+        axis = chart.getPlotItem().getAxis("bottom")
+        assert axis.style["tickFont"].pointSize() >= 12
+        assert "(" in axis.labelText or chart.data.categories   # units or categories
+    # a second run reuses the same chart widgets and their buffers
+    before = dict(view.charts())
+    view.set_result(toy_run(seed=4))
+    assert all(view.charts()[k] is w for k, w in before.items())
+
+
+@pytest.mark.parametrize("name", list(experiments.registry()))
+def test_every_landed_experiment_gives_at_least_one_chart(qtbot, name):
+    if experiments.get(name).run is None:
+        pytest.skip(f"{name} has no model yet")
+    result = experiments.run_experiment(name, trace=Trace(limit=200_000))
+    view = ChartsView()
+    qtbot.addWidget(view)
+    view.set_result(result)
+    assert view.charts(), f"{name}: no chart from its metrics, reports or trace"

@@ -1,0 +1,403 @@
+"""Chart data derived from a :class:`~models.run.RunResult` (numpy only, no Qt).
+
+Each ``*_chart`` function looks at what a run carries — its trace rows (see
+docs/trace.md), its metrics and its RMF-style report tables — and returns a
+:class:`ChartData` when the run supports that chart, else ``None``. The
+widgets in :mod:`ui.charts.view` only draw what these return, so every chart
+can be checked without a window. Nothing here re-runs or changes a model:
+it regroups numbers the run already recorded (sums, counts, time bins).
+"""
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+
+import numpy as np
+
+#: DB2 and z/VM spool pages are 4 KB (DOMAIN.md §1); ``io_start``'s ``b`` counts them.
+PAGE_BYTES = 4096
+#: At most this many time bins for rates over time: fine enough to show a
+#: tape change at full scale.
+TIME_BINS = 200
+#: Events per bin we aim for, so a short run's rate is not all noise.
+EVENTS_PER_BIN = 25
+PHASES = ("IOSQ", "PEND", "DISC", "CONN")
+
+
+@dataclass(frozen=True)
+class Series:
+    """One drawn series.
+
+    ``kind`` is ``line`` or ``step`` (x, y), ``bar`` (y per category; x is
+    the category index), ``stack`` (like bar, stacked on the previous
+    stack series) or ``span`` (intervals: x start, y end, ``rows`` the lane).
+    """
+
+    name: str
+    x: np.ndarray
+    y: np.ndarray
+    kind: str = "line"
+    rows: np.ndarray | None = None
+
+
+@dataclass(frozen=True)
+class ChartData:
+    """A chart: title, labelled axes with units, series, optional categories."""
+
+    key: str
+    title: str
+    x_label: str
+    x_unit: str
+    y_label: str
+    y_unit: str
+    series: tuple[Series, ...]
+    categories: tuple[str, ...] = ()
+    note: str = ""
+    extra: dict = field(default_factory=dict)
+
+    def csv_rows(self) -> list[list]:
+        """Header plus one row per point: series, x (or category), y[, row]."""
+        rows: list[list] = [["series", _axis(self.x_label, self.x_unit),
+                             _axis(self.y_label, self.y_unit), "lane"]]
+        for s in self.series:
+            for i, (x, y) in enumerate(zip(s.x.tolist(), s.y.tolist())):
+                xv = self.categories[int(x)] if self.categories and s.kind in ("bar", "stack") else x
+                lane = self.categories[int(s.rows[i])] if s.rows is not None and self.categories else ""
+                rows.append([s.name, xv, y, lane])
+        return rows
+
+
+def _axis(label: str, unit: str) -> str:
+    return f"{label} ({unit})" if unit else label
+
+
+def _kind_rows(trace, *names: str) -> np.ndarray | None:
+    """Trace rows of the given kinds, or None when the trace has none."""
+    if trace is None or not any(n in trace.kinds for n in names):
+        return None
+    rows = trace.of_kind(names)
+    return rows if len(rows) else None
+
+
+def _kid(trace, name: str) -> int:
+    return trace.kinds.index(name) if name in trace.kinds else -1
+
+
+# -- response time split ---------------------------------------------------
+def phase_times(trace) -> tuple[list[str], np.ndarray] | None:
+    """Mean IOSQ/PEND/DISC/CONN per volume from ``io_phase``/``io_end`` rows.
+
+    Returns
+    -------
+    (volumes, ms) or None
+        ``ms`` has shape (len(volumes), 4): mean milliseconds per I/O.
+    """
+    rows = _kind_rows(trace, "io_phase", "io_end")
+    if rows is None or _kid(trace, "io_phase") < 0:
+        return None
+    end_kind = _kid(trace, "io_end")
+    # Order each I/O's rows by time: a phase lasts until the next row of the same I/O.
+    order = np.lexsort((rows["t"], rows["a"], rows["comp"]))
+    r = rows[order]
+    same = (r["comp"][1:] == r["comp"][:-1]) & (r["a"][1:] == r["a"][:-1])
+    is_phase = r["kind"][:-1] != end_kind
+    take = same & is_phase
+    dur = (r["t"][1:] - r["t"][:-1])[take]
+    comp = r["comp"][:-1][take]
+    phase = np.clip(r["b"][:-1][take], 0, 3)
+    first = np.ones(len(r), bool)
+    first[1:] = ~same
+    comps, n_io = np.unique(r["comp"][first], return_counts=True)
+    out = np.zeros((len(comps), 4))
+    for i, c in enumerate(comps):
+        sel = comp == c
+        out[i] = np.bincount(phase[sel], weights=dur[sel], minlength=4)[:4] / n_io[i] * 1e3
+    return [trace.components[int(c)] for c in comps], out
+
+
+def _phases_from_metrics(metrics) -> np.ndarray | None:
+    keys = ("iosq_ms", "pend_ms", "disc_ms", "conn_ms")
+    if not any(k in metrics for k in keys[1:]):
+        return None
+    return np.array([[float(metrics.get(k, 0.0)) for k in keys]])
+
+
+def _phases_from_reports(reports) -> tuple[list[str], np.ndarray] | None:
+    for table in reports:
+        cols = [c.upper() for c in table.columns]
+        idx = [next((i for i, c in enumerate(cols) if c.startswith(p)), -1) for p in PHASES]
+        if sum(i >= 0 for i in idx[1:]) < 3 or not table.rows:
+            continue
+        names = [str(row[0]) for row in table.rows]
+        vals = np.array([[float(row[i]) if i >= 0 else 0.0 for i in idx] for row in table.rows])
+        return names, vals
+    return None
+
+
+def response_chart(result) -> ChartData | None:
+    """Stacked bars of mean I/O response time split into its four parts."""
+    found = phase_times(result.trace)
+    source = "trace"
+    if found is None:
+        found = _phases_from_reports(result.reports)
+        source = "report"
+    if found is None:
+        ms = _phases_from_metrics(result.metrics)
+        found = None if ms is None else (["mean I/O"], ms)
+        source = "metrics"
+    if found is None:
+        return None
+    names, ms = found
+    idx = np.arange(len(names), dtype=float)
+    series = tuple(Series(p, idx, ms[:, k].copy(), "stack") for k, p in enumerate(PHASES))
+    return ChartData("response", "I/O response time by component", "Volume", "",
+                     "Response time", "ms", series, tuple(names), note=f"from the run's {source}")
+
+
+# -- rates over time -------------------------------------------------------
+def _bins(t0: float, t1: float, events: int) -> np.ndarray:
+    span = t1 - t0 if t1 > t0 else 1.0
+    n = int(np.clip(events // EVENTS_PER_BIN, 10, TIME_BINS))
+    return np.linspace(t0, t0 + span, n + 1)
+
+
+def throughput_chart(result) -> ChartData | None:
+    """MB/s over time: DASD I/O (pages per completed I/O), tape blocks, spool reads."""
+    trace = result.trace
+    rows = _kind_rows(trace, "io_start", "io_end", "tape_write", "tape_read", "volume_read")
+    if rows is None:
+        return None
+    times = trace.columns()["t"]
+    edges = _bins(float(times.min()), float(times.max()), len(rows))
+    width = edges[1] - edges[0]
+    series = []
+    pages = _io_pages(trace, rows)
+    if pages is not None:
+        series.append(("DASD I/O", pages[0], pages[1] * PAGE_BYTES))
+    for kind, label in (("tape_write", "tape write"), ("tape_read", "tape read")):
+        r = rows[rows["kind"] == _kid(trace, kind)]
+        if len(r):
+            series.append((label, r["t"], r["a"].astype(float)))
+    r = rows[rows["kind"] == _kid(trace, "volume_read")]
+    if len(r):
+        series.append(("spool volume reads", r["t"], r["a"] * float(PAGE_BYTES)))
+    if not series:
+        return None
+    mids = (edges[:-1] + edges[1:]) / 2
+    out = tuple(Series(name, mids, np.histogram(t, edges, weights=w)[0] / width / 1e6, "step")
+                for name, t, w in series)
+    return ChartData("throughput", "Throughput over time", "Time", "s", "Throughput", "MB/s", out)
+
+
+def _io_pages(trace, rows) -> tuple[np.ndarray, np.ndarray] | None:
+    """End times of I/Os and the pages each moved (from its io_start row)."""
+    start = rows[rows["kind"] == _kid(trace, "io_start")]
+    end = rows[rows["kind"] == _kid(trace, "io_end")]
+    if not len(start) or not len(end):
+        return None
+    key_s = start["comp"].astype(np.int64) << 40 | start["a"]
+    key_e = end["comp"].astype(np.int64) << 40 | end["a"]
+    order = np.argsort(key_s, kind="stable")
+    pos = np.clip(np.searchsorted(key_s[order], key_e), 0, len(order) - 1)
+    found = key_s[order][pos] == key_e
+    return end["t"][found], start["b"][order][pos][found].astype(float)
+
+
+def cache_chart(result) -> ChartData | None:
+    """Read hit ratio: per time bin and cumulative, or the run's overall ratio."""
+    rows = _kind_rows(result.trace, "cache_hit", "cache_miss")
+    if rows is None:
+        if "cache_hit_ratio" not in result.metrics:
+            return None
+        y = np.array([float(result.metrics["cache_hit_ratio"])])
+        return ChartData("cache", "Cache read hit ratio", "", "", "Hit ratio", "",
+                         (Series("hit ratio", np.zeros(1), y, "bar"),), ("whole run",))
+    hit = (rows["kind"] == _kid(result.trace, "cache_hit")).astype(float)
+    edges = _bins(float(rows["t"].min()), float(rows["t"].max()), len(rows))
+    hits = np.histogram(rows["t"], edges, weights=hit)[0]
+    total = np.histogram(rows["t"], edges)[0]
+    mids = (edges[:-1] + edges[1:]) / 2
+    keep = total > 0
+    per_bin = Series("per interval", mids[keep], hits[keep] / total[keep], "step")
+    cum = Series("cumulative", rows["t"], np.cumsum(hit) / np.arange(1, len(hit) + 1), "line")
+    return ChartData("cache", "Cache read hit ratio", "Time", "s", "Hit ratio", "", (per_bin, cum))
+
+
+# -- queues and utilisation ------------------------------------------------
+def _step_counts(t: np.ndarray, delta: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
+    order = np.argsort(t, kind="stable")
+    return t[order], np.cumsum(delta[order])
+
+
+def queue_chart(result) -> ChartData | None:
+    """I/Os outstanding per volume (queued or active) and the storage buffer."""
+    trace = result.trace
+    rows = _kind_rows(trace, "io_start", "io_end", "buffer_level")
+    if rows is None:
+        return None
+    series = []
+    ends = rows[rows["kind"] == _kid(trace, "io_end")]
+    starts = rows[rows["kind"] == _kid(trace, "io_start")]
+    for c in np.unique(starts["comp"])[:8]:   # a legend of more than 8 lanes is unreadable
+        s, e = starts[starts["comp"] == c], ends[ends["comp"] == c]
+        t = np.concatenate([s["t"], e["t"]])
+        d = np.concatenate([np.ones(len(s)), -np.ones(len(e))])
+        x, y = _step_counts(t, d)
+        series.append(Series(trace.components[int(c)], x, y, "step"))
+    buf = rows[rows["kind"] == _kid(trace, "buffer_level")]
+    extra = {}
+    if len(buf):
+        series.append(Series("buffer (pages)", buf["t"], buf["a"].astype(float), "step"))
+        extra["capacity"] = float(buf["b"].max())
+    if not series:
+        return None
+    return ChartData("queues", "Queue lengths", "Time", "s", "Outstanding", "I/Os or pages",
+                     tuple(series), extra=extra)
+
+
+def utilisation_chart(result) -> ChartData | None:
+    """Busy share of each engine (CPU slices) and volume (from PEND to end)."""
+    trace = result.trace
+    rows = _kind_rows(trace, "cpu_busy", "io_phase", "io_end")
+    if rows is None:
+        return None
+    cols = trace.columns()
+    span = float(cols["t"].max() - cols["t"].min()) if len(cols) else 0.0
+    if span <= 0:
+        return None
+    busy: dict[int, float] = {}
+    cpu = rows[rows["kind"] == _kid(trace, "cpu_busy")]
+    for c, us in zip(*_sum_by(cpu["comp"], cpu["b"] * 1e-6)):
+        busy[c] = busy.get(c, 0.0) + us
+    found = _device_busy(trace, rows)
+    for c, s in zip(*found) if found else ():
+        busy[c] = busy.get(c, 0.0) + s
+    if not busy:
+        return None
+    comps = sorted(busy, key=lambda c: trace.components[c])
+    names = tuple(trace.components[c] for c in comps)
+    y = np.array([busy[c] / span * 100.0 for c in comps])
+    return ChartData("utilisation", "Utilisation per component", "Component", "",
+                     "Busy", "%", (Series("busy", np.arange(len(y), dtype=float), y, "bar"),), names)
+
+
+def _sum_by(keys: np.ndarray, values: np.ndarray) -> tuple[list[int], np.ndarray]:
+    uniq, inv = np.unique(keys, return_inverse=True)
+    return [int(u) for u in uniq], np.bincount(inv, weights=values, minlength=len(uniq))
+
+
+def _device_busy(trace, rows) -> tuple[list[int], np.ndarray] | None:
+    """Seconds each volume spent from leaving IOSQ (PEND start) to I/O end."""
+    ph = rows[(rows["kind"] == _kid(trace, "io_phase")) & (rows["b"] == 1)]
+    end = rows[rows["kind"] == _kid(trace, "io_end")]
+    if not len(ph) or not len(end):
+        return None
+    key_p = ph["comp"].astype(np.int64) << 40 | ph["a"]
+    key_e = end["comp"].astype(np.int64) << 40 | end["a"]
+    order = np.argsort(key_e, kind="stable")
+    pos = np.clip(np.searchsorted(key_e[order], key_p), 0, len(order) - 1)
+    ok = key_e[order][pos] == key_p
+    dur = end["t"][order][pos][ok] - ph["t"][ok]
+    return _sum_by(ph["comp"][ok], dur)
+
+
+# -- CPU modes -------------------------------------------------------------
+def switch_chart(result) -> ChartData | None:
+    """SRB→TCB switches by cause (trace) or the run's switch count (metrics)."""
+    trace = result.trace
+    rows = _kind_rows(trace, "srb_to_tcb")
+    if rows is None:
+        if "srb_switches" not in result.metrics:
+            return None
+        y = np.array([float(result.metrics["srb_switches"])])
+        return ChartData("switches", "SRB→TCB switches", "", "", "Switches", "count",
+                         (Series("switches", np.zeros(1), y, "bar"),), ("whole run",))
+    causes = list(trace.meta.get("causes", ()))
+    ids, counts = np.unique(rows["b"], return_counts=True)
+    names = tuple(causes[i] if 0 <= i < len(causes) else f"cause {i}" for i in ids.tolist())
+    return ChartData("switches", "SRB→TCB switches by cause", "Cause", "", "Switches", "count",
+                     (Series("switches", np.arange(len(ids), dtype=float), counts.astype(float), "bar"),),
+                     names)
+
+
+def engine_type(name: str) -> str:
+    """``zIIP`` for zIIP engines, ``general CP`` for ``CP…`` engines."""
+    return "zIIP" if name.upper().startswith("ZIIP") else "general CP"
+
+
+def cpu_chart(result) -> ChartData | None:
+    """CPU time by engine type, from ``cpu_busy`` slices or the run's metrics."""
+    rows = _kind_rows(result.trace, "cpu_busy")
+    if rows is not None:
+        comps, total_ms = _sum_by(rows["comp"], rows["b"] * 1e-3)
+        by_type: dict[str, float] = {}
+        for c, ms in zip(comps, total_ms):
+            t = engine_type(result.trace.components[c])
+            by_type[t] = by_type.get(t, 0.0) + float(ms)
+    elif "ziip_cpu_ms" in result.metrics or "gcp_cpu_ms" in result.metrics:
+        by_type = {"zIIP": float(result.metrics.get("ziip_cpu_ms", 0.0)),
+                   "general CP": float(result.metrics.get("gcp_cpu_ms", 0.0))}
+    else:
+        return None
+    names = tuple(sorted(by_type))
+    y = np.array([by_type[n] for n in names])
+    return ChartData("cpu", "CPU time by engine type", "Engine type", "", "CPU time", "ms",
+                     (Series("CPU", np.arange(len(y), dtype=float), y, "bar"),), names)
+
+
+# -- tape ------------------------------------------------------------------
+def tape_chart(result) -> ChartData | None:
+    """Per drive: when it wrote or read and when its cartridge was changed."""
+    trace = result.trace
+    rows = _kind_rows(trace, "tape_write", "tape_read", "tape_change_start", "tape_change_end")
+    if rows is None:
+        return None
+    drives = sorted({int(c) for c in rows["comp"]}, key=lambda c: trace.components[c])
+    lane = {c: i for i, c in enumerate(drives)}
+    busy, changes = [], []
+    for c in drives:
+        mine = rows[rows["comp"] == c]
+        changes.extend((s, e, lane[c]) for s, e in _change_spans(trace, mine))
+        busy.extend((s, e, lane[c]) for s, e in _transfer_spans(trace, mine))
+    series = []
+    for name, spans in (("transferring", busy), ("cartridge change", changes)):
+        if spans:
+            a = np.array(spans)
+            series.append(Series(name, a[:, 0], a[:, 1], "span", a[:, 2].astype(int)))
+    if not series:
+        return None
+    names = tuple(trace.components[c] for c in drives)
+    return ChartData("tape", "Tape drive activity", "Time", "s", "Drive", "", tuple(series), names)
+
+
+def _change_spans(trace, rows) -> list[tuple[float, float]]:
+    start = rows["t"][rows["kind"] == _kid(trace, "tape_change_start")]
+    end = rows["t"][rows["kind"] == _kid(trace, "tape_change_end")]
+    spans = []
+    for s in start:
+        later = end[end >= s]
+        spans.append((float(s), float(later[0]) if len(later) else float(s)))
+    return spans
+
+
+def _transfer_spans(trace, rows) -> list[tuple[float, float]]:
+    """Merge block transfers separated by less than a gap into busy spans."""
+    t = rows["t"][np.isin(rows["kind"], [_kid(trace, "tape_write"), _kid(trace, "tape_read")])]
+    if not len(t):
+        return []
+    gaps = np.diff(t)
+    # Blocks stream at a steady interval; a pause of 3x that is idle time worth showing.
+    limit = 3 * float(np.median(gaps)) if len(gaps) else 0.0
+    cut = np.nonzero(gaps > limit)[0]
+    starts = np.concatenate([[t[0]], t[cut + 1]])
+    ends = np.concatenate([t[cut], [t[-1]]])
+    return list(zip(starts.tolist(), ends.tolist()))
+
+
+#: Every chart the view knows, in the order it shows them.
+CHARTS = (response_chart, throughput_chart, cache_chart, queue_chart, utilisation_chart,
+          switch_chart, cpu_chart, tape_chart)
+
+
+def derive_charts(result) -> list[ChartData]:
+    """Every chart the run's data supports, in display order."""
+    return [c for c in (fn(result) for fn in CHARTS) if c is not None]

@@ -1,0 +1,60 @@
+"""How charts look: projector-sized fonts, thick lines, a colour-blind-safe palette.
+
+Sizes are chosen for a 1280×800 projector image viewed from the back of a
+room: tick labels 13 pt, axis labels 15 pt, titles 17 pt, lines 3 px. The
+palette is Okabe–Ito, which stays distinguishable for the common forms of
+colour blindness and in greyscale print.
+"""
+from __future__ import annotations
+
+import pyqtgraph as pg
+from PySide6.QtGui import QColor, QFont
+
+TICK_PT = 13
+LABEL_PT = 15
+TITLE_PT = 17
+LEGEND_PT = 13
+LINE_PX = 3
+BACKGROUND = "w"
+FOREGROUND = "#222222"
+
+#: Okabe–Ito colours, most distinct first.
+PALETTE = ("#0072B2", "#E69F00", "#009E73", "#D55E00", "#CC79A7", "#56B4E9",
+           "#F0E442", "#000000")
+
+#: Fixed colours for the four I/O response components, so every chart and
+#: slide shows IOSQ, PEND, DISC and CONN the same way.
+PHASE_COLOURS = {"IOSQ": "#999999", "PEND": "#E69F00", "DISC": "#D55E00", "CONN": "#0072B2"}
+
+
+def colour(i: int, name: str = "") -> QColor:
+    """Colour of series ``i`` (or the fixed colour of a named I/O phase)."""
+    return QColor(PHASE_COLOURS.get(name, PALETTE[i % len(PALETTE)]))
+
+
+def pen(i: int, name: str = "") -> pg.mkPen:
+    """A thick pen for series ``i``."""
+    return pg.mkPen(colour(i, name), width=LINE_PX)
+
+
+def font(points: int, bold: bool = False) -> QFont:
+    """A sans font of ``points`` size."""
+    f = QFont()
+    f.setPointSize(points)
+    f.setBold(bold)
+    return f
+
+
+def style_plot(plot: pg.PlotItem, title: str, x_label: str, y_label: str) -> None:
+    """Title, axis labels and tick fonts on a PlotItem."""
+    plot.setTitle(title, size=f"{TITLE_PT}pt", color=FOREGROUND, bold=True)
+    for side, text in (("bottom", x_label), ("left", y_label)):
+        axis = plot.getAxis(side)
+        axis.setPen(pg.mkPen(FOREGROUND, width=1.5))
+        axis.setTextPen(pg.mkPen(FOREGROUND))
+        axis.setStyle(tickFont=font(TICK_PT), tickTextOffset=6)
+        axis.enableAutoSIPrefix(False)   # units are part of the label text
+        axis.setLabel(text, color=FOREGROUND, **{"font-size": f"{LABEL_PT}pt"})
+    plot.getAxis("left").setWidth(90)
+    plot.getAxis("bottom").setHeight(70)
+    plot.showGrid(x=False, y=True, alpha=0.25)

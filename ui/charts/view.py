@@ -1,0 +1,188 @@
+"""Chart widgets: one :class:`ChartWidget` per :class:`~ui.charts.series.ChartData`,
+and :class:`ChartsView`, the tabbed view the main window shows after a run.
+
+Curves draw from preallocated numpy buffers (grown by doubling, reused from
+run to run) through ``setData``, with peak downsampling and clip-to-view, so
+a full-scale trace of hundreds of thousands of rows stays responsive.
+"""
+from __future__ import annotations
+
+import numpy as np
+import pyqtgraph as pg
+from PySide6.QtCore import Signal
+from PySide6.QtWidgets import QLabel, QTabWidget, QVBoxLayout, QWidget
+
+from ui.charts import style
+from ui.charts.series import ChartData, Series, derive_charts
+
+
+class _Buffer:
+    """A growable pair of x/y arrays; ``view(n)`` returns the first n of each."""
+
+    def __init__(self, capacity: int = 1024):
+        self.x = np.empty(capacity)
+        self.y = np.empty(capacity)
+
+    def fill(self, x: np.ndarray, y: np.ndarray, step: bool) -> tuple[np.ndarray, np.ndarray]:
+        n = 2 * len(x) - 1 if step and len(x) > 1 else len(x)
+        if n > len(self.x):
+            cap = max(n, 2 * len(self.x))
+            self.x, self.y = np.empty(cap), np.empty(cap)
+        if n == len(x):
+            self.x[:n], self.y[:n] = x, y
+        else:
+            # A staircase: hold each value until the next point's time.
+            self.x[0:n:2], self.y[0:n:2] = x, y
+            self.x[1:n:2], self.y[1:n:2] = x[1:], y[:-1]
+        return self.x[:n], self.y[:n]
+
+
+class ChartWidget(pg.PlotWidget):
+    """One chart, redrawn by :meth:`show_data`. ``data`` is what it shows."""
+
+    def __init__(self, parent: QWidget | None = None):
+        super().__init__(parent, background=style.BACKGROUND)
+        self.data: ChartData | None = None
+        self._buffers: list[_Buffer] = []
+        self._curves: list[pg.PlotDataItem] = []
+        self.setMinimumSize(480, 320)
+        item = self.getPlotItem()
+        item.setClipToView(True)
+        item.setDownsampling(auto=True, mode="peak")
+
+    def show_data(self, data: ChartData) -> None:
+        """Draw ``data``, replacing whatever the chart showed."""
+        item = self.getPlotItem()
+        item.clear()
+        if item.legend is not None:
+            item.legend.scene().removeItem(item.legend)
+            item.legend = None
+        self.data = data
+        style.style_plot(item, data.title, _label(data.x_label, data.x_unit),
+                         _label(data.y_label, data.y_unit))
+        legend = item.addLegend(offset=(-10, 10), labelTextSize=f"{style.LEGEND_PT}pt",
+                                brush=pg.mkBrush(255, 255, 255, 220), pen=pg.mkPen("#888888"))
+        legend.setLabelTextColor(style.FOREGROUND)
+        kinds = {s.kind for s in data.series}
+        if kinds & {"bar", "stack"}:
+            self._draw_bars(item, data)
+        elif "span" in kinds:
+            self._draw_spans(item, data)
+        else:
+            self._draw_lines(item, data)
+        if len(data.series) < 2 and "span" not in kinds:
+            item.legend.hide()
+        item.enableAutoRange()
+
+    def _draw_lines(self, item: pg.PlotItem, data: ChartData) -> None:
+        while len(self._buffers) < len(data.series):
+            self._buffers.append(_Buffer())
+        self._curves = []
+        for i, s in enumerate(data.series):
+            x, y = self._buffers[i].fill(s.x, s.y, s.kind == "step")
+            curve = pg.PlotDataItem(pen=style.pen(i), name=s.name)
+            curve.setDownsampling(auto=True, method="peak")
+            curve.setClipToView(True)
+            item.addItem(curve)
+            curve.setData(x, y)
+            self._curves.append(curve)
+        item.setXRange(*_x_range(data.series), padding=0.02)
+
+    def _draw_bars(self, item: pg.PlotItem, data: ChartData) -> None:
+        n = len(data.categories)
+        base = np.zeros(n)
+        stacked = sum(s.kind == "stack" for s in data.series) > 1
+        for i, s in enumerate(data.series):
+            y0 = base.copy() if stacked else np.zeros(n)
+            bars = pg.BarGraphItem(x=s.x, y0=y0, height=s.y, width=0.6, name=s.name,
+                                   brush=style.colour(i, s.name), pen=pg.mkPen("w", width=1))
+            item.addItem(bars)
+            base = base + s.y if stacked else base
+        top = base if stacked else np.max([s.y for s in data.series], axis=0)
+        for x, v in enumerate(top):
+            label = pg.TextItem(_short(v), color=style.FOREGROUND, anchor=(0.5, 1.0))
+            label.setFont(style.font(style.TICK_PT, bold=True))
+            label.setPos(x, v)
+            item.addItem(label)
+        item.getAxis("bottom").setTicks([list(enumerate(data.categories))])
+        item.setXRange(-0.6, n - 0.4, padding=0)
+        item.setYRange(0, float(np.max(top)) * 1.18 if len(top) and np.max(top) > 0 else 1)
+        item.getViewBox().setMouseEnabled(x=False, y=True)
+
+    def _draw_spans(self, item: pg.PlotItem, data: ChartData) -> None:
+        for i, s in enumerate(data.series):
+            bars = pg.BarGraphItem(x0=s.x, x1=np.maximum(s.y, s.x), y=s.rows.astype(float),
+                                   height=0.6, name=s.name, brush=style.colour(i + 2),
+                                   pen=pg.mkPen(None))
+            item.addItem(bars)
+        item.getAxis("left").setTicks([list(enumerate(data.categories))])
+        item.setYRange(-0.6, len(data.categories) - 0.1, padding=0)
+        item.setXRange(*_x_range(data.series, spans=True), padding=0.02)
+
+
+def _x_range(series: tuple[Series, ...], spans: bool = False) -> tuple[float, float]:
+    lo = min(float(np.min(s.x)) for s in series if len(s.x))
+    hi = max(float(np.max(s.y if spans else s.x)) for s in series if len(s.x))
+    return lo, hi if hi > lo else lo + 1.0
+
+
+def _label(text: str, unit: str) -> str:
+    return f"{text} ({unit})" if unit else text
+
+
+def _short(v: float) -> str:
+    """A value label: 3 significant digits, thousands separated."""
+    if abs(v) >= 1000:
+        return f"{v:,.0f}"
+    return f"{v:.3g}"
+
+
+class ChartsView(QWidget):
+    """The charts of the latest run, one tab each, only those its data supports.
+
+    The main window calls :meth:`set_result` after every run.
+    """
+
+    #: Emitted with the chart keys shown after :meth:`set_result`.
+    charts_changed = Signal(list)
+
+    def __init__(self, parent: QWidget | None = None):
+        super().__init__(parent)
+        self.tabs = QTabWidget(self)
+        self.tabs.setDocumentMode(True)
+        self.tabs.setStyleSheet(f"QTabBar::tab {{ font-size: {style.TICK_PT}pt; padding: 6px 14px; }}")
+        self.empty = QLabel("Run a case study to see its charts.", self)
+        self.empty.setFont(style.font(style.LABEL_PT))
+        layout = QVBoxLayout(self)
+        layout.setContentsMargins(0, 0, 0, 0)
+        layout.addWidget(self.empty)
+        layout.addWidget(self.tabs)
+        self.tabs.hide()
+        self._widgets: dict[str, ChartWidget] = {}
+        self.result = None
+
+    def set_result(self, result) -> None:
+        """Show the charts ``result`` supports (reusing each chart's buffers)."""
+        self.result = result
+        charts = derive_charts(result) if result is not None else []
+        self.tabs.clear()
+        for data in charts:
+            widget = self._widgets.get(data.key)
+            if widget is None:
+                widget = self._widgets[data.key] = ChartWidget(self)
+            widget.show_data(data)
+            self.tabs.addTab(widget, data.title)
+        self.tabs.setVisible(bool(charts))
+        self.empty.setVisible(not charts)
+        if result is not None and not charts:
+            self.empty.setText(f"The {result.experiment} run carries no data these charts can show.")
+        self.charts_changed.emit([c.key for c in charts])
+
+    def charts(self) -> dict[str, ChartWidget]:
+        """The chart widgets now shown, by key, in display order."""
+        return {self.tabs.widget(i).data.key: self.tabs.widget(i) for i in range(self.tabs.count())}
+
+    def current_chart(self) -> ChartWidget | None:
+        """The chart in the front tab (for export and copy)."""
+        w = self.tabs.currentWidget()
+        return w if isinstance(w, ChartWidget) else None
