@@ -10,6 +10,7 @@ import json
 import sys
 from typing import Sequence
 
+from app import history
 from models import calibration, experiments
 from models.params import ParamError, parse_cli_value
 from models.run import NotImplementedYet
@@ -114,6 +115,9 @@ def _build_parser() -> argparse.ArgumentParser:
     v.add_argument("--json", action="store_true")
     v.add_argument("--seed", type=int, default=experiments.DEFAULT_SEED)
     v.set_defaults(func=cmd_validate)
+
+    h = sub.add_parser("history", help="list the recorded runs, newest first")
+    history.add_arguments(h)
 
     g = sub.add_parser("gui", help="open the desktop app (options for headless screenshots)")
     g.add_argument("--open", metavar="CASE_OR_FILE", help="built-in case study or scenario file")
