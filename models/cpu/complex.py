@@ -36,6 +36,9 @@ TCB = "tcb"
 #: a z/OS dispatch interval for a CPU-bound task (assumption; only the
 #: dispatch delays seen with background_util > 0 depend on it).
 BACKGROUND_BURST_S = 0.0005
+#: Round trips run as one pair of CPU slices by :meth:`UnitOfWork.repeat`
+#: when aggregation is exact (see :attr:`ProcessorComplex.exclusive`).
+AGGREGATE_CHUNK = 1000
 
 
 class EnginePool:
@@ -151,6 +154,7 @@ class ProcessorComplex:
         self.trace = trace
         self.closed = False
         self._units = 0
+        self.background_util = background_util
         if trace is not None:
             self._comp = {("gcp", i): trace.component(n) for i, n in enumerate(self.gcp.names)}
             self._comp.update({("ziip", i): trace.component(n) for i, n in enumerate(self.ziip.names)})
@@ -167,6 +171,15 @@ class ProcessorComplex:
         """A new unit of work (an enclave SRB by default)."""
         self._units += 1
         return UnitOfWork(self, name, self._units, mode, ziip_eligible)
+
+    @property
+    def exclusive(self) -> bool:
+        """True when one unit of work has the complex to itself, untraced.
+
+        Then every dispatch is immediate and the unit's timeline is the sum
+        of its slices, so identical round trips may be aggregated exactly.
+        """
+        return self._units <= 1 and self.background_util == 0 and self.trace is None
 
     def close(self) -> None:
         """Stop the background work (call when the workload has finished)."""
@@ -259,6 +272,51 @@ class UnitOfWork:
         if tr is not None:
             tr.record(cpx.engine.now, cpx._comp[(pool.kind, idx)], cpx._k_to_srb,
                       self.uid, svc.cause_index)
+
+    def repeat(self, n: int, cycle: tuple, component: str, progress=None):
+        """``n`` times: for each ``(work_us, service)`` in ``cycle``, work then service.
+
+        When the complex is :attr:`~ProcessorComplex.exclusive`, up to
+        :data:`AGGREGATE_CHUNK` cycles run as one zIIP slice and one CP slice
+        with the same CPU, switch counts and elapsed time as one event per
+        switch (a test checks this); otherwise every switch is an event.
+        ``progress(done)`` is called with the cycles done now and then.
+        """
+        if n <= 0:
+            return
+        waits = any(svc.wait_s for _, svc in cycle)
+        if self.mode == TCB or waits or not self.cpx.exclusive:
+            for i in range(n):
+                for work_us, svc in cycle:
+                    self.work(work_us, component)
+                    yield from self.service(svc)
+                if progress is not None and i % AGGREGATE_CHUNK == AGGREGATE_CHUNK - 1:
+                    progress(i + 1)
+            return
+        done = 0
+        while done < n:
+            m = min(AGGREGATE_CHUNK, n - done)
+            yield from self._aggregate(m, cycle, component)
+            done += m
+            if progress is not None:
+                progress(done)
+
+    def _aggregate(self, m: int, cycle: tuple, component: str):
+        """``m`` cycles as one zIIP slice and one general CP slice."""
+        cpx = self.cpx
+        sw = cpx.costs.switch_us
+        k = len(cycle)
+        self.work(m * sum(w for w, _ in cycle), component)
+        self.work(m * k * sw, "SWITCH")
+        yield from self._slice(not self.ziip_eligible)
+        acc = cpx.account
+        acc.srb_to_tcb += m * k
+        acc.tcb_to_srb += m * k
+        for _, svc in cycle:
+            acc.by_cause[svc.cause] += m
+            self.work(m * svc.cpu_us, svc.component)
+        self.work(m * k * sw, "SWITCH")
+        yield from self._slice(True)
 
     def _slice(self, on_gcp: bool):
         """Hold one engine for the pending CPU; returns (pool, engine index)."""
