@@ -160,6 +160,10 @@ class IOSubsystem:
         self._seq_next = -1          # (track * rpt + record) the stream expects next
         self._seq_run = 0
         self._seq_staged_to = -1
+        be = self.backend
+        # Prestage one full stripe ahead, so every drive of the rank(s) works.
+        self._prestage_tracks = geometry.TRACKS_PER_CYLINDER if be.native else \
+            be.strip_tracks * be.data_per_row * be.ranks
 
     # -- public API -----------------------------------------------------------
     def read_pages(self, pages):
@@ -175,46 +179,69 @@ class IOSubsystem:
 
         Use as ``res = yield from sub.read(groups)``. Queues for the volume
         (IOSQ), then runs the channel program(s) and returns an
-        :class:`IOResult`.
+        :class:`IOResult`. Whenever the control unit issues a drive read
+        later than the present, the process first waits until then, so
+        concurrent I/Os reach the drives in time order.
         """
         vol = self.volume
-        t_q = self.engine.now
+        eng = self.engine
+        t_q = eng.now
         self.requests += 1
         rid = self.requests
         if self.tr is not None:
             self.tr.io_start(t_q, rid, res_pages(groups))
         yield vol           # free volume: granted at once, no engine event
-        res = self.plan(groups, rid=rid)
-        res.iosq = self.engine.now - t_q
-        yield res.pend + res.disc + res.conn
+        res = IOResult(rid)
+        res.iosq = eng.now - t_q
+        prog = self._programs(eng.now, groups, res)
+        try:
+            t_sync = next(prog)
+            while True:
+                if t_sync > eng.now:
+                    yield t_sync - eng.now
+                t_sync = prog.send(None)
+        except StopIteration as stop:
+            t_end = stop.value
+        if t_end > eng.now:
+            yield t_end - eng.now
         vol.release()
         self.totals.iosq += res.iosq
         if self.tr is not None:
-            self.tr.io_end(self.engine.now, rid)
+            self.tr.io_end(eng.now, rid)
         return res
 
-    def plan(self, groups, t: float | None = None, rid: int | None = None) -> IOResult:
+    def plan(self, groups, t: float | None = None) -> IOResult:
         """Run the request's channel program(s) from ``t`` (default now), no IOSQ.
 
-        Updates the cache, drives and statistics and returns the outcome.
-        The caller is responsible for holding the volume for ``res.total``.
+        No engine events: drive reads are booked at their (future) issue
+        times at once, which is exact for one stream of I/Os. With several
+        concurrent streams use :meth:`read`. The caller holds the volume
+        for ``res.total`` itself.
         """
         t = self.engine.now if t is None else t
-        if rid is None:
-            self.requests += 1
-            rid = self.requests
-            if self.tr is not None:
-                self.tr.io_start(t, rid, res_pages(groups))
-        res = IOResult(rid)
+        self.requests += 1
+        if self.tr is not None:
+            self.tr.io_start(t, self.requests, res_pages(groups))
+        res = IOResult(self.requests)
+        prog = self._programs(t, groups, res)
+        for _ in prog:
+            pass
+        return res
+
+    def _programs(self, t: float, groups, res: IOResult):
+        """Generator: the channel I/Os of one request, in turn; returns the end time.
+
+        Yields the times at which it is about to book drives.
+        """
         for part in ch.split_addresses(groups, self.max_addresses):
-            t = self._channel_io(t, part, res)
+            t = yield from self._channel_io(t, part, res)
         tot = self.totals
         tot.pend += res.pend
         tot.disc += res.disc
         tot.conn += res.conn
         tot.pages += res.pages
         tot.ios += res.ios
-        return res
+        return t
 
     def clear_cache(self) -> None:
         """Empty the cache (a cold-cache test set-up); statistics are kept."""
@@ -231,64 +258,71 @@ class IOSubsystem:
             self.cache.warm(track, self.full_mask)
 
     # -- the channel program --------------------------------------------------
-    def _channel_io(self, t: float, groups, res: IOResult) -> float:
-        """One channel I/O from time ``t``; returns its end time."""
-        res.ios += 1
-        tr = self.tr
-        pend = ch.START_S
-        res.pend += pend
-        if tr is not None:
-            tr.phase(t, res.id, 1)
-        t += pend
-        conn = disc = 0.0
-        if self.zhpf:
-            t += ch.TCW_S
-            conn += ch.TCW_S
-            if self.lpo:
-                self._lpo_schedule(t, groups, res)
+    def _channel_io(self, t: float, groups, res: IOResult):
+        """Generator: one channel I/O from ``t``; returns its end time."""
+        t = self._start(t, res)
+        if self.lpo:
+            yield t
+            self._lpo_schedule(t, groups, res)
         cache = self.cache
-        stats = self.stats
         xfer = ch.SLOT_S + self.link_s_per_record
         prev = (-2, -2)
-        rpt = self.rpt
         for track, mask in groups:
             n = mask.bit_count()
             step = ch.ADDRESS_S * ch.runs(mask) if self.zhpf else \
-                ch.command_mode_cost(prev, track, mask, rpt)
+                ch.command_mode_cost(prev, track, mask, self.rpt)
             prev = (track, mask.bit_length() - 1)
             t += step
-            conn += step
+            res.conn += step
             need = mask & ~cache.valid(track, t)
             if need:
-                ready = self._ready(t, track, need, res)
-                if ready > t:
-                    if tr is not None:
-                        tr.wait(t, res.id, track, need, ready)
-                    disc += ready - t
-                    t = ready
-                    cache.valid(track, t)
-                    stats.misses += 1
-                    stats.hits += n - 1
-                    res.misses += 1
-                    res.hits += n - 1
-                else:
-                    stats.hits += n
-                    res.hits += n
+                if need & ~cache.pending(track)[0]:
+                    yield t          # a drive read is issued now
+                t = self._await(t, track, n, need, res)
             else:
-                stats.hits += n
+                self.stats.hits += n
                 res.hits += n
-                if tr is not None:
-                    tr.hits(t, track, mask)
-            if self.seq_detect:
-                self._sequential(t, track, mask)
+                if self.tr is not None:
+                    self.tr.hits(t, track, mask)
+            if self.seq_detect and self._seq_due(track, mask):
+                yield t
+                self._prestage(t, track)
             t += n * xfer
-            conn += n * xfer
+            res.conn += n * xfer
         pages = res_pages(groups)
-        stats.read_requests += pages
-        stats.host_bytes += pages * self.record_bytes
+        self.stats.read_requests += pages
+        self.stats.host_bytes += pages * self.record_bytes
         res.pages += pages
-        res.disc += disc
-        res.conn += conn
+        return t
+
+    def _start(self, t: float, res: IOResult) -> float:
+        """PEND (and the TCW decode in transport mode); returns the time after."""
+        res.ios += 1
+        res.pend += ch.START_S
+        if self.tr is not None:
+            self.tr.phase(t, res.id, 1)
+            self.tr.phase(t + ch.START_S, res.id, 3)
+        t += ch.START_S
+        if self.zhpf:
+            t += ch.TCW_S
+            res.conn += ch.TCW_S
+        return t
+
+    def _await(self, t: float, track: int, n: int, need: int, res: IOResult) -> float:
+        """The channel wants ``need`` of ``track``, not in cache: stage or wait."""
+        ready = self._ready(t, track, need, res)
+        st = self.stats
+        if ready > t:
+            if self.tr is not None:
+                self.tr.wait(t, res.id, track, need, ready)
+            res.disc += ready - t
+            t = ready
+            self.cache.valid(track, t)
+            st.misses += 1
+            res.misses += 1
+            n -= 1
+        st.hits += n
+        res.hits += n
         return t
 
     def _ready(self, t: float, track: int, need: int, res: IOResult) -> float:
@@ -355,33 +389,37 @@ class IOSubsystem:
                 self._stage(t, track, need, RECORD, res)
 
     # -- sequential detection -----------------------------------------------
-    def _sequential(self, t: float, track: int, mask: int) -> None:
-        """Follow contiguous record streams; prestage a stripe ahead of one."""
+    def _seq_due(self, track: int, mask: int) -> bool:
+        """Follow contiguous record streams: is one long enough to prestage?"""
         rpt = self.rpt
         first = track * rpt + ch.lowest(mask)
-        if first == self._seq_next and ch.runs(mask) == 1:
+        single = ch.runs(mask) == 1
+        if first == self._seq_next and single:
             self._seq_run += mask.bit_count()
         else:
-            self._seq_run = mask.bit_count() if ch.runs(mask) == 1 else 0
+            self._seq_run = mask.bit_count() if single else 0
         self._seq_next = track * rpt + mask.bit_length()
-        if self._seq_run < SEQ_TRIGGER_TRACKS * rpt:
-            return
+        return self._seq_run >= SEQ_TRIGGER_TRACKS * rpt and \
+            self._seq_staged_to < track + self._prestage_tracks
+
+    def _prestage(self, t: float, track: int) -> None:
+        """Stage whole tracks ahead of a sequential stream, a stripe deep."""
         be = self.backend
-        ahead = be.strip_tracks * be.data_per_row * be.ranks if not be.native else \
-            geometry.TRACKS_PER_CYLINDER
-        start = max(track + 1, self._seq_staged_to + 1)
-        for tk in range(start, track + 1 + ahead):
-            if self.cache.valid(tk, t) | self.cache.pending(tk)[0]:
+        rpt = self.rpt
+        st = self.stats
+        cache = self.cache
+        end = track + 1 + self._prestage_tracks
+        for tk in range(max(track + 1, self._seq_staged_to + 1), end):
+            if cache.valid(tk, t) | cache.pending(tk)[0]:
                 continue
             done, nbytes = be.stage(t, tk, 0, rpt)
-            self.cache.add(tk, self.full_mask, done)
-            st = self.stats
+            cache.add(tk, self.full_mask, done)
             st.seq_tracks_staged += 1
             st.disk_requests += 1
             st.disk_bytes += nbytes
             if self.tr is not None:
                 self.tr.stage(t, done, tk, 0, rpt, FULL)
-        self._seq_staged_to = max(self._seq_staged_to, track + ahead)
+        self._seq_staged_to = end - 1
 
 
 def res_pages(groups) -> int:
