@@ -1,0 +1,141 @@
+"""I/O subsystem mechanisms: RAID parallelism, staging modes, LPO, sequential
+prestage, the trace, and concurrent I/Os."""
+import pytest
+
+from models.engine import Engine, Trace
+from models.io import backend as be
+from models.io.cache import FULL, PARTIAL, RECORD
+from models.io.devices import profile
+from models.io.subsystem import IOSubsystem, pages_to_groups, range_to_groups
+
+
+def _run(sub, requests, streams=1):
+    """Issue the requests (lists of groups) from ``streams`` processes; returns results."""
+    out = []
+    queue = list(requests)
+
+    def proc():
+        while queue:
+            out.append((yield from sub.read(queue.pop(0))))
+
+    for _ in range(streams):
+        sub.engine.process(proc())
+    sub.engine.run()
+    return out
+
+
+def test_record_footprint_on_fixed_block_drives():
+    assert be.record_footprint(4096) == 4608            # 9 sectors of 512
+    assert be.record_footprint(4096) * 12 == 55296       # a 4 KB-page track
+
+
+def test_raid_parallelism_concurrent_reads_beat_serial_ones():
+    """N random reads on a 7+P rank finish sooner issued together than one by one."""
+    import random
+    rng = random.Random(3)
+    tracks = rng.sample(range(100_000), 16)
+    serial = Engine(1)
+    b1 = be.Backend(profile("HDD15K"), 4096, 1, "7+P", serial.stream("d"))
+    t = 0.0
+    for tk in tracks:
+        t, _ = b1.stage(t, tk, 0, 1)
+    together = Engine(1)
+    b2 = be.Backend(profile("HDD15K"), 4096, 1, "7+P", together.stream("d"))
+    t_par = max(b2.stage(0.0, tk, 0, 1)[0] for tk in tracks)
+    assert t_par < t / 3
+    assert sum(1 for a in b2.accesses if a) >= 6          # spread over the drives
+
+
+def test_strips_go_round_the_drives():
+    b = be.Backend(profile("HDD15K"), 4096, 1, "7+P", Engine(1).stream("d"))
+    drives = {b.locate(s * b.strip_tracks)[0] for s in range(8)}
+    assert b.strip_tracks == 4 and len(drives) == 8       # parity rotates over all 8
+    b6 = be.Backend(profile("HDD15K"), 4096, 1, "6+P+S", Engine(1).stream("d"))
+    assert {b6.locate(s * 4)[0] for s in range(50)} == set(range(7))   # spare idle
+
+
+@pytest.mark.parametrize("mode,staged_bytes", [("record", 4608), ("partial", 4608 * 7),
+                                               ("full", 4608 * 12)])
+def test_staging_modes_without_lpo(mode, staged_bytes):
+    sub = IOSubsystem(Engine(1), protocol="FICON", staging=mode, seq_detect=False)
+    _run(sub, [pages_to_groups([12 * 50 + 5])])
+    assert sub.stats.disk_bytes == staged_bytes
+    assert sub.stats.stages[{"record": RECORD, "partial": PARTIAL, "full": FULL}[mode]] == 1
+    # A later read of another record of the track hits only if it was staged.
+    _run(sub, [pages_to_groups([12 * 50 + 9])])
+    assert sub.stats.hits == (0 if mode == "record" else 1)
+
+
+def test_ficon_list_prefetch_misses_every_page_and_stages_full_tracks():
+    sub = IOSubsystem(Engine(1), protocol="FICON")
+    lists = [pages_to_groups([17 * (32 * i + j) for j in range(32)]) for i in range(20)]
+    _run(sub, lists)
+    assert sub.stats.hit_ratio < 0.05
+    assert sub.stats.disk_bytes_per_request == pytest.approx(55200, rel=0.1)
+
+
+def test_lpo_stages_records_in_parallel_and_raises_hits():
+    ficon = IOSubsystem(Engine(1), protocol="FICON")
+    lpo = IOSubsystem(Engine(1), protocol="zHPF")
+    lists = [pages_to_groups([17 * (32 * i + j) for j in range(32)]) for i in range(20)]
+    rf = _run(ficon, list(lists))
+    rl = _run(lpo, list(lists))
+    assert lpo.stats.disk_bytes_per_request == pytest.approx(4700, rel=0.2)
+    assert lpo.stats.hit_ratio > 0.5 > ficon.stats.hit_ratio
+    mean = lambda rs: sum(r.total for r in rs) / len(rs)
+    assert mean(rl) < mean(rf) / 3
+
+
+def test_lpo_stages_a_span_for_several_records_on_a_track():
+    sub = IOSubsystem(Engine(1), protocol="zHPF", seq_detect=False)
+    _run(sub, [pages_to_groups([600, 603, 607])])         # one track, three records
+    assert sub.stats.stages[PARTIAL] == 1 and sub.stats.disk_bytes == 8 * 4608
+
+
+def test_lpo_moves_to_full_tracks_as_tracks_are_revisited():
+    import random
+    rng = random.Random(2)
+    sub = IOSubsystem(Engine(1), protocol="zHPF", seq_detect=False)
+    pages = list(range(200 * 12))
+    rng.shuffle(pages)                                    # a disorganized scan of 200 tracks
+    lists = [pages_to_groups(sorted(pages[i:i + 32])) for i in range(0, 600, 32)]
+    _run(sub, lists[:1])                                  # nothing re-read yet
+    early_full = sub.stats.stages[FULL]
+    _run(sub, lists[1:])
+    assert early_full == 0 and sub.stats.stages[FULL] > sub.stats.stages[RECORD] / 4
+
+
+def test_sequential_detection_prestages_a_stripe():
+    sub = IOSubsystem(Engine(1), protocol="FICON")
+    _run(sub, [range_to_groups(32 * i, 32) for i in range(30)])
+    assert sub.stats.seq_tracks_staged > 0
+    assert sub.stats.hit_ratio > 0.9
+
+
+def test_iosq_grows_when_ios_queue_on_one_volume():
+    one = IOSubsystem(Engine(1), protocol="FICON")
+    lists = [pages_to_groups([17 * (32 * i + j) for j in range(8)]) for i in range(6)]
+    res = _run(one, lists, streams=3)
+    assert max(r.iosq for r in res) > 0
+    pav = IOSubsystem(Engine(1), protocol="FICON", aliases=2)
+    res2 = _run(pav, lists, streams=3)
+    assert sum(r.iosq for r in res2) < sum(r.iosq for r in res)
+
+
+def test_trace_rows_follow_the_vocabulary():
+    trace = Trace()
+    sub = IOSubsystem(Engine(1), protocol="FICON", trace=trace, seq_detect=False)
+    _run(sub, [pages_to_groups([100, 300])])
+    kinds = set(trace.kinds)
+    assert {"io_start", "io_phase", "io_end", "cache_miss", "stage", "track_read"} <= kinds
+    rows = trace.of_kind(["track_read"])
+    assert len(rows) == 24 and rows["b"].min() == 1 and rows["b"].max() == 12
+
+
+def test_native_3390_turns_slowly():
+    native = IOSubsystem(Engine(1), device="3390", protocol="FICON", seq_detect=False)
+    modern = IOSubsystem(Engine(1), device="HDD15K", protocol="FICON", seq_detect=False)
+    lists = [pages_to_groups([5000 * i + 7]) for i in range(50)]
+    n = sum(r.total for r in _run(native, list(lists)))
+    m = sum(r.total for r in _run(modern, list(lists)))
+    assert n > 2.5 * m
