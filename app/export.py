@@ -1,0 +1,219 @@
+"""Export charts and tables: PNG (1×, 2×, chosen pixel size), SVG, CSV, table
+images, and copy to the clipboard.
+
+Charts go through ``pyqtgraph.exporters``. Every file is written to a
+temporary file beside the target and moved into place with ``os.replace``,
+so a failed export never leaves half a file; any failure raises
+:class:`ExportError` with one clear line. QtCore/QtGui only (no widgets are
+created here; the chart widget is passed in).
+"""
+from __future__ import annotations
+
+import csv
+import io
+import os
+import tempfile
+from pathlib import Path
+from typing import Callable, Iterable
+
+from PySide6.QtCore import QBuffer, QIODevice, QRectF, Qt
+from PySide6.QtGui import QColor, QFont, QFontMetrics, QGuiApplication, QImage, QPainter
+
+
+_UMASK = os.umask(0)
+os.umask(_UMASK)
+
+
+class ExportError(RuntimeError):
+    """An export failed. ``str()`` is one line naming the file and why."""
+
+
+def atomic_write(path: str | Path, write: Callable[[Path], None]) -> Path:
+    """Call ``write(tmp)`` for a temp file beside ``path``, then move it into place.
+
+    Raises
+    ------
+    ExportError
+        The directory is missing or not writable, or ``write`` failed.
+    """
+    path = Path(path)
+    try:
+        fd, tmp = tempfile.mkstemp(prefix=f".{path.stem}-", suffix=path.suffix, dir=path.parent)
+        os.close(fd)
+    except OSError as exc:
+        raise ExportError(f"cannot write {path}: {exc.strerror or exc}") from None
+    tmp_path = Path(tmp)
+    try:
+        write(tmp_path)
+        if not tmp_path.exists() or tmp_path.stat().st_size == 0:
+            raise ExportError(f"cannot write {path}: nothing was written")
+        # mkstemp makes 0600 files; an export should get the usual permissions.
+        os.chmod(tmp_path, 0o666 & ~_UMASK)
+        os.replace(tmp_path, path)
+    except OSError as exc:
+        raise ExportError(f"cannot write {path}: {exc.strerror or exc}") from None
+    finally:
+        if tmp_path.exists():
+            tmp_path.unlink()
+    return path
+
+
+def _plot_item(chart):
+    return chart.getPlotItem() if hasattr(chart, "getPlotItem") else chart
+
+
+def chart_image(chart, scale: float = 1.0, size: tuple[int, int] | None = None) -> QImage:
+    """Render a chart (a PlotWidget) to an image.
+
+    Parameters
+    ----------
+    chart : pyqtgraph.PlotWidget
+    scale : float
+        1 for screen size, 2 for a sharp slide image (text scales too).
+    size : (width, height) or None
+        Exact pixel size: the chart is laid out at that size first, so
+        labels keep their point size instead of being stretched.
+    """
+    from pyqtgraph.exporters import ImageExporter
+    old = chart.size()
+    if size is not None:
+        chart.resize(*size)
+        QGuiApplication.processEvents()
+        scale = 1.0
+    try:
+        exporter = ImageExporter(_plot_item(chart))
+        rect = exporter.getTargetRect()
+        w, h = round(rect.width() * scale), round(rect.height() * scale)
+        # Set both sides without the exporter's aspect-ratio coupling.
+        exporter.params.param("width").setValue(w, blockSignal=exporter.widthChanged)
+        exporter.params.param("height").setValue(h, blockSignal=exporter.heightChanged)
+        image = exporter.export(toBytes=True)
+    finally:
+        if size is not None:
+            chart.resize(old)
+    if image is None or image.isNull():
+        raise ExportError("the chart could not be rendered")
+    return image
+
+
+def save_chart_png(chart, path: str | Path, scale: float = 1.0,
+                   size: tuple[int, int] | None = None) -> Path:
+    """Save a chart as PNG at ``scale`` × its screen size, or at exactly ``size``."""
+    image = chart_image(chart, scale, size)
+    return atomic_write(path, lambda tmp: _save_image(image, tmp))
+
+
+def _save_image(image: QImage, tmp: Path) -> None:
+    if not image.save(str(tmp), "PNG"):
+        raise ExportError(f"cannot encode PNG {tmp}")
+
+
+def save_chart_svg(chart, path: str | Path) -> Path:
+    """Save a chart as SVG (vector; scales to any slide).
+
+    Drawn with Qt's own SVG generator: pyqtgraph 0.14's SVGExporter
+    post-processes path data in the "x,y" form and fails on the path syntax
+    Qt 6.12 writes (ValueError in SVGExporter.correctCoordinates).
+    """
+    from PySide6.QtSvg import QSvgGenerator
+    item = _plot_item(chart)
+    source = item.sceneBoundingRect()
+    title = getattr(getattr(chart, "data", None), "title", "zPerfLab chart")
+
+    def write(tmp: Path) -> None:
+        gen = QSvgGenerator()
+        gen.setFileName(str(tmp))
+        gen.setSize(source.size().toSize())
+        gen.setViewBox(QRectF(0, 0, source.width(), source.height()))
+        gen.setTitle(title)
+        painter = QPainter(gen)
+        try:
+            item.scene().render(painter, QRectF(0, 0, source.width(), source.height()), source)
+        finally:
+            painter.end()
+
+    return atomic_write(path, write)
+
+
+def save_chart_csv(chart, path: str | Path) -> Path:
+    """Save the chart's data (every series and point, with units in the header)."""
+    if getattr(chart, "data", None) is None:
+        raise ExportError(f"cannot write {path}: the chart shows no data")
+    return save_rows_csv(chart.data.csv_rows(), path)
+
+
+def save_rows_csv(rows: Iterable[Iterable], path: str | Path) -> Path:
+    """Write rows (the first is the header) as UTF-8 CSV."""
+    text = io.StringIO()
+    csv.writer(text, lineterminator="\n").writerows(rows)
+    data = text.getvalue().encode("utf-8")
+    return atomic_write(path, lambda tmp: tmp.write_bytes(data))
+
+
+def save_table_csv(table, path: str | Path) -> Path:
+    """Save a report :class:`~models.run.Table` as CSV (title row first)."""
+    return save_rows_csv([[table.title], list(table.columns), *map(list, table.rows)], path)
+
+
+def _cell(v: object) -> str:
+    if isinstance(v, float):
+        return f"{v:,.4g}" if abs(v) < 1e5 else f"{v:,.0f}"
+    return str(v)
+
+
+def table_image(table, point_size: int = 16, scale: float = 1.0) -> QImage:
+    """Draw a report table (title, header, zebra rows) to an image."""
+    body, bold = QFont(), QFont()
+    body.setPointSize(point_size)
+    bold.setPointSize(point_size)
+    bold.setBold(True)
+    cells = [list(table.columns)] + [[_cell(v) for v in row] for row in table.rows]
+    fm, fb = QFontMetrics(body), QFontMetrics(bold)
+    pad = point_size
+    widths = [max(fb.horizontalAdvance(str(r[c])) for r in cells) + 2 * pad
+              for c in range(len(table.columns))]
+    row_h = fb.height() + pad
+    title_h = fb.height() + 2 * pad
+    w, h = sum(widths) + 2 * pad, title_h + row_h * len(cells) + pad
+    image = QImage(round(w * scale), round(h * scale), QImage.Format.Format_ARGB32)
+    image.fill(QColor("white"))
+    p = QPainter(image)
+    p.setRenderHint(QPainter.RenderHint.Antialiasing)
+    p.scale(scale, scale)
+    p.setFont(bold)
+    p.drawText(QRectF(pad, 0, w - 2 * pad, title_h), Qt.AlignmentFlag.AlignVCenter, table.title)
+    for r, row in enumerate(cells):
+        y = title_h + r * row_h
+        p.fillRect(QRectF(pad, y, w - 2 * pad, row_h),
+                   QColor("#DCE6F2") if r == 0 else QColor("#F4F4F4" if r % 2 else "white"))
+        p.setFont(bold if r == 0 else body)
+        x = pad
+        for c, text in enumerate(row):
+            align = Qt.AlignmentFlag.AlignLeft if c == 0 else Qt.AlignmentFlag.AlignRight
+            p.drawText(QRectF(x + pad, y, widths[c] - 2 * pad, row_h),
+                       align | Qt.AlignmentFlag.AlignVCenter, str(text))
+            x += widths[c]
+    p.end()
+    return image
+
+
+def save_table_png(table, path: str | Path, scale: float = 1.0) -> Path:
+    """Save a report table as a PNG image."""
+    image = table_image(table, scale=scale)
+    return atomic_write(path, lambda tmp: _save_image(image, tmp))
+
+
+def png_bytes(image: QImage) -> bytes:
+    """Encode an image as PNG bytes (for slides)."""
+    buf = QBuffer()
+    buf.open(QIODevice.OpenModeFlag.WriteOnly)
+    if not image.save(buf, "PNG"):
+        raise ExportError("cannot encode the image as PNG")
+    return bytes(buf.data())
+
+
+def copy_chart(chart, scale: float = 1.0) -> QImage:
+    """Put the chart on the clipboard as an image; returns the image."""
+    image = chart_image(chart, scale)
+    QGuiApplication.clipboard().setImage(image)
+    return image

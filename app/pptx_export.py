@@ -1,0 +1,117 @@
+"""A PowerPoint deck of the current case study (python-pptx).
+
+Slides: a title slide, the canvas snapshot the caller passes, one slide per
+chart image, and the published-vs-model table. Only built-in layouts and
+plain pictures and tables are used, so LibreOffice Impress and PowerPoint
+open the file without repair. The deck is written atomically.
+"""
+from __future__ import annotations
+
+import io
+from dataclasses import dataclass
+from pathlib import Path
+from typing import Sequence
+
+from app.export import ExportError, atomic_write
+
+#: 16:9 at 13.333 × 7.5 inches, the PowerPoint default widescreen size.
+SLIDE_W_IN, SLIDE_H_IN = 13.333, 7.5
+TABLE_ROWS_PER_SLIDE = 12
+
+
+@dataclass(frozen=True)
+class Slide:
+    """A picture slide: a title and PNG bytes."""
+
+    title: str
+    png: bytes
+
+
+def _image_size(png: bytes) -> tuple[int, int]:
+    # PNG IHDR: width and height are big-endian at bytes 16–24.
+    if png[:8] != b"\x89PNG\r\n\x1a\n":
+        raise ExportError("a slide image is not a PNG")
+    return int.from_bytes(png[16:20], "big"), int.from_bytes(png[20:24], "big")
+
+
+def build_deck(path: str | Path, title: str, subtitle: str = "",
+               canvas_png: bytes | None = None, charts: Sequence[Slide] = (),
+               table: tuple[Sequence[str], Sequence[Sequence]] | None = None,
+               table_title: str = "Published vs model") -> Path:
+    """Write the deck to ``path``.
+
+    Parameters
+    ----------
+    path : str or Path
+    title, subtitle : str
+        Title slide text (case study and, e.g., the date and seed).
+    canvas_png : bytes or None
+        The canvas snapshot as PNG bytes (see :func:`app.export.png_bytes`).
+    charts : sequence of Slide
+        One slide per chart image.
+    table : (header, rows) or None
+        The published-vs-model table; split over slides of 12 rows.
+
+    Raises
+    ------
+    ExportError
+        python-pptx is missing, an image is not a PNG, or the write failed.
+    """
+    try:
+        from pptx import Presentation
+        from pptx.util import Inches
+    except ImportError:
+        raise ExportError("PowerPoint export needs python-pptx (pip install python-pptx)") from None
+    prs = Presentation()
+    prs.slide_width, prs.slide_height = Inches(SLIDE_W_IN), Inches(SLIDE_H_IN)
+    slide = prs.slides.add_slide(prs.slide_layouts[0])
+    slide.shapes.title.text = title
+    slide.placeholders[1].text = subtitle
+    pictures = ([Slide("The scenario", canvas_png)] if canvas_png else []) + list(charts)
+    for pic in pictures:
+        _picture_slide(prs, pic)
+    if table is not None:
+        header, rows = table
+        for start in range(0, max(1, len(rows)), TABLE_ROWS_PER_SLIDE):
+            part = rows[start:start + TABLE_ROWS_PER_SLIDE]
+            more = f" ({start // TABLE_ROWS_PER_SLIDE + 1})" if len(rows) > TABLE_ROWS_PER_SLIDE else ""
+            _table_slide(prs, table_title + more, header, part)
+    data = io.BytesIO()
+    prs.save(data)
+    return atomic_write(path, lambda tmp: tmp.write_bytes(data.getvalue()))
+
+
+def _title_only(prs, text: str):
+    from pptx.util import Pt
+    slide = prs.slides.add_slide(prs.slide_layouts[5])   # "Title Only"
+    slide.shapes.title.text = text
+    slide.shapes.title.text_frame.paragraphs[0].font.size = Pt(32)
+    return slide
+
+
+def _picture_slide(prs, pic: Slide) -> None:
+    from pptx.util import Emu, Inches
+    slide = _title_only(prs, pic.title)
+    w, h = _image_size(pic.png)
+    top = Inches(1.35)
+    box_w, box_h = prs.slide_width - Inches(0.8), prs.slide_height - top - Inches(0.3)
+    k = min(box_w / w, box_h / h)
+    pw, ph = int(w * k), int(h * k)
+    slide.shapes.add_picture(io.BytesIO(pic.png), Emu((prs.slide_width - pw) // 2), top,
+                             Emu(pw), Emu(ph))
+
+
+def _table_slide(prs, title: str, header: Sequence[str], rows: Sequence[Sequence]) -> None:
+    from pptx.util import Inches, Pt
+    slide = _title_only(prs, title)
+    n_rows = len(rows) + 1
+    shape = slide.shapes.add_table(n_rows, len(header), Inches(0.4), Inches(1.35),
+                                   prs.slide_width - Inches(0.8), Inches(0.45) * n_rows)
+    grid = shape.table
+    for r, row in enumerate([list(header), *[list(x) for x in rows]]):
+        for c, value in enumerate(row):
+            cell = grid.cell(r, c)
+            cell.text = str(value)
+            para = cell.text_frame.paragraphs[0]
+            para.font.size = Pt(16 if r else 17)
+            para.font.bold = r == 0
