@@ -96,7 +96,9 @@ def run_experiment(name: str, overrides: dict | None = None, seed: int = DEFAULT
         raise NotImplementedYet(f"experiment '{name}' is not implemented yet")
     if trace is True:
         trace = Trace()
-    ctx = RunContext(seed=seed, trace=trace or None, progress=progress, cancel=cancel)
+    # An empty Trace is falsy (it has a length): test the type, not truth.
+    ctx = RunContext(seed=seed, trace=trace if isinstance(trace, Trace) else None,
+                     progress=progress, cancel=cancel)
     result = exp.run(params, ctx)
     if progress is not None:
         progress(1.0)
