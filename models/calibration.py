@@ -23,6 +23,10 @@ class TargetsError(ValueError):
     """The targets file cannot be read or does not follow the schema."""
 
 
+class ModelError(RuntimeError):
+    """A model raised an unexpected error while a target was evaluated."""
+
+
 @dataclass(frozen=True)
 class Verdict:
     id: str
@@ -84,6 +88,10 @@ class Evaluator:
                 hit = dict(experiments.run_experiment(experiment, params, seed=self.seed).metrics)
             except (NotImplementedYet, ParamError) as exc:
                 hit = exc
+            except Exception as exc:  # noqa: BLE001 - reported, never hidden
+                # A model that crashes fails its targets with the error shown;
+                # the other targets are still evaluated.
+                hit = ModelError(f"model crashed: {type(exc).__name__}: {exc}")
             self._cache[key] = hit
         if isinstance(hit, Exception):
             raise hit
@@ -99,7 +107,7 @@ class Evaluator:
                 value = value / base if base else math.inf
         except NotImplementedYet as exc:
             return Verdict(tid, None, expect, False, str(exc))
-        except ParamError as exc:
+        except (ParamError, ModelError) as exc:
             return Verdict(tid, None, expect, False, str(exc))
         except KeyError:
             return Verdict(tid, None, expect, False, f"experiment does not report metric '{metric}'")

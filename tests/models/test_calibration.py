@@ -33,3 +33,16 @@ def test_bundled_targets_load():
     targets = calibration.load_targets()
     assert len(targets) > 40
     assert all(t["experiment"] for t in targets)
+
+
+def test_a_crashing_model_fails_its_target_with_the_error(monkeypatch):
+    from models import experiments
+
+    def boom(name, params, seed=1):
+        raise ZeroDivisionError("division by zero")
+
+    monkeypatch.setattr(experiments, "run_experiment", boom)
+    v = calibration.Evaluator().evaluate({"id": "t", "experiment": "db2_io", "params": {},
+                                          "metric": "io_ms", "expect": {"value": 1, "rel_tol": 0.1}})
+    assert not v.ok and v.model is None
+    assert "ZeroDivisionError" in v.error
