@@ -1,0 +1,182 @@
+"""Parameter sweeps: run one experiment over a range of one parameter, for
+several variants (e.g. sampling 1–99 % for FICON/zHPF × 10K/15K/SSD), on all
+cores.
+
+Points run in a ``concurrent.futures.ProcessPoolExecutor`` with the
+``spawn`` context (no forked Qt state), each calling
+``models.experiments.run_experiment`` with the sweep's one seed, so a curve
+is the same whatever the pool size or completion order. :class:`SweepWorker`
+runs a sweep off the GUI thread with progress and cancel (QtCore only).
+"""
+from __future__ import annotations
+
+import importlib
+import multiprocessing
+import os
+import threading
+from concurrent.futures import FIRST_COMPLETED, ProcessPoolExecutor, wait
+from dataclasses import dataclass, field
+from typing import Any, Callable
+
+import numpy as np
+
+from models.experiments import DEFAULT_SEED
+
+#: The function each point runs: ``run(name, overrides, seed=...)``.
+DEFAULT_RUNNER = "models.experiments:run_experiment"
+
+
+@dataclass(frozen=True)
+class SweepSpec:
+    """What to sweep.
+
+    Parameters
+    ----------
+    experiment : str
+    param : str
+        The parameter varied along the x axis.
+    values : tuple
+        Its values, in plot order.
+    variants : tuple of (label, overrides)
+        One curve each; ``(("", {}),)`` for a single curve.
+    base : dict
+        Overrides every point shares.
+    seed : int
+    runner : str
+        ``"module:function"`` run in the workers (tests pass their own).
+    """
+
+    experiment: str
+    param: str
+    values: tuple
+    variants: tuple = (("", {}),)
+    base: dict = field(default_factory=dict)
+    seed: int = DEFAULT_SEED
+    runner: str = DEFAULT_RUNNER
+
+    def points(self) -> list[tuple[int, int, dict]]:
+        """(variant index, value index, overrides) for every point."""
+        return [(v, i, {**self.base, **over, self.param: x})
+                for v, (_label, over) in enumerate(self.variants)
+                for i, x in enumerate(self.values)]
+
+
+@dataclass(frozen=True)
+class SweepResult:
+    """Metrics per variant and value: ``metric(name)[variant, value_index]``."""
+
+    spec: SweepSpec
+    metrics: tuple[tuple[dict, ...], ...]
+
+    def metric(self, name: str) -> np.ndarray:
+        """A (variants × values) array of one metric (NaN where missing)."""
+        return np.array([[m.get(name, np.nan) for m in row] for row in self.metrics], dtype=float)
+
+    def labels(self) -> list[str]:
+        return [label for label, _ in self.spec.variants]
+
+
+class SweepCancelled(Exception):
+    """The sweep was cancelled before every point finished."""
+
+
+def _resolve(runner: str) -> Callable:
+    module, _, name = runner.partition(":")
+    return getattr(importlib.import_module(module), name)
+
+
+def run_point(runner: str, experiment: str, overrides: dict, seed: int) -> dict:
+    """Run one point (in a worker process); returns its metrics as floats."""
+    result = _resolve(runner)(experiment, overrides, seed=seed)
+    return {k: float(v) for k, v in result.metrics.items()}
+
+
+def default_workers() -> int:
+    """All cores."""
+    return max(1, os.cpu_count() or 1)
+
+
+def run_sweep(spec: SweepSpec, workers: int | None = None,
+              progress: Callable[[int, int], None] | None = None,
+              cancel: threading.Event | None = None) -> SweepResult:
+    """Run every point of ``spec`` on a process pool.
+
+    Raises
+    ------
+    SweepCancelled
+        ``cancel`` was set; points not started are dropped.
+    ParamError, NotImplementedYet
+        From the first point that fails (the rest are cancelled).
+    """
+    points = spec.points()
+    out: list[list[dict]] = [[{} for _ in spec.values] for _ in spec.variants]
+    ctx = multiprocessing.get_context("spawn")
+    pool = ProcessPoolExecutor(max_workers=workers or default_workers(), mp_context=ctx)
+    try:
+        pending = {pool.submit(run_point, spec.runner, spec.experiment, over, spec.seed): (v, i)
+                   for v, i, over in points}
+        done_count = 0
+        while pending:
+            done, _ = wait(pending, timeout=0.1, return_when=FIRST_COMPLETED)
+            if cancel is not None and cancel.is_set():
+                raise SweepCancelled("sweep cancelled")
+            for fut in done:
+                v, i = pending.pop(fut)
+                out[v][i] = fut.result()
+                done_count += 1
+                if progress is not None:
+                    progress(done_count, len(points))
+    finally:
+        pool.shutdown(wait=False, cancel_futures=True)
+    return SweepResult(spec, tuple(tuple(row) for row in out))
+
+
+def _qt_worker_class() -> type:
+    from PySide6.QtCore import QObject, Signal, Slot
+
+    class SweepWorker(QObject):
+        """Runs a sweep when :meth:`run` is called (move it to a QThread first).
+
+        Signals: ``progressed(done, total)``, ``finished(SweepResult)``,
+        ``failed(str)`` (one line), ``cancelled()``.
+        """
+
+        progressed = Signal(int, int)
+        finished = Signal(object)
+        failed = Signal(str)
+        cancelled = Signal()
+
+        def __init__(self, spec: SweepSpec, workers: int | None = None):
+            super().__init__()
+            self.spec = spec
+            self.workers = workers
+            self._cancel = threading.Event()
+
+        def cancel(self) -> None:
+            """Ask the sweep to stop (thread-safe)."""
+            self._cancel.set()
+
+        @Slot()
+        def run(self) -> None:
+            from models.params import ParamError
+            from models.run import NotImplementedYet
+            try:
+                result = run_sweep(self.spec, self.workers, self.progressed.emit, self._cancel)
+            except SweepCancelled:
+                self.cancelled.emit()
+            except (ParamError, NotImplementedYet) as exc:
+                self.failed.emit(str(exc))
+            else:
+                self.finished.emit(result)
+
+    return SweepWorker
+
+
+def __getattr__(name: str) -> Any:
+    # SweepWorker needs QtCore; build it on first use so the command line
+    # and the models tests can import this module with Qt blocked.
+    if name == "SweepWorker":
+        cls = _qt_worker_class()
+        globals()["SweepWorker"] = cls
+        return cls
+    raise AttributeError(name)

@@ -1,0 +1,39 @@
+"""A/B comparison with a delta table, and the sweep view on a worker thread."""
+import pytest
+
+from app.sweep import SweepSpec
+from models import experiments
+from tests.ui.test_charts_support import toy_run
+from ui.compare import CompareView, delta_rows
+from ui.sweep_view import SweepView
+
+
+def test_compare_shows_both_runs_and_published_style_ratios(qtbot):
+    a, b = toy_run(overrides={"device": "HDD10K"}), toy_run(overrides={"device": "SSD"})
+    rows = {r[0]: r for r in delta_rows(a, b)}
+    assert rows["elapsed_s"][4] == "elapsed time ratio"
+    assert rows["throughput_mb_s"][4] == "rate ratio"
+    assert rows["disc_ms"][3] == pytest.approx(b.metrics["disc_ms"] / a.metrics["disc_ms"])
+    assert rows["disc_ms"][3] < 1          # SSD: no seek, no rotation
+    view = CompareView()
+    qtbot.addWidget(view)
+    view.set_results(a, b, "10K", "SSD")
+    assert view.table.rowCount() == len(rows)
+    assert view.table.horizontalHeaderItem(3).text() == "SSD / 10K"
+    assert list(view.left.charts()) == list(view.right.charts())
+
+
+def test_sweep_view_runs_on_a_worker_and_plots_one_curve_per_variant(qtbot):
+    if experiments.get("db2_io").run is None:
+        pytest.skip("db2_io has no model yet")
+    view = SweepView(workers=2)
+    qtbot.addWidget(view)
+    spec = SweepSpec("db2_io", "pages", (1, 16, 32),
+                     variants=(("FICON", {"protocol": "FICON"}), ("zHPF", {"protocol": "zHPF"})))
+    view.start(spec)
+    assert not view.run_button.isEnabled()
+    qtbot.waitUntil(lambda: view.status.text() == "done", timeout=60_000)
+    view.metric.setCurrentText("io_ms")
+    assert [s.name for s in view.chart.data.series] == ["FICON", "zHPF"]
+    assert view.chart.data.y_unit == "ms"
+    assert view.progress.value() == 6 and view.run_button.isEnabled()
