@@ -30,6 +30,8 @@ def main(args: argparse.Namespace) -> int:
     app.setOrganizationName("zPerfLab")
     window = MainWindow()
     window.resize(*size)
+    if not getattr(args, "open", None):
+        window.show_start_page()
     if getattr(args, "open", None):
         error = window.open_case_or_file(args.open)
         if error:
@@ -40,10 +42,13 @@ def main(args: argparse.Namespace) -> int:
         app.processEvents()
         if args.run:
             window.run_and_wait()
-        window.show_view(args.view)
+        problem = window.show_view(args.view)
+        if problem:
+            print(f"zperflab: note: {problem}; showing the canvas", file=sys.stderr)
         for _ in range(5):
             app.processEvents()
         ok = window.grab().save(args.screenshot)
+        window.runner.stop()
         if not ok:
             print(f"zperflab: error: cannot write screenshot {args.screenshot}", file=sys.stderr)
             return 2

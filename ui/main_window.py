@@ -1,50 +1,372 @@
-"""zPerfLab's main window (minimal shell; the canvas issue grows it)."""
+"""zPerfLab's main window: canvas tab, palette, inspector, results, files and runs.
+
+The window assembles parts that live in their own modules (actions, canvas,
+docks, start page) and holds the behaviour that ties them together: opening
+and saving files, starting and cancelling runs, and handing finished runs to
+the results dock and to any extra views (animation, charts) added with
+:meth:`MainWindow.add_view`.
+"""
 from __future__ import annotations
 
-from PySide6.QtGui import QAction, QKeySequence
-from PySide6.QtWidgets import QGraphicsScene, QGraphicsView, QLabel, QMainWindow
+import os
 
+from PySide6.QtCore import QEventLoop, QMimeData, Qt, QTimer, Signal
+from PySide6.QtWidgets import (QApplication, QDockWidget, QFileDialog, QLabel, QMainWindow,
+                               QMessageBox, QProgressBar, QStackedWidget, QTabWidget)
+
+from app import scenario_io, settings
+from app.worker import RunThread
 from models import experiments
+from models.run import RunResult
+from models.scenario import Scenario, ScenarioError
+from ui.actions import build_actions
+from ui.canvas.scene import CanvasScene
+from ui.canvas.view import CanvasView
+from ui.docks.inspector import Inspector
+from ui.docks.palette import Palette
+from ui.docks.results import ResultsPanel
+from ui.editor import SELECTION_MIME, Editor
+from ui.start_page import StartPage
+
+FILE_FILTER = "zPerfLab scenarios (*.zpl.json *.json);;All files (*)"
 
 
 class MainWindow(QMainWindow):
-    """Title, menus, canvas area and status bar."""
+    """The lab's window. ``run_finished(result)`` announces every finished run."""
+
+    run_finished = Signal(object)
+    #: Emitted after every run, whatever its outcome (tests, headless use).
+    run_done = Signal()
 
     def __init__(self) -> None:
         super().__init__()
-        self.setWindowTitle("zPerfLab")
-        self.scene = QGraphicsScene(self)
-        self.view = QGraphicsView(self.scene, self)
-        self.setCentralWidget(self.view)
-        self._case: str | None = None
-        self._build_menus()
+        self.resize(1280, 800)
+        self.editor = Editor(self)
+        self.scene = CanvasScene(self.editor, self)
+        self.view = CanvasView(self.scene)
+        self.start_page = StartPage()
+        self.canvas_stack = QStackedWidget()
+        self.canvas_stack.addWidget(self.start_page)
+        self.canvas_stack.addWidget(self.view)
+        self.tabs = QTabWidget()
+        self.tabs.setDocumentMode(True)
+        self.tabs.addTab(self.canvas_stack, "Canvas")
+        self.setCentralWidget(self.tabs)
+        self.views: dict[str, object] = {"canvas": self.canvas_stack}
+        self.path: str | None = None
+        self.last_result: RunResult | None = None
+        self.runner = RunThread(self)
+        self._build_docks()
+        self.actions_ = build_actions(self)
+        self._build_status()
+        self._connect()
+        self._refresh_recent()
+        self._update_title()
+
+    # ---- assembly --------------------------------------------------------
+    def _dock(self, title: str, name: str, widget, area) -> QDockWidget:
+        dock = QDockWidget(title, self)
+        dock.setObjectName(name)
+        dock.setWidget(widget)
+        dock.setFeatures(QDockWidget.DockWidgetFeature.DockWidgetMovable
+                         | QDockWidget.DockWidgetFeature.DockWidgetFloatable
+                         | QDockWidget.DockWidgetFeature.DockWidgetClosable)
+        self.addDockWidget(area, dock)
+        return dock
+
+    def _build_docks(self) -> None:
+        self.palette = Palette()
+        self.palette.setMinimumWidth(235)
+        self.inspector = Inspector(self.editor, self.scene)
+        self.inspector.setMinimumWidth(340)
+        self.results = ResultsPanel()
+        left, right = Qt.DockWidgetArea.LeftDockWidgetArea, Qt.DockWidgetArea.RightDockWidgetArea
+        self.palette_dock = self._dock("Components", "paletteDock", self.palette, left)
+        self.inspector_dock = self._dock("Properties", "inspectorDock", self.inspector, right)
+        self.results_dock = self._dock("Results", "resultsDock", self.results, right)
+        self.splitDockWidget(self.inspector_dock, self.results_dock, Qt.Orientation.Vertical)
+        self.resizeDocks([self.palette_dock], [230], Qt.Orientation.Horizontal)
+        self.resizeDocks([self.inspector_dock], [380], Qt.Orientation.Horizontal)
+        self.resizeDocks([self.inspector_dock, self.results_dock], [330, 400], Qt.Orientation.Vertical)
+
+    def _build_status(self) -> None:
         self.status = QLabel("Ready")
-        self.statusBar().addWidget(self.status)
+        self.status.setObjectName("statusMessage")
+        self.statusBar().addWidget(self.status, 1)
+        self.progress = QProgressBar()
+        self.progress.setRange(0, 1000)
+        self.progress.setFixedWidth(220)
+        self.progress.setVisible(False)
+        self.statusBar().addPermanentWidget(self.progress)
+        for dock in (self.palette_dock, self.inspector_dock, self.results_dock):
+            self.docks_menu.addAction(dock.toggleViewAction())
 
-    def _build_menus(self) -> None:
-        file_menu = self.menuBar().addMenu("&File")
-        quit_action = QAction("&Quit", self)
-        quit_action.setShortcut(QKeySequence.StandardKey.Quit)
-        quit_action.triggered.connect(self.close)
-        file_menu.addAction(quit_action)
-        cases = self.menuBar().addMenu("&Case studies")
-        for name, exp in experiments.registry().items():
-            act = QAction(exp.title, self)
-            act.setToolTip(exp.description)
-            act.triggered.connect(lambda _=False, n=name: self.open_case_or_file(n))
-            cases.addAction(act)
+    def _connect(self) -> None:
+        self.editor.message.connect(self.say)
+        self.scene.hint.connect(self.say)
+        self.scene.issues_changed.connect(self._on_scene_issues_changed)
+        self.editor.undo_stack.cleanChanged.connect(self._on_undo_stack_clean_changed)
+        self.palette.kind_activated.connect(self._on_palette_kind_activated)
+        self.start_page.case_chosen.connect(self.open_case_or_file)
+        self.start_page.new_requested.connect(self.new_scenario)
+        w = self.runner.worker
+        w.progressed.connect(self._on_worker_progressed)
+        w.succeeded.connect(self._on_worker_succeeded)
+        w.failed.connect(self._on_worker_failed)
+        w.cancelled.connect(self._on_worker_cancelled)
+        w.done.connect(self._on_worker_done)
 
-    def open_case_or_file(self, name: str) -> str | None:
-        """Open a built-in case study; returns an error message or None."""
-        if name not in experiments.registry():
-            return f"no built-in case study called '{name}'"
-        self._case = name
-        self.setWindowTitle(f"zPerfLab — {experiments.get(name).title}")
-        self.status.setText(f"Opened case study {name}")
+    def say(self, text: str) -> None:
+        """Show a message in the status bar."""
+        self.status.setText(text)
+
+    def alert(self, title: str, text: str) -> QMessageBox:
+        """A window-modal warning that does not block the caller."""
+        self.alert_box = QMessageBox(QMessageBox.Icon.Warning, title, text,
+                                     QMessageBox.StandardButton.Ok, self)
+        self.alert_box.open()
+        return self.alert_box
+
+    # ---- scenario state ------------------------------------------------
+    def _on_scene_issues_changed(self, issues) -> None:
+        combo = self.actions_.experiment_combo if hasattr(self, "actions_") else None
+        if combo is not None:
+            combo.setCurrentIndex(max(0, combo.findData(self.editor.scenario.experiment)))
+        self._update_title()
+
+    def _on_undo_stack_clean_changed(self, _clean: bool) -> None:
+        self._update_title()
+
+    def _update_title(self) -> None:
+        sc = self.editor.scenario
+        name = sc.title or (os.path.basename(self.path) if self.path else "Untitled")
+        if sc.experiment and not sc.title:
+            name += f" — {experiments.get(sc.experiment).title}"
+        dirty = "" if self.editor.undo_stack.isClean() else " *"
+        self.setWindowTitle(f"zPerfLab — {name}{dirty}")
+
+    def _on_palette_kind_activated(self, key: str) -> None:
+        self.show_canvas()
+        center = self.view.mapToScene(self.view.viewport().rect().center())
+        self.editor.add_component(key, center.x(), center.y())
+
+    def _load(self, scenario: Scenario, path: str | None) -> None:
+        self.path = path
+        self.editor.replace(scenario)
+        self.last_result = None
+        self.results.show_message("Not run yet: press Run (F5).")
+        self.show_canvas()
+        self.view.fit()
+        self._update_title()
+
+    def show_canvas(self) -> None:
+        self.canvas_stack.setCurrentWidget(self.view)
+        self.tabs.setCurrentWidget(self.canvas_stack)
+
+    def show_start_page(self) -> None:
+        self.canvas_stack.setCurrentWidget(self.start_page)
+        self.tabs.setCurrentWidget(self.canvas_stack)
+
+    def _confirm_discard(self) -> bool:
+        """True if there are no unsaved edits or the user agrees to lose them."""
+        if self.editor.undo_stack.isClean():
+            return True
+        answer = QMessageBox.question(
+            self, "Unsaved changes", "The scenario has unsaved changes. Save them first?",
+            QMessageBox.StandardButton.Save | QMessageBox.StandardButton.Discard
+            | QMessageBox.StandardButton.Cancel)
+        if answer == QMessageBox.StandardButton.Save:
+            return self.save()
+        return answer == QMessageBox.StandardButton.Discard
+
+    # ---- files -----------------------------------------------------------
+    def new_scenario(self) -> None:
+        if self._confirm_discard():
+            self._load(Scenario(), None)
+            self.say("New scenario: drag components from the palette onto the canvas.")
+
+    def open_case_or_file(self, name_or_path: str) -> str | None:
+        """Open a built-in case study by experiment name, or a scenario file.
+
+        Returns ``None`` on success or a one-line error (also shown to the
+        user); a file that cannot be read opens nothing.
+        """
+        try:
+            if name_or_path in experiments.registry() or not os.path.exists(name_or_path):
+                scenario, path = scenario_io.load_case(name_or_path), None
+            else:
+                scenario, path = scenario_io.load(name_or_path), os.path.abspath(name_or_path)
+        except scenario_io.ScenarioFileError as exc:
+            self.say(str(exc))
+            return str(exc)
+        if not self._confirm_discard():
+            return "cancelled: the current scenario has unsaved changes"
+        self._load(scenario, path)
+        if path:
+            settings.add_recent(path)
+            self._refresh_recent()
+        self.say(f"Opened {scenario.title or path}.")
         return None
 
-    def run_and_wait(self) -> None:
-        """Run the open scenario to completion (used for screenshots)."""
+    def open_dialog(self) -> None:
+        path, _ = QFileDialog.getOpenFileName(self, "Open scenario", "", FILE_FILTER)
+        if path:
+            error = self.open_case_or_file(path)
+            if error:
+                self.alert("Cannot open scenario", error)
 
-    def show_view(self, view: str) -> None:
-        """Bring the named view to the front."""
+    def save(self) -> bool:
+        """Save to the current file (asking for one if there is none)."""
+        if self.path is None:
+            return self.save_as()
+        return self.save_to(self.path)
+
+    def save_as(self) -> bool:
+        path, _ = QFileDialog.getSaveFileName(self, "Save scenario", "scenario" + scenario_io.SUFFIX,
+                                              FILE_FILTER)
+        return bool(path) and self.save_to(path)
+
+    def save_to(self, path: str) -> bool:
+        """Write the scenario atomically to ``path``; a failure leaves the old file."""
+        try:
+            scenario_io.save(self.editor.scenario, path)
+        except scenario_io.ScenarioFileError as exc:
+            self.say(str(exc))
+            self.alert("Save failed", str(exc))
+            return False
+        self.path = os.path.abspath(path)
+        self.editor.undo_stack.setClean()
+        settings.add_recent(self.path)
+        self._refresh_recent()
+        self._update_title()
+        self.say(f"Saved {self.path}")
+        return True
+
+    def _refresh_recent(self) -> None:
+        self.recent_menu.clear()
+        files = settings.recent_files()
+        for path in files:
+            act = self.recent_menu.addAction(os.path.basename(path))
+            act.setToolTip(path)
+            act.triggered.connect(lambda _=False, p=path: self.open_case_or_file(p))
+        self.recent_menu.setEnabled(bool(files))
+
+    # ---- editing ---------------------------------------------------------
+    def delete_selected(self) -> None:
+        self.editor.delete(self.scene.selected_node_ids(), self.scene.selected_link_ids())
+
+    def select_all(self) -> None:
+        for item in self.scene.node_items.values():
+            item.setSelected(True)
+
+    def copy_selection(self) -> None:
+        ids = self.scene.selected_node_ids()
+        if not ids:
+            return
+        mime = QMimeData()
+        mime.setData(SELECTION_MIME, self.editor.copy_data(ids))
+        QApplication.clipboard().setMimeData(mime)
+        self.say(f"Copied {len(ids)} component(s).")
+
+    def paste(self) -> None:
+        mime = QApplication.clipboard().mimeData()
+        if mime is None or not mime.hasFormat(SELECTION_MIME):
+            self.say("Nothing to paste: copy components first.")
+            return
+        ids = self.editor.paste_data(bytes(mime.data(SELECTION_MIME)))
+        self.scene.select_nodes(ids)
+
+    # ---- runs -------------------------------------------------------------
+    def run(self) -> bool:
+        """Start the scenario's experiment on the worker thread (F5).
+
+        Returns ``False`` (with the reason in the results dock) when the
+        scenario cannot run or a run is already going.
+        """
+        if self.runner.running:
+            self.say("A run is already in progress.")
+            return False
+        try:
+            name, overrides = self.editor.scenario.run_request()
+        except ScenarioError as exc:
+            self.results.show_message(f"Cannot run yet: {exc}", error=True)
+            self.results_dock.raise_()
+            self.say("Cannot run yet: see the warnings next to the components.")
+            return False
+        self.progress.setValue(0)
+        self.progress.setVisible(True)
+        self.actions_.run.setEnabled(False)
+        self.actions_.cancel.setEnabled(True)
+        self.say(f"Running {experiments.get(name).title}…")
+        self.runner.start(name, overrides, experiments.DEFAULT_SEED)
+        return True
+
+    def cancel_run(self) -> None:
+        if self.runner.running:
+            self.runner.cancel()
+            self.say("Cancelling…")
+
+    def run_and_wait(self, timeout_s: float = 120.0) -> None:
+        """Run and block (with the event loop turning) until the run ends."""
+        if not self.run():
+            return
+        loop = QEventLoop()
+        self.run_done.connect(loop.quit)
+        QTimer.singleShot(int(timeout_s * 1000), loop.quit)
+        loop.exec()
+        self.run_done.disconnect(loop.quit)
+
+    def _on_worker_progressed(self, fraction: float) -> None:
+        self.progress.setValue(int(fraction * 1000))
+
+    def _on_worker_succeeded(self, result: RunResult) -> None:
+        self.last_result = result
+        self.results.show_result(result)
+        self.results_dock.raise_()
+        for name, view in self.views.items():
+            if name != "canvas":
+                view.set_result(result)
+        self.say(f"Finished {experiments.get(result.experiment).title}.")
+        self.run_finished.emit(result)
+
+    def _on_worker_failed(self, message: str) -> None:
+        self.results.show_message(message, error=True)
+        self.say(message)
+
+    def _on_worker_cancelled(self) -> None:
+        self.results.show_message("Run cancelled: no result.")
+        self.say("Run cancelled.")
+
+    def _on_worker_done(self) -> None:
+        self.progress.setVisible(False)
+        self.actions_.run.setEnabled(True)
+        self.actions_.cancel.setEnabled(False)
+        self.run_done.emit()
+
+    # ---- extra views -----------------------------------------------------
+    def add_view(self, name: str, widget) -> None:
+        """Add a result view (a QWidget with ``set_result(result)``) as a tab."""
+        self.views[name] = widget
+        self.tabs.addTab(widget, name.capitalize())
+        if self.last_result is not None:
+            widget.set_result(self.last_result)
+
+    def show_view(self, name: str) -> str | None:
+        """Bring the named view forward; returns an error message if there is none."""
+        view = self.views.get(name)
+        if view is None:
+            return f"no '{name}' view in this build; views: {', '.join(self.views)}"
+        self.tabs.setCurrentWidget(view)
+        return None
+
+    def closeEvent(self, event) -> None:
+        if not self._confirm_discard():
+            event.ignore()
+            return
+        self.runner.stop()
+        # Children die in no particular order after this; stop them talking
+        # to each other (a dying scene still emits selectionChanged).
+        self.scene.selectionChanged.disconnect()
+        self.scene.issues_changed.disconnect()
+        self.editor.undo_stack.cleanChanged.disconnect()
+        event.accept()

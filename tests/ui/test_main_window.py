@@ -1,23 +1,140 @@
-"""The main window opens, lists every case study and renders offscreen."""
+"""The main window: case studies, files, bad input, runs and extra views."""
+import json
+
+import pytest
+from PySide6.QtCore import Qt
+from PySide6.QtWidgets import QWidget
+
+from app import scenario_io, settings
 from models import experiments
-from ui.main_window import MainWindow
 
 
-def test_window_opens_with_case_studies_menu(qtbot):
-    win = MainWindow()
-    qtbot.addWidget(win)
-    win.show()
-    titles = [m.title() for m in win.menuBar().findChildren(type(win.menuBar().actions()[0].menu()))]
-    assert any("Case studies" in t for t in titles)
-    assert win.open_case_or_file("db2_io") is None
-    assert experiments.get("db2_io").title in win.windowTitle()
-    assert "no built-in case study" in win.open_case_or_file("nope")
+def test_case_studies_menu_and_start_page_list_every_experiment(window):
+    menus = {a.text().replace("&", ""): a.menu() for a in window.menuBar().actions()}
+    titles = [a.text() for a in menus["Case studies"].actions()]
+    assert titles == [e.title for e in experiments.registry().values()]
+    assert set(window.start_page.buttons) == set(experiments.registry())
+    window.show_start_page()
+    window.start_page.buttons["spool_dump"].click()
+    assert window.editor.scenario.experiment == "spool_dump"
+    assert window.canvas_stack.currentWidget() is window.view
 
 
-def test_window_renders_to_an_image(qtbot):
-    win = MainWindow()
-    qtbot.addWidget(win)
-    win.resize(1280, 800)
-    win.show()
-    img = win.grab().toImage()
+@pytest.mark.parametrize("name", list(experiments.registry()))
+def test_every_case_study_opens_and_runs_or_says_not_implemented(window, qtbot, name):
+    assert window.open_case_or_file(name) is None
+    sc = window.editor.scenario
+    assert sc.experiment == name and sc.issues() == []
+    assert len(window.scene.node_items) == len(sc.nodes) >= 3
+    assert window.actions_.experiment_combo.currentData() == name
+    with qtbot.waitSignal(window.run_done, timeout=60_000):
+        assert window.run()
+    if experiments.get(name).run is None:
+        assert "not implemented yet" in window.results.headline.text()
+    else:
+        assert window.last_result is not None and window.last_result.experiment == name
+        assert window.results.metrics_table.rowCount() == len(window.last_result.metrics)
+
+
+def test_unknown_case_and_bad_files_open_nothing(window, tmp_path):
+    window.open_case_or_file("db2_io")
+    before = window.editor.scenario
+    assert "no built-in case study called 'nope'" in window.open_case_or_file("nope")
+    newer = tmp_path / "newer.zpl.json"
+    newer.write_text(json.dumps({"format": "zperflab-scenario", "version": 7, "nodes": []}))
+    assert "newer zPerfLab" in window.open_case_or_file(str(newer))
+    corrupt = tmp_path / "corrupt.zpl.json"
+    corrupt.write_text('{"format": "zperflab-scenario", "version": 1, "nodes": [')
+    error = window.open_case_or_file(str(corrupt))
+    assert "not valid JSON" in error and error in window.status.text()
+    assert window.editor.scenario is before
+
+
+def test_bad_value_in_the_inspector_is_refused_not_clamped(window):
+    window.open_case_or_file("db2_index_scan")
+    sc = window.editor.scenario
+    work = sc.of_category("workload")[0]
+    window.scene.select_nodes([work.id])
+    field = window.inspector.fields["pct_read"]
+    field.setText("250")
+    field.setModified(True)
+    field.editingFinished.emit()
+    assert "pct_read" not in sc.nodes[work.id].properties
+    assert "out of range" in window.inspector.error.text()
+    assert "0.1–100" in window.inspector.error.text()
+    assert window.editor.undo_stack.count() == 0
+    field = window.inspector.fields["index_tracks"] if False else window.inspector.fields["pct_read"]
+    field.setText("ten")
+    field.setModified(True)
+    field.editingFinished.emit()
+    assert "bad value for 'pct_read': ten" in window.inspector.error.text()
+
+
+def test_save_open_and_recent_files(window, tmp_path, _no_blocking_questions):
+    window.open_case_or_file("vsam_rls")
+    cu = window.editor.scenario.of_category("control_unit")[0]
+    window.editor.rename(cu.id, "DS8886")
+    assert window.windowTitle().endswith("*")
+    path = str(tmp_path / "rls.zpl.json")
+    assert window.save_to(path)
+    assert not window.windowTitle().endswith("*")
+    assert settings.recent_files() == [path]
+    assert [a.text() for a in window.recent_menu.actions()] == ["rls.zpl.json"]
+    window.new_scenario()
+    assert window.open_case_or_file(path) is None
+    assert window.editor.scenario.nodes[cu.id].label == "DS8886"
+    assert _no_blocking_questions == []   # nothing unsaved, nothing asked
+
+
+def test_failed_save_reports_and_keeps_the_old_file(window, tmp_path, monkeypatch):
+    window.open_case_or_file("db2_io")
+    path = tmp_path / "db2.zpl.json"
+    assert window.save_to(str(path))
+    before = path.read_bytes()
+    window.editor.rename(window.editor.scenario.of_category("workload")[0].id, "Renamed")
+
+    def disk_full(*a, **k):
+        raise OSError(28, "No space left on device")
+    monkeypatch.setattr(scenario_io.os, "replace", disk_full)
+    assert not window.save_to(str(path))
+    assert "No space left" in window.status.text()
+    assert "No space left" in window.alert_box.text()
+    assert path.read_bytes() == before
+    assert window.windowTitle().endswith("*")
+
+
+def test_scenario_that_cannot_run_says_why(window):
+    window.new_scenario()
+    assert not window.run()
+    assert "Cannot run yet" in window.results.headline.text()
+
+
+class _FakeView(QWidget):
+    def __init__(self):
+        super().__init__()
+        self.results = []
+
+    def set_result(self, result):
+        self.results.append(result)
+
+
+def test_add_view_and_show_view(window):
+    view = _FakeView()
+    window.add_view("charts", view)
+    assert window.show_view("charts") is None
+    assert window.tabs.currentWidget() is view
+    assert "no 'animation' view" in window.show_view("animation")
+    assert window.show_view("canvas") is None
+    assert window.tabs.currentIndex() == 0
+
+
+def test_window_renders_at_laptop_size(window):
+    window.open_case_or_file("db2_io")
+    window.resize(1280, 800)
+    img = window.grab().toImage()
     assert (img.width(), img.height()) == (1280, 800)
+
+
+def test_escape_cancels_nothing_when_idle(window, qtbot):
+    qtbot.keyClick(window, Qt.Key.Key_Escape)
+    assert not window.runner.running

@@ -1,0 +1,96 @@
+"""Runs an experiment off the GUI thread, with progress and cancel (QtCore only).
+
+:class:`RunWorker` lives on a :class:`QThread`; it calls
+:func:`models.experiments.run_experiment` — the same path as the command line
+— and reports back through queued signals, so the window keeps repainting
+during a full-scale run. :meth:`RunWorker.cancel` sets the
+``threading.Event`` the model checks at every progress report.
+"""
+from __future__ import annotations
+
+import threading
+import traceback
+
+from PySide6.QtCore import QObject, QThread, Signal, Slot
+
+from models import experiments
+from models.params import ParamError
+from models.run import Cancelled, NotImplementedYet
+
+
+class RunWorker(QObject):
+    """Runs one experiment when :attr:`start_requested` is emitted.
+
+    Signals (all delivered to the GUI thread): ``progressed(float)``,
+    ``succeeded(object)`` with the immutable RunResult, ``failed(str)`` with a
+    one-line message, ``cancelled()``, and ``done()`` after any of the three.
+    """
+
+    progressed = Signal(float)
+    succeeded = Signal(object)
+    failed = Signal(str)
+    cancelled = Signal()
+    done = Signal()
+    start_requested = Signal(str, dict, int)
+
+    def __init__(self) -> None:
+        super().__init__()
+        self._cancel = threading.Event()
+        self.start_requested.connect(self._run)
+
+    def cancel(self) -> None:
+        """Ask the running model to stop at its next progress report."""
+        self._cancel.set()
+
+    @Slot(str, dict, int)
+    def _run(self, name: str, overrides: dict, seed: int) -> None:
+        self._cancel.clear()
+        try:
+            result = experiments.run_experiment(name, overrides, seed=seed, trace=True,
+                                                progress=self.progressed.emit, cancel=self._cancel)
+        except Cancelled:
+            self.cancelled.emit()
+        except NotImplementedYet:
+            title = experiments.get(name).title
+            self.failed.emit(f"'{title}' ({name}) is not implemented yet: its model is still "
+                             "being built. Try another case study.")
+        except ParamError as exc:
+            self.failed.emit(str(exc))
+        except Exception as exc:  # a model bug must reach the user, not kill the thread
+            traceback.print_exc()
+            self.failed.emit(f"the model failed: {type(exc).__name__}: {exc}")
+        else:
+            self.succeeded.emit(result)
+        self.done.emit()
+
+
+class RunThread(QObject):
+    """Owns the worker thread; one run at a time."""
+
+    def __init__(self, parent: QObject | None = None) -> None:
+        super().__init__(parent)
+        self.thread = QThread(self)
+        self.thread.setObjectName("zperflab-run")
+        self.worker = RunWorker()
+        self.worker.moveToThread(self.thread)
+        self.worker.done.connect(self._on_worker_done)
+        self.running = False
+        self.thread.start()
+
+    def start(self, name: str, overrides: dict, seed: int) -> None:
+        if self.running:
+            raise RuntimeError("a run is already in progress")
+        self.running = True
+        self.worker.start_requested.emit(name, dict(overrides), int(seed))
+
+    def cancel(self) -> None:
+        self.worker.cancel()
+
+    def _on_worker_done(self) -> None:
+        self.running = False
+
+    def stop(self) -> None:
+        """Cancel any run and end the thread (window closing)."""
+        self.worker.cancel()
+        self.thread.quit()
+        self.thread.wait(10_000)

@@ -1,0 +1,231 @@
+"""The canvas component registry and the topology rules between components.
+
+Each :class:`ComponentKind` is one entry of the palette: a registry key (the
+value carried by drag and drop and stored in scenario files), a label, the
+category it belongs to (which is also the ``group`` of the experiment
+parameters it carries, see :mod:`models.params`), an icon name and the
+parameter values the kind itself implies (an SSD volume implies
+``device=SSD``).
+
+:func:`link_refusal` says in one human sentence why two components cannot be
+linked, or returns ``None`` when they can. The rules follow the real I/O
+path: processor ↔ channel ↔ control unit ↔ volume ↔ dataset, a workload uses
+datasets (or runs on a processor when it does no I/O of its own), and a tape
+drive hangs off a channel.
+"""
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+from types import MappingProxyType
+from typing import Mapping
+
+#: Categories in palette order, with the heading the palette shows.
+CATEGORIES: Mapping[str, str] = MappingProxyType({
+    "workload": "Workloads",
+    "processor": "Processors",
+    "channel": "Channels",
+    "control_unit": "Control units",
+    "volume": "Volumes",
+    "tape": "Tape drives",
+    "dataset": "Datasets",
+})
+
+
+@dataclass(frozen=True)
+class ComponentKind:
+    """One kind of component the palette offers.
+
+    Parameters
+    ----------
+    key : str
+        Registry key (drag-and-drop payload, scenario files).
+    label : str
+        Name shown under the icon.
+    category : str
+        One of :data:`CATEGORIES`; equals the ``group`` of the experiment
+        parameters this component carries.
+    help : str
+        Tooltip: what the component is and what it teaches.
+    implies : Mapping
+        Parameter values fixed by the kind (e.g. ``{"device": "SSD"}``).
+    experiments : tuple of str
+        For workloads: the experiments it can drive, the first being the one
+        chosen when it is dropped onto a scenario without one.
+    """
+
+    key: str
+    label: str
+    category: str
+    help: str
+    implies: Mapping = field(default_factory=dict)
+    experiments: tuple[str, ...] = ()
+
+    @property
+    def icon(self) -> str:
+        """File stem of the SVG icon in ``resources/icons``."""
+        return self.key
+
+
+def _k(key, label, category, help, implies=None, experiments=()):
+    return ComponentKind(key, label, category, help,
+                         MappingProxyType(dict(implies or {})), tuple(experiments))
+
+
+_KINDS = (
+    _k("wl_program_fetch", "Program fetch loop", "workload",
+       "A batch program that LOADs and DELETEs a module from a STEPLIB over "
+       "and over: a directory search and the module text on every LOAD.",
+       experiments=("program_fetch", "library_space")),
+    _k("wl_db2", "DB2 query or utility", "workload",
+       "DB2 reading pages: synchronous reads, sequential or list prefetch "
+       "(up to 32 pages per I/O), index scans and RUNSTATS sampling.",
+       experiments=("db2_index_scan", "db2_io", "db2_skip_sequential",
+                    "db2_runstats_sampling")),
+    _k("wl_cics", "CICS transactions", "workload",
+       "CICS transactions making VSAM file requests, with local shared "
+       "resources (LSR) or record level sharing (RLS).",
+       experiments=("vsam_rls",)),
+    _k("wl_natural", "Natural session", "workload",
+       "Natural running as an enclave SRB on a zIIP; every operating-system "
+       "service switches it to TCB mode on a general CP and back.",
+       experiments=("natural_ziip",)),
+    _k("wl_spxtape", "SPTAPE / SPXTAPE", "workload",
+       "z/VM spool dump or load: SPTAPE one file and one page at a time, "
+       "SPXTAPE reading ahead across spool volumes into real storage.",
+       experiments=("spool_dump", "spool_load")),
+    _k("cpu_cp", "General CP", "processor",
+       "A general-purpose processor: runs TCB and SRB work, and every "
+       "SRB→TCB switch of zIIP work."),
+    _k("cpu_ziip", "zIIP", "processor",
+       "A z Integrated Information Processor: runs enclave SRB work only, "
+       "at a lower software cost than a general CP."),
+    _k("chan_ficon", "FICON channel", "channel",
+       "FICON command mode: a channel program of CCWs; a discontiguous page "
+       "costs a Locate Record and a Read, one domain at a time.",
+       implies={"protocol": "FICON"}),
+    _k("chan_zhpf", "zHPF channel", "channel",
+       "High Performance FICON (transport mode): one TCW carries the whole "
+       "address list of an I/O.", implies={"protocol": "zHPF"}),
+    _k("cu_ds8000", "DS8000 control unit", "control_unit",
+       "A DS8000-style storage control unit: cache in 4 KB slots, record, "
+       "partial-track or full-track staging, sequential detection."),
+    _k("vol_hdd10k", "3390 on HDD 10K", "volume",
+       "An emulated 3390 volume on 10K RPM disks: ~3.8 ms seek and 3 ms "
+       "rotational latency on every miss.", implies={"device": "HDD10K"}),
+    _k("vol_hdd15k", "3390 on HDD 15K", "volume",
+       "An emulated 3390 volume on 15K RPM disks: ~3.3 ms seek and 2 ms "
+       "rotational latency on every miss.", implies={"device": "HDD15K"}),
+    _k("vol_ssd", "3390 on SSD", "volume",
+       "An emulated 3390 volume on solid-state drives: no seek, no rotation; "
+       "gains most from parallel requests.", implies={"device": "SSD"}),
+    _k("vol_raid", "RAID rank", "volume",
+       "A RAID-5 rank of 8 drives (6+P+S or 7+P) holding 3390 volumes; "
+       "requests issued together seek on different drives in parallel."),
+    _k("tape_3490", "3490 tape drive", "tape",
+       "A 3 MB/s class cartridge drive on a 4.5 MB/s channel; a cartridge "
+       "change takes about a minute."),
+    _k("ds_pds", "PDS load library", "dataset",
+       "Partitioned dataset: 256-byte keyed directory blocks searched from "
+       "the start, module text in blocks up to BLKSIZE.",
+       implies={"library": "PDS"}),
+    _k("ds_pdse", "PDSE load library", "dataset",
+       "Partitioned dataset extended: 4 KB pages and an indexed directory, "
+       "whatever BLKSIZE says.", implies={"library": "PDSE"}),
+    _k("ds_vsam_ksds", "VSAM KSDS", "dataset",
+       "A key-sequenced VSAM file shared by CICS regions (LSR or RLS)."),
+    _k("ds_db2_ts", "DB2 table space", "dataset",
+       "A DB2 table space in 4 KB pages, 12 pages per 3390 track."),
+    _k("ds_db2_ix", "DB2 index", "dataset",
+       "A DB2 index in 4 KB pages; a disorganized index is read in a "
+       "scattered page order."),
+    _k("ds_spool", "Spool files", "dataset",
+       "z/VM spool files: 4 KB pages spread over the spool volumes."),
+)
+
+#: All component kinds by registry key, in palette order.
+KINDS: Mapping[str, ComponentKind] = MappingProxyType({k.key: k for k in _KINDS})
+
+# Which categories may be linked, with the name of the relationship. The
+# order inside a pair does not matter: links are drawn with an arrow but the
+# rule is about the two ends.
+_ALLOWED = {
+    frozenset(("processor", "channel")): "the processor starts I/O on the channel",
+    frozenset(("channel", "control_unit")): "the channel reaches the control unit",
+    frozenset(("control_unit", "volume")): "the control unit serves the volume",
+    frozenset(("volume", "dataset")): "the dataset lives on the volume",
+    frozenset(("workload", "dataset")): "the workload reads the dataset",
+    frozenset(("workload", "processor")): "the workload runs on the processor",
+    frozenset(("channel", "tape")): "the tape drive is attached to the channel",
+}
+
+# Why the most tempting wrong links are wrong: what a student should learn.
+_WHY_NOT = {
+    frozenset(("workload", "volume")): "a workload reads datasets, not volumes: "
+                                       "put a dataset on the volume and link the workload to it",
+    frozenset(("processor", "control_unit")): "a processor reaches a control unit only "
+                                              "through a channel",
+    frozenset(("processor", "volume")): "a processor reaches a volume only through a "
+                                        "channel and a control unit",
+    frozenset(("channel", "volume")): "a channel reaches a volume only through its "
+                                      "control unit",
+    frozenset(("channel", "dataset")): "a dataset lives on a volume behind a control unit, "
+                                       "not on a channel",
+    frozenset(("control_unit", "dataset")): "a dataset lives on a volume: link the dataset "
+                                            "to a volume behind the control unit",
+    frozenset(("control_unit", "tape")): "a 3490 tape drive attaches to a channel, not to a "
+                                         "DASD control unit",
+    frozenset(("workload", "channel")): "a workload does I/O through its datasets; the "
+                                        "processor drives the channel",
+    frozenset(("workload", "tape")): "the tape drive is reached through a channel; link the "
+                                     "tape drive to a channel",
+}
+
+
+def kind(key: str) -> ComponentKind:
+    """The kind registered as ``key``; ``KeyError`` naming the known keys if none."""
+    try:
+        return KINDS[key]
+    except KeyError:
+        raise KeyError(f"unknown component kind '{key}'; known: {', '.join(KINDS)}") from None
+
+
+def link_reason(a: str, b: str) -> str | None:
+    """What a link between two categories means, or ``None`` if not allowed."""
+    return _ALLOWED.get(frozenset((a, b)))
+
+
+def link_refusal(kind_a: str, kind_b: str) -> str | None:
+    """Why components of these kinds cannot be linked, or ``None`` if they can.
+
+    Parameters
+    ----------
+    kind_a, kind_b : str
+        Registry keys of the two ends.
+
+    Returns
+    -------
+    str or None
+        One sentence for a tooltip or status bar.
+    """
+    ka, kb = kind(kind_a), kind(kind_b)
+    ca, cb = ka.category, kb.category
+    if link_reason(ca, cb) is not None:
+        return None
+    if ca == cb:
+        return (f"two {CATEGORIES[ca].lower()} cannot be linked to each other: "
+                f"each links to its neighbours on the I/O path")
+    why = _WHY_NOT.get(frozenset((ca, cb)))
+    if why is None:
+        why = (f"a {ka.label} and a {kb.label} are not neighbours on the path "
+               "processor ↔ channel ↔ control unit ↔ volume ↔ dataset")
+    return f"Cannot link {ka.label} to {kb.label}: {why}."
+
+
+def neighbours_of(category: str) -> list[str]:
+    """Categories a component of ``category`` may be linked to."""
+    out = []
+    for pair in _ALLOWED:
+        if category in pair:
+            other = set(pair) - {category}
+            out.append(other.pop() if other else category)
+    return [c for c in CATEGORIES if c in out]

@@ -1,0 +1,437 @@
+"""The scenario drawn on the canvas, as plain data that announces its changes.
+
+A :class:`Scenario` holds components (:class:`Node`: a registry key from
+:mod:`models.components`, a label, a position and parameter values) and the
+links between them, plus the experiment it runs. Every change goes through a
+method that tells the listeners (plain-Python :class:`Callbacks` lists, no
+Qt): ``node_added``, ``node_removed``, ``link_added``, ``link_removed``,
+``property_changed``, ``moved``, ``label_changed``, ``experiment_changed``.
+The canvas scene listens and draws; undo commands call these methods.
+
+:meth:`Scenario.issues` says what stops the scenario from running, attached
+to the component concerned; :meth:`Scenario.run_request` turns a runnable
+scenario into ``(experiment name, parameter overrides)`` for
+:func:`models.experiments.run_experiment` — the one path every run takes.
+"""
+from __future__ import annotations
+
+import math
+from dataclasses import dataclass, field
+from typing import Any, Callable, Iterable
+
+from models import components, experiments
+from models.params import Param, ParamError
+
+# Categories on the I/O path, from the workload's dataset to the processor.
+_IO_GROUPS = frozenset(("dataset", "volume", "control_unit", "channel"))
+_PATH = (("dataset", "volume", "the dataset needs a volume: link it to a 3390 volume"),
+         ("volume", "control_unit", "the volume needs a control unit: link it to a DS8000 control unit"),
+         ("control_unit", "channel", "the control unit needs a channel: link it to a FICON or zHPF channel"),
+         ("channel", "processor", "the channel needs a processor: link it to a general CP or zIIP"))
+
+
+class ScenarioError(ValueError):
+    """A scenario that cannot be built, loaded or run. ``str()`` is one line."""
+
+
+class Callbacks:
+    """A list of plain-Python listeners for one kind of change."""
+
+    def __init__(self) -> None:
+        self._fns: list[Callable[..., None]] = []
+
+    def connect(self, fn: Callable[..., None]) -> None:
+        self._fns.append(fn)
+
+    def disconnect(self, fn: Callable[..., None]) -> None:
+        self._fns.remove(fn)
+
+    def emit(self, *args: Any) -> None:
+        for fn in list(self._fns):
+            fn(*args)
+
+
+@dataclass
+class Node:
+    """One component on the canvas.
+
+    ``properties`` holds the parameter values set on this component (values
+    the user has not set come from the kind, the other components of the
+    same category or the experiment's default).
+    """
+
+    id: str
+    kind: str
+    label: str
+    x: float = 0.0
+    y: float = 0.0
+    properties: dict = field(default_factory=dict)
+
+    @property
+    def category(self) -> str:
+        return components.kind(self.kind).category
+
+    def copy(self) -> "Node":
+        return Node(self.id, self.kind, self.label, self.x, self.y, dict(self.properties))
+
+
+@dataclass(frozen=True)
+class Link:
+    """A link between two components (``source`` was dragged to ``target``)."""
+
+    id: str
+    source: str
+    target: str
+
+
+@dataclass(frozen=True)
+class Issue:
+    """Something that stops a run; ``node`` is ``None`` for the whole scenario."""
+
+    node: str | None
+    message: str
+
+
+class Scenario:
+    """Components, links and the chosen experiment, with change callbacks."""
+
+    def __init__(self, experiment: str | None = None, title: str = "") -> None:
+        self.experiment = experiment
+        self.title = title
+        self.nodes: dict[str, Node] = {}
+        self.links: dict[str, Link] = {}
+        self._next = 1
+        for name in ("node_added", "node_removed", "link_added", "link_removed",
+                     "property_changed", "moved", "label_changed", "experiment_changed"):
+            setattr(self, name, Callbacks())
+
+    # ---- ids -----------------------------------------------------------
+    def new_id(self, prefix: str = "n") -> str:
+        """A fresh id (``n7``, ``l8``) never used in this scenario."""
+        while True:
+            candidate = f"{prefix}{self._next}"
+            self._next += 1
+            if candidate not in self.nodes and candidate not in self.links:
+                return candidate
+
+    def _note_id(self, ident: str) -> None:
+        digits = ident.lstrip("nl")
+        if digits.isdigit():
+            self._next = max(self._next, int(digits) + 1)
+
+    # ---- edits ---------------------------------------------------------
+    def add_node(self, node: Node) -> Node:
+        """Add ``node`` (its id must be new) and announce ``node_added``."""
+        components.kind(node.kind)
+        if node.id in self.nodes:
+            raise ScenarioError(f"component id '{node.id}' is already used")
+        self.nodes[node.id] = node
+        self._note_id(node.id)
+        self.node_added.emit(node)
+        return node
+
+    def remove_node(self, node_id: str) -> tuple[Node, list[Link]]:
+        """Remove a component and its links; returns both for undo."""
+        node = self.nodes[node_id]
+        gone = [ln for ln in self.links.values() if node_id in (ln.source, ln.target)]
+        for ln in gone:
+            self.remove_link(ln.id)
+        del self.nodes[node_id]
+        self.node_removed.emit(node)
+        return node, gone
+
+    def link_refusal(self, source: str, target: str) -> str | None:
+        """Why ``source`` cannot be linked to ``target`` (``None`` if it can)."""
+        if source == target:
+            return "A component cannot be linked to itself."
+        a, b = self.nodes[source], self.nodes[target]
+        if self.link_between(source, target) is not None:
+            return f"{a.label} and {b.label} are already linked."
+        return components.link_refusal(a.kind, b.kind)
+
+    def add_link(self, link: Link) -> Link:
+        """Add a legal link; :class:`ScenarioError` with the reason if not."""
+        if link.source not in self.nodes or link.target not in self.nodes:
+            raise ScenarioError(f"link '{link.id}' joins a component that does not exist")
+        if link.id in self.links:
+            raise ScenarioError(f"link id '{link.id}' is already used")
+        why = self.link_refusal(link.source, link.target)
+        if why:
+            raise ScenarioError(why)
+        self.links[link.id] = link
+        self._note_id(link.id)
+        self.link_added.emit(link)
+        return link
+
+    def remove_link(self, link_id: str) -> Link:
+        link = self.links.pop(link_id)
+        self.link_removed.emit(link)
+        return link
+
+    def move_node(self, node_id: str, x: float, y: float) -> None:
+        node = self.nodes[node_id]
+        if not (math.isfinite(x) and math.isfinite(y)):
+            raise ScenarioError(f"position ({x}, {y}) is not a finite point")
+        node.x, node.y = float(x), float(y)
+        self.moved.emit(node)
+
+    def set_label(self, node_id: str, label: str) -> None:
+        label = label.strip()
+        if not label:
+            raise ScenarioError("a component needs a label")
+        self.nodes[node_id].label = label
+        self.label_changed.emit(self.nodes[node_id])
+
+    def set_property(self, node_id: str, key: str, value: Any) -> None:
+        """Set (or with ``None`` unset) a parameter value on one component.
+
+        The value must be acceptable to the experiment's parameter of that
+        name (checked with :meth:`models.params.Param.coerce`); nothing is
+        clamped. Raises :class:`~models.params.ParamError` otherwise.
+        """
+        node = self.nodes[node_id]
+        if value is None:
+            node.properties.pop(key, None)
+        else:
+            param = self.param(key)
+            node.properties[key] = param.coerce(value) if param is not None else value
+        self.property_changed.emit(node, key, node.properties.get(key))
+
+    def set_experiment(self, name: str | None) -> None:
+        if name is not None:
+            experiments.get(name)
+        self.experiment = name
+        self.experiment_changed.emit(name)
+
+    # ---- queries -------------------------------------------------------
+    def link_between(self, a: str, b: str) -> Link | None:
+        for ln in self.links.values():
+            if {ln.source, ln.target} == {a, b}:
+                return ln
+        return None
+
+    def neighbours(self, node_id: str, category: str | None = None) -> list[Node]:
+        out = []
+        for ln in self.links.values():
+            other = ln.target if ln.source == node_id else ln.source if ln.target == node_id else None
+            if other is not None and (category is None or self.nodes[other].category == category):
+                out.append(self.nodes[other])
+        return out
+
+    def of_category(self, category: str) -> list[Node]:
+        return [n for n in self.nodes.values() if n.category == category]
+
+    def param(self, key: str) -> Param | None:
+        """The experiment's parameter called ``key`` (``None`` if it has none)."""
+        if self.experiment is None:
+            return None
+        schema = experiments.get(self.experiment).schema
+        return schema[key] if key in schema.names() else None
+
+    def params_for(self, node_id: str) -> list[Param]:
+        """The experiment's parameters carried by this component's category."""
+        if self.experiment is None:
+            return []
+        cat = self.nodes[node_id].category
+        return [p for p in experiments.get(self.experiment).schema.params if p.group == cat]
+
+    def own_value(self, node: Node, key: str) -> Any:
+        """What this component itself says about ``key`` (set value or its kind's)."""
+        if key in node.properties:
+            return node.properties[key]
+        return components.kind(node.kind).implies.get(key)
+
+    def fixed_by_kind(self, node_id: str, key: str) -> bool:
+        """True when the component's kind decides ``key`` (an SSD is an SSD)."""
+        return key in components.kind(self.nodes[node_id].kind).implies
+
+    def value_for(self, node_id: str, param: Param) -> Any:
+        """The value the inspector shows for ``param`` on this component."""
+        own = self.own_value(self.nodes[node_id], param.name)
+        if own is not None:
+            return own
+        for other in self.of_category(param.group):
+            v = self.own_value(other, param.name)
+            if v is not None:
+                return v
+        return param.default
+
+    # ---- can it run? ---------------------------------------------------
+    def issues(self) -> list[Issue]:
+        """Everything that stops a run, each attached to a component where possible."""
+        if self.experiment is None:
+            return [Issue(None, "Choose an experiment, or drop a workload onto the canvas.")]
+        exp = experiments.get(self.experiment)
+        out = self._workload_issues(exp)
+        work = self._workload()
+        groups = {p.group for p in exp.schema.params}
+        if work is not None:
+            if groups & _IO_GROUPS:
+                out += self._path_issues(work)
+            elif not self.neighbours(work.id, "processor"):
+                out.append(Issue(work.id, "the workload needs a processor: link it to a zIIP or general CP"))
+            if "tape" in groups:
+                out += self._tape_issues(work)
+        out += self._value_issues(exp)
+        return out
+
+    def _workload(self) -> Node | None:
+        loads = self.of_category("workload")
+        return loads[0] if len(loads) == 1 else None
+
+    def _workload_issues(self, exp) -> list[Issue]:
+        loads = self.of_category("workload")
+        if not loads:
+            return [Issue(None, f"'{exp.title}' needs a workload: drag one from the palette.")]
+        if len(loads) > 1:
+            return [Issue(n.id, "only one workload per scenario: remove the others") for n in loads]
+        k = components.kind(loads[0].kind)
+        if exp.name not in k.experiments:
+            return [Issue(loads[0].id, f"a {k.label} cannot drive '{exp.title}'")]
+        return []
+
+    def _path_issues(self, work: Node) -> list[Issue]:
+        datasets = self.neighbours(work.id, "dataset")
+        if not datasets:
+            return [Issue(work.id, "the workload needs a dataset on a volume: link it to a dataset")]
+        out: list[Issue] = []
+        frontier = datasets
+        for here, there, message in _PATH:
+            reached: dict[str, Node] = {}
+            for node in frontier:
+                nxt = self.neighbours(node.id, there)
+                if not nxt:
+                    out.append(Issue(node.id, message))
+                reached.update({n.id: n for n in nxt})
+            frontier = list(reached.values())
+        return out
+
+    def _tape_issues(self, work: Node) -> list[Issue]:
+        drives = self.of_category("tape")
+        if not drives:
+            return [Issue(work.id, "the workload writes to tape: add a 3490 tape drive on a channel")]
+        out = []
+        for d in drives:
+            chans = self.neighbours(d.id, "channel")
+            if not chans:
+                out.append(Issue(d.id, "the tape drive needs a channel: link it to a FICON channel"))
+            for c in chans:
+                if not self.neighbours(c.id, "processor"):
+                    out.append(Issue(c.id, "the channel needs a processor: link it to a general CP or zIIP"))
+        return out
+
+    def _value_issues(self, exp) -> list[Issue]:
+        out = []
+        for p in exp.schema.params:
+            seen: dict[Any, Node] = {}
+            for node in self.of_category(p.group):
+                v = self.own_value(node, p.name)
+                if v is None:
+                    continue
+                try:
+                    v = p.coerce(v)
+                except ParamError as exc:
+                    out.append(Issue(node.id, str(exc)))
+                    continue
+                seen.setdefault(v, node)
+            if len(seen) > 1:
+                shown = " vs ".join(f"{v} ({n.label})" for v, n in seen.items())
+                for node in seen.values():
+                    out.append(Issue(node.id, f"'{p.title}' differs: {shown}; "
+                                              "the experiment models one value"))
+        return out
+
+    def run_request(self) -> tuple[str, dict]:
+        """``(experiment, overrides)`` for :func:`models.experiments.run_experiment`.
+
+        Raises
+        ------
+        ScenarioError
+            The scenario cannot run yet; the message lists what is missing.
+        """
+        problems = self.issues()
+        if problems:
+            raise ScenarioError("; ".join(_where(self, i) for i in problems))
+        exp = experiments.get(self.experiment)
+        overrides = {}
+        for p in exp.schema.params:
+            for node in self.of_category(p.group):
+                v = self.own_value(node, p.name)
+                if v is not None:
+                    overrides[p.name] = p.coerce(v)
+                    break
+        return exp.name, overrides
+
+    # ---- plain data ----------------------------------------------------
+    def to_dict(self) -> dict:
+        """The scenario as JSON-ready data (see docs/scenario-format.md)."""
+        return {
+            "experiment": self.experiment,
+            "title": self.title,
+            "nodes": [{"id": n.id, "kind": n.kind, "label": n.label, "x": n.x, "y": n.y,
+                       "properties": dict(n.properties)} for n in self.nodes.values()],
+            "links": [{"id": ln.id, "source": ln.source, "target": ln.target}
+                      for ln in self.links.values()],
+        }
+
+    @classmethod
+    def from_dict(cls, data: Any) -> "Scenario":
+        """Build a scenario from :meth:`to_dict` data; :class:`ScenarioError` if bad."""
+        if not isinstance(data, dict):
+            raise ScenarioError("the scenario is not a JSON object")
+        exp = data.get("experiment")
+        if exp is not None:
+            try:
+                experiments.get(exp)
+            except ParamError as exc:
+                raise ScenarioError(str(exc)) from None
+        title = data.get("title", "")
+        if not isinstance(title, str):
+            raise ScenarioError("'title' must be text")
+        sc = cls(exp, title)
+        for raw in _list(data, "nodes"):
+            sc.add_node(_node_from(raw, sc))
+        for raw in _list(data, "links"):
+            if not isinstance(raw, dict) or not all(isinstance(raw.get(k), str)
+                                                    for k in ("id", "source", "target")):
+                raise ScenarioError(f"bad link {raw!r}: needs text 'id', 'source' and 'target'")
+            sc.add_link(Link(raw["id"], raw["source"], raw["target"]))
+        return sc
+
+
+def _list(data: dict, key: str) -> Iterable:
+    value = data.get(key, [])
+    if not isinstance(value, list):
+        raise ScenarioError(f"'{key}' must be a list")
+    return value
+
+
+def _node_from(raw: Any, sc: Scenario) -> Node:
+    if not isinstance(raw, dict):
+        raise ScenarioError(f"bad component {raw!r}: not an object")
+    ident, key, label = raw.get("id"), raw.get("kind"), raw.get("label")
+    if not all(isinstance(v, str) and v for v in (ident, key, label)):
+        raise ScenarioError(f"bad component {raw!r}: needs text 'id', 'kind' and 'label'")
+    if key not in components.KINDS:
+        raise ScenarioError(f"component '{ident}' has unknown kind '{key}'")
+    x, y = raw.get("x", 0.0), raw.get("y", 0.0)
+    if not all(isinstance(v, (int, float)) and not isinstance(v, bool) and math.isfinite(v)
+               for v in (x, y)):
+        raise ScenarioError(f"component '{ident}' has a bad position ({x!r}, {y!r})")
+    props = raw.get("properties", {})
+    if not isinstance(props, dict):
+        raise ScenarioError(f"component '{ident}': 'properties' must be an object")
+    checked = {}
+    for k, v in props.items():
+        param = sc.param(k)
+        try:
+            checked[k] = param.coerce(v) if param is not None else v
+        except ParamError as exc:
+            raise ScenarioError(f"component '{ident}' ({label}): {exc}") from None
+    return Node(ident, key, label, float(x), float(y), checked)
+
+
+def _where(sc: Scenario, issue: Issue) -> str:
+    if issue.node is None or issue.node not in sc.nodes:
+        return issue.message
+    return f"{sc.nodes[issue.node].label}: {issue.message}"

@@ -1,0 +1,117 @@
+"""Menus, toolbar and shortcuts of the main window.
+
+:func:`build_actions` creates every :class:`QAction` with its shortcut and
+tooltip, connects it to a window method, and lays out the menus and the
+toolbar, so the window class itself stays about behaviour.
+"""
+from __future__ import annotations
+
+from types import SimpleNamespace
+
+from PySide6.QtGui import QAction, QKeySequence
+from PySide6.QtWidgets import QComboBox, QLabel, QMainWindow, QToolBar
+
+from app import scenario_io
+from models import experiments
+
+K = QKeySequence.StandardKey
+
+
+def _act(win: QMainWindow, text: str, slot, keys=(), tip: str = "") -> QAction:
+    a = QAction(text, win)
+    if keys:
+        a.setShortcuts([QKeySequence(k) for k in keys])
+    if tip:
+        a.setToolTip(tip)
+        a.setStatusTip(tip)
+    a.triggered.connect(lambda _=False: slot())
+    win.addAction(a)  # shortcuts work wherever the focus is
+    return a
+
+
+def build_actions(win) -> SimpleNamespace:
+    """Create the actions, menus and toolbar of ``win`` (a MainWindow)."""
+    stack = win.editor.undo_stack
+    a = SimpleNamespace()
+    a.new = _act(win, "&New", win.new_scenario, [K.New], "Start an empty scenario (Ctrl+N)")
+    a.open = _act(win, "&Open…", win.open_dialog, [K.Open], "Open a scenario file (Ctrl+O)")
+    a.save = _act(win, "&Save", win.save, [K.Save], "Save the scenario (Ctrl+S)")
+    a.save_as = _act(win, "Save &As…", win.save_as, [K.SaveAs], "Save under a new name")
+    a.start = _act(win, "Start &page", win.show_start_page, (), "The case studies and a new scenario")
+    a.quit = _act(win, "&Quit", win.close, [K.Quit])
+    a.undo = stack.createUndoAction(win, "&Undo")
+    a.undo.setShortcuts([QKeySequence(K.Undo)])
+    a.redo = stack.createRedoAction(win, "&Redo")
+    a.redo.setShortcuts([QKeySequence("Ctrl+Shift+Z"), QKeySequence("Ctrl+Y")])
+    a.delete = _act(win, "&Delete", win.delete_selected, ["Del", "Backspace"],
+                    "Delete the selected components and links (Del)")
+    a.copy = _act(win, "&Copy", win.copy_selection, [K.Copy], "Copy the selected components")
+    a.paste = _act(win, "&Paste", win.paste, [K.Paste], "Paste copied components")
+    a.select_all = _act(win, "Select &all", win.select_all, [K.SelectAll])
+    a.zoom_in = _act(win, "Zoom &in", lambda: win.view.zoom(1.25), ["Ctrl++", "Ctrl+="], "Zoom in (Ctrl++)")
+    a.zoom_out = _act(win, "Zoom &out", lambda: win.view.zoom(0.8), ["Ctrl+-"], "Zoom out (Ctrl+-)")
+    a.fit = _act(win, "&Fit scenario", win.view.fit, ["Ctrl+0"], "Show the whole scenario (Ctrl+0)")
+    a.run = _act(win, "&Run", win.run, ["F5"], "Run the scenario's experiment (F5)")
+    a.cancel = _act(win, "&Cancel run", win.cancel_run, ["Esc"], "Stop the running experiment (Esc)")
+    a.cancel.setEnabled(False)
+    for act in (a.undo, a.redo):
+        win.addAction(act)
+    _menus(win, a)
+    a.experiment_combo = _toolbar(win, a)
+    return a
+
+
+def _menus(win, a: SimpleNamespace) -> None:
+    bar = win.menuBar()
+    f = bar.addMenu("&File")
+    for act in (a.new, a.open):
+        f.addAction(act)
+    win.recent_menu = f.addMenu("Open &recent")
+    f.addSeparator()
+    for act in (a.save, a.save_as):
+        f.addAction(act)
+    f.addSeparator()
+    f.addAction(a.start)
+    f.addAction(a.quit)
+    e = bar.addMenu("&Edit")
+    for act in (a.undo, a.redo, None, a.copy, a.paste, a.delete, a.select_all):
+        e.addSeparator() if act is None else e.addAction(act)
+    v = bar.addMenu("&View")
+    for act in (a.zoom_in, a.zoom_out, a.fit):
+        v.addAction(act)
+    win.docks_menu = v.addMenu("&Panels")
+    r = bar.addMenu("&Run")
+    r.addAction(a.run)
+    r.addAction(a.cancel)
+    cases = bar.addMenu("&Case studies")
+    for name in scenario_io.case_names():
+        exp = experiments.get(name)
+        act = QAction(exp.title, win)
+        act.setToolTip(exp.description)
+        act.triggered.connect(lambda _=False, n=name: win.open_case_or_file(n))
+        cases.addAction(act)
+    cases.setToolTipsVisible(True)
+
+
+def _toolbar(win, a: SimpleNamespace) -> QComboBox:
+    tb = QToolBar("Main", win)
+    tb.setObjectName("mainToolbar")
+    tb.setMovable(False)
+    win.addToolBar(tb)
+    for act in (a.new, a.open, a.save, None, a.undo, a.redo, None):
+        tb.addSeparator() if act is None else tb.addAction(act)
+    tb.addWidget(QLabel(" Experiment: "))
+    combo = QComboBox()
+    combo.setObjectName("experimentCombo")
+    combo.setToolTip("What the scenario runs: the experiment decides which parameters "
+                     "each component shows in the inspector.")
+    combo.addItem("— choose —", None)
+    for name, exp in experiments.registry().items():
+        combo.addItem(exp.title, name)
+        combo.setItemData(combo.count() - 1, exp.description, 3)  # 3: ToolTipRole
+    combo.activated.connect(lambda i: win.editor.set_experiment(combo.itemData(i)))
+    tb.addWidget(combo)
+    tb.addSeparator()
+    for act in (a.run, a.cancel, None, a.zoom_out, a.zoom_in, a.fit):
+        tb.addSeparator() if act is None else tb.addAction(act)
+    return combo

@@ -1,0 +1,1 @@
+"""The scenario canvas: scene, items, view and drag-and-drop payloads."""

@@ -1,0 +1,175 @@
+"""Graphics items for components, their link ports and links.
+
+Items keep only the id of what they draw; label, kind and problems are read
+from the scene's scenario when painting, so the model stays the one source
+of truth. Positions are mirrored from the model and only differ from it
+while the user drags (the drag is recorded as one command on release).
+"""
+from __future__ import annotations
+
+import math
+
+from PySide6.QtCore import QLineF, QPointF, QRectF, Qt
+from PySide6.QtGui import QColor, QFont, QPainterPath, QPainterPathStroker, QPen
+from PySide6.QtWidgets import QGraphicsItem, QGraphicsObject, QGraphicsPathItem
+
+from models import components
+from ui.icons import icon_for
+
+NODE_W, NODE_H = 150.0, 92.0
+ICON = 50.0
+ISSUE_H = 64.0
+PORT_R = 8.0
+INK = QColor("#1d2733")
+WARN_INK, WARN_FILL = QColor("#8a1c00"), QColor("#fff1c7")
+CATEGORY_TINT = {
+    "workload": "#efe7f8", "processor": "#e6eef9", "channel": "#e7f3e8",
+    "control_unit": "#f8eedd", "volume": "#e9eef0", "tape": "#e0f2ef", "dataset": "#f8e8e8",
+}
+
+
+class PortItem(QGraphicsItem):
+    """The handle on a component's right edge that starts a link drag."""
+
+    def __init__(self, parent: "NodeItem") -> None:
+        super().__init__(parent)
+        self.setPos(NODE_W, ICON / 2 + 10)
+        self.setAcceptHoverEvents(True)
+        self.setCursor(Qt.CursorShape.CrossCursor)
+        self.setToolTip("Drag from this port onto another component to link them.")
+        self.setZValue(2)
+
+    @property
+    def node_id(self) -> str:
+        return self.parentItem().node_id
+
+    def boundingRect(self) -> QRectF:
+        r = PORT_R + 2
+        return QRectF(-r, -r, 2 * r, 2 * r)
+
+    def paint(self, painter, option, widget=None) -> None:
+        painter.setRenderHint(painter.RenderHint.Antialiasing)
+        painter.setPen(QPen(INK, 2))
+        painter.setBrush(QColor("#ffffff"))
+        painter.drawEllipse(QPointF(0, 0), PORT_R, PORT_R)
+        painter.setBrush(INK)
+        painter.drawEllipse(QPointF(0, 0), 3, 3)
+
+
+class NodeItem(QGraphicsObject):
+    """Draws one component: tinted card, icon, label, and any problem below."""
+
+    def __init__(self, node_id: str) -> None:
+        super().__init__()
+        self.node_id = node_id
+        self.setFlags(QGraphicsItem.GraphicsItemFlag.ItemIsMovable
+                      | QGraphicsItem.GraphicsItemFlag.ItemIsSelectable
+                      | QGraphicsItem.GraphicsItemFlag.ItemSendsGeometryChanges)
+        self.port = PortItem(self)
+        self.setZValue(1)
+
+    def _node(self):
+        return self.scene().scenario.nodes[self.node_id]
+
+    def boundingRect(self) -> QRectF:
+        return QRectF(-4, -4, NODE_W + 8, NODE_H + ISSUE_H + 8)
+
+    def shape(self) -> QPainterPath:
+        path = QPainterPath()
+        path.addRoundedRect(QRectF(0, 0, NODE_W, NODE_H), 10, 10)
+        return path
+
+    def center(self) -> QPointF:
+        return self.pos() + QPointF(NODE_W / 2, NODE_H / 2)
+
+    def paint(self, painter, option, widget=None) -> None:
+        node = self._node()
+        kind = components.kind(node.kind)
+        painter.setRenderHint(painter.RenderHint.Antialiasing)
+        selected = self.isSelected()
+        painter.setPen(QPen(QColor("#1565c0") if selected else QColor("#8a96a3"), 3 if selected else 1.5))
+        painter.setBrush(QColor(CATEGORY_TINT[kind.category]))
+        painter.drawRoundedRect(QRectF(0, 0, NODE_W, NODE_H), 10, 10)
+        icon_for(node.kind).paint(painter, QRectF((NODE_W - ICON) / 2, 6, ICON, ICON).toRect())
+        font = QFont(painter.font())
+        font.setPointSizeF(10.5)
+        font.setBold(True)
+        painter.setFont(font)
+        painter.setPen(INK)
+        label_rect = QRectF(4, ICON + 8, NODE_W - 8, NODE_H - ICON - 10)
+        metrics = painter.fontMetrics()
+        text = metrics.elidedText(node.label, Qt.TextElideMode.ElideRight, int(label_rect.width()))
+        painter.drawText(label_rect, Qt.AlignmentFlag.AlignHCenter | Qt.AlignmentFlag.AlignTop, text)
+        issues = self.scene().issues_for(self.node_id)
+        if issues:
+            self._paint_issue(painter, "⚠ " + issues[0] + (f" (+{len(issues) - 1} more)" if len(issues) > 1 else ""))
+
+    def _paint_issue(self, painter, text: str) -> None:
+        rect = QRectF(-2, NODE_H + 4, NODE_W + 4, ISSUE_H - 4)
+        painter.setPen(QPen(WARN_INK, 1))
+        painter.setBrush(WARN_FILL)
+        painter.drawRoundedRect(rect, 6, 6)
+        font = QFont(painter.font())
+        font.setPointSizeF(8.5)
+        font.setBold(False)
+        painter.setFont(font)
+        painter.drawText(rect.adjusted(5, 3, -5, -3),
+                         Qt.TextFlag.TextWordWrap | Qt.AlignmentFlag.AlignLeft, text)
+
+    def itemChange(self, change, value):
+        if change == QGraphicsItem.GraphicsItemChange.ItemPositionHasChanged and self.scene():
+            self.scene().node_item_moved(self.node_id)
+        return super().itemChange(change, value)
+
+
+class LinkItem(QGraphicsPathItem):
+    """A link drawn from one component's edge to the other's, with an arrow."""
+
+    def __init__(self, link_id: str) -> None:
+        super().__init__()
+        self.link_id = link_id
+        self.setFlag(QGraphicsItem.GraphicsItemFlag.ItemIsSelectable)
+        self.setPen(QPen(QColor("#4a5663"), 2.5, Qt.PenStyle.SolidLine, Qt.PenCapStyle.RoundCap))
+        self.setZValue(0)
+
+    def update_ends(self, a: NodeItem, b: NodeItem) -> None:
+        """Redraw between the two component items' current positions."""
+        start, end = _edge_point(a, b.center()), _edge_point(b, a.center())
+        path = QPainterPath(start)
+        path.lineTo(end)
+        line = QLineF(end, start)
+        if line.length() > 1:
+            angle = math.radians(line.angle())
+            for da in (0.45, -0.45):
+                tip = end + QPointF(math.cos(angle + da) * 12, -math.sin(angle + da) * 12)
+                path.moveTo(end)
+                path.lineTo(tip)
+        self.setPath(path)
+
+    def paint(self, painter, option, widget=None) -> None:
+        pen = QPen(self.pen())
+        if self.isSelected():
+            pen.setColor(QColor("#1565c0"))
+            pen.setWidthF(4)
+        painter.setRenderHint(painter.RenderHint.Antialiasing)
+        painter.setPen(pen)
+        painter.setBrush(Qt.BrushStyle.NoBrush)
+        painter.drawPath(self.path())
+
+    def shape(self) -> QPainterPath:
+        # A wider hit area than the 2.5 px line, so links are easy to select.
+        stroker = QPainterPathStroker()
+        stroker.setWidth(12)
+        return stroker.createStroke(self.path())
+
+
+def _edge_point(item: NodeItem, toward: QPointF) -> QPointF:
+    """Where the line from the item's centre toward ``toward`` leaves its card."""
+    c = item.center()
+    dx, dy = toward.x() - c.x(), toward.y() - c.y()
+    if dx == 0 and dy == 0:
+        return c
+    sx = (NODE_W / 2) / abs(dx) if dx else math.inf
+    sy = (NODE_H / 2) / abs(dy) if dy else math.inf
+    s = min(sx, sy, 1.0)
+    return QPointF(c.x() + dx * s, c.y() + dy * s)

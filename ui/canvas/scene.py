@@ -1,0 +1,214 @@
+"""The canvas scene: listens to the scenario and draws it; turns gestures into edits.
+
+The scene subscribes to the model's callbacks (``node_added``, ``moved``,
+``link_removed`` …) and creates, moves or deletes items to match. Gestures go
+the other way through the :class:`~ui.editor.Editor`: a finished drag becomes
+one move command, a drag from a port onto another component becomes a link
+(or a refusal explained in a tooltip and the status bar).
+"""
+from __future__ import annotations
+
+from PySide6.QtCore import QLineF, QPointF, QRectF, Qt, Signal
+from PySide6.QtGui import QColor, QPen
+from PySide6.QtWidgets import QGraphicsLineItem, QGraphicsScene, QToolTip
+
+from models.scenario import Issue, Link, Node, Scenario
+from ui.canvas.items import LinkItem, NodeItem, PortItem
+from ui.editor import GRID, Editor
+
+_CALLBACKS = ("node_added", "node_removed", "link_added", "link_removed", "moved",
+              "property_changed", "label_changed", "experiment_changed")
+
+
+class CanvasScene(QGraphicsScene):
+    """Draws :attr:`scenario`; every change arrives through model callbacks."""
+
+    #: The scenario's problems changed (list of :class:`~models.scenario.Issue`).
+    issues_changed = Signal(list)
+    #: A hint for the status bar (link refusals while dragging).
+    hint = Signal(str)
+
+    def __init__(self, editor: Editor, parent=None) -> None:
+        super().__init__(parent)
+        self.editor = editor
+        self.scenario: Scenario | None = None
+        self.node_items: dict[str, NodeItem] = {}
+        self.link_items: dict[str, LinkItem] = {}
+        self._issues: list[Issue] = []
+        self._link_from: str | None = None
+        self._rubber_line: QGraphicsLineItem | None = None
+        self._press_positions: dict[str, tuple[float, float]] = {}
+        self.setSceneRect(QRectF(-400, -300, 2400, 1600))
+        editor.scenario_replaced.connect(self.bind)
+        self.bind(editor.scenario)
+
+    # ---- following the model -------------------------------------------
+    def bind(self, scenario: Scenario) -> None:
+        """Draw ``scenario`` from scratch and follow its changes."""
+        if self.scenario is not None:
+            for name in _CALLBACKS:
+                getattr(self.scenario, name).disconnect(self._handler(name))
+        self.clear()
+        self.node_items.clear()
+        self.link_items.clear()
+        self.scenario = scenario
+        for name in _CALLBACKS:
+            getattr(scenario, name).connect(self._handler(name))
+        for node in scenario.nodes.values():
+            self._on_model_node_added(node)
+        for link in scenario.links.values():
+            self._on_model_link_added(link)
+        self._refresh_issues()
+
+    def _handler(self, name: str):
+        # Bound methods compare equal, so disconnect finds the same handler.
+        return getattr(self, f"_on_model_{name}", self._on_model_changed)
+
+    def _on_model_node_added(self, node: Node) -> None:
+        item = NodeItem(node.id)
+        self.node_items[node.id] = item
+        self.addItem(item)
+        item.setPos(node.x, node.y)
+        item.setToolTip(self._tooltip(node))
+        self._refresh_issues()
+
+    def _on_model_node_removed(self, node: Node) -> None:
+        item = self.node_items.pop(node.id)
+        self.removeItem(item)
+        self._refresh_issues()
+
+    def _on_model_link_added(self, link: Link) -> None:
+        item = LinkItem(link.id)
+        self.link_items[link.id] = item
+        self.addItem(item)
+        item.update_ends(self.node_items[link.source], self.node_items[link.target])
+        self._refresh_issues()
+
+    def _on_model_link_removed(self, link: Link) -> None:
+        self.removeItem(self.link_items.pop(link.id))
+        self._refresh_issues()
+
+    def _on_model_moved(self, node: Node) -> None:
+        self.node_items[node.id].setPos(node.x, node.y)
+
+    def _on_model_changed(self, *args) -> None:
+        for node_id, item in self.node_items.items():
+            item.setToolTip(self._tooltip(self.scenario.nodes[node_id]))
+        self._refresh_issues()
+
+    def _tooltip(self, node: Node) -> str:
+        from models import components
+        k = components.kind(node.kind)
+        return f"<b>{node.label}</b> — {k.label}<br>{k.help}"
+
+    def _refresh_issues(self) -> None:
+        self._issues = self.scenario.issues()
+        for item in self.node_items.values():
+            item.update()
+        self.issues_changed.emit(list(self._issues))
+
+    def issues_for(self, node_id: str) -> list[str]:
+        """Problems attached to one component, for drawing next to it."""
+        return [i.message for i in self._issues if i.node == node_id]
+
+    def node_item_moved(self, node_id: str) -> None:
+        """Keep links glued to a component while it is dragged."""
+        for link in self.scenario.links.values():
+            if node_id in (link.source, link.target) and link.id in self.link_items:
+                self.link_items[link.id].update_ends(self.node_items[link.source],
+                                                     self.node_items[link.target])
+
+    # ---- selection -----------------------------------------------------
+    def selected_node_ids(self) -> list[str]:
+        return [i.node_id for i in self.selectedItems() if isinstance(i, NodeItem)]
+
+    def selected_link_ids(self) -> list[str]:
+        return [i.link_id for i in self.selectedItems() if isinstance(i, LinkItem)]
+
+    def select_nodes(self, node_ids) -> None:
+        self.clearSelection()
+        for nid in node_ids:
+            self.node_items[nid].setSelected(True)
+
+    def node_at(self, pos: QPointF) -> str | None:
+        for item in self.items(pos):
+            if isinstance(item, NodeItem):
+                return item.node_id
+            if isinstance(item, PortItem):
+                return item.node_id
+        return None
+
+    # ---- gestures ------------------------------------------------------
+    def mousePressEvent(self, event) -> None:
+        port = next((i for i in self.items(event.scenePos()) if isinstance(i, PortItem)), None)
+        if port is not None and event.button() == Qt.MouseButton.LeftButton:
+            self._link_from = port.node_id
+            start = self.node_items[port.node_id].mapToScene(port.pos())
+            self._rubber_line = self.addLine(QLineF(start, event.scenePos()),
+                                             QPen(QColor("#1565c0"), 2, Qt.PenStyle.DashLine))
+            event.accept()
+            return
+        super().mousePressEvent(event)
+        self._press_positions = {nid: (self.node_items[nid].x(), self.node_items[nid].y())
+                                 for nid in self.selected_node_ids()}
+
+    def mouseMoveEvent(self, event) -> None:
+        if self._link_from is None:
+            super().mouseMoveEvent(event)
+            return
+        line = self._rubber_line.line()
+        self._rubber_line.setLine(QLineF(line.p1(), event.scenePos()))
+        target = self.node_at(event.scenePos())
+        if target is not None and target != self._link_from:
+            why = self.scenario.link_refusal(self._link_from, target)
+            self._show_hint(event, why or "Release to link.")
+
+    def mouseReleaseEvent(self, event) -> None:
+        if self._link_from is None:
+            super().mouseReleaseEvent(event)
+            self._commit_drag()
+            return
+        source, self._link_from = self._link_from, None
+        self.removeItem(self._rubber_line)
+        self._rubber_line = None
+        target = self.node_at(event.scenePos())
+        if target is not None and target != source:
+            why = self.editor.link(source, target)
+            if why:
+                self._show_hint(event, why)
+
+    def _show_hint(self, event, text: str) -> None:
+        self.hint.emit(text)
+        widget = event.widget()
+        if widget is not None:
+            QToolTip.showText(event.screenPos(), text, widget)
+
+    def _commit_drag(self) -> None:
+        moved = {}
+        for nid, old in self._press_positions.items():
+            item = self.node_items.get(nid)
+            if item is not None and (item.x(), item.y()) != old:
+                moved[nid] = (item.x(), item.y())
+        self._press_positions = {}
+        if moved:
+            self.editor.move(moved)
+            # Snapping may leave the model where the item already is; resync.
+            for nid in moved:
+                node = self.scenario.nodes[nid]
+                self.node_items[nid].setPos(node.x, node.y)
+
+    def drawBackground(self, painter, rect: QRectF) -> None:
+        painter.fillRect(rect, QColor("#fbfcfd"))
+        painter.setPen(QPen(QColor("#d5dbe1"), 1.5))
+        step = GRID * 2
+        left = int(rect.left() // step) * step
+        top = int(rect.top() // step) * step
+        points = []
+        y = top
+        while y < rect.bottom():
+            x = left
+            while x < rect.right():
+                points.append(QPointF(x, y))
+                x += step
+            y += step
+        painter.drawPoints(points)

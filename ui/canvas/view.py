@@ -1,0 +1,103 @@
+"""The canvas view: accepts palette drops, zooms, pans and rubber-band selects."""
+from __future__ import annotations
+
+from PySide6.QtCore import QPointF, Qt, Signal
+from PySide6.QtGui import QPainter
+from PySide6.QtWidgets import QGraphicsView
+
+from ui.canvas.items import NODE_H, NODE_W
+from ui.canvas.mime import decode_kind
+from ui.canvas.scene import CanvasScene
+
+ZOOM_MIN, ZOOM_MAX = 0.25, 4.0
+
+
+class CanvasView(QGraphicsView):
+    """Shows a :class:`CanvasScene`; drops create components through the editor."""
+
+    #: A component was dropped: its new id.
+    dropped = Signal(str)
+
+    def __init__(self, scene: CanvasScene, parent=None) -> None:
+        super().__init__(scene, parent)
+        self.setAcceptDrops(True)
+        self.setRenderHints(QPainter.RenderHint.Antialiasing | QPainter.RenderHint.TextAntialiasing)
+        self.setDragMode(QGraphicsView.DragMode.RubberBandDrag)
+        self.setTransformationAnchor(QGraphicsView.ViewportAnchor.AnchorUnderMouse)
+        self.setViewportUpdateMode(QGraphicsView.ViewportUpdateMode.BoundingRectViewportUpdate)
+        self._pan_from: QPointF | None = None
+
+    # ---- drag and drop from the palette --------------------------------
+    def dragEnterEvent(self, event) -> None:
+        if decode_kind(event.mimeData()) is not None:
+            event.acceptProposedAction()
+        else:
+            event.ignore()
+
+    def dragMoveEvent(self, event) -> None:
+        self.dragEnterEvent(event)
+
+    def dropEvent(self, event) -> None:
+        key = decode_kind(event.mimeData())
+        if key is None:
+            event.ignore()
+            return
+        # Drop centred on the pointer; the editor snaps to the grid.
+        pos = self.mapToScene(event.position().toPoint())
+        node_id = self.scene().editor.add_component(key, pos.x() - NODE_W / 2, pos.y() - NODE_H / 2)
+        event.acceptProposedAction()
+        self.dropped.emit(node_id)
+
+    # ---- zoom and pan --------------------------------------------------
+    def zoom(self, factor: float) -> None:
+        """Zoom by ``factor`` within 25 %–400 %."""
+        current = self.transform().m11()
+        factor = max(ZOOM_MIN / current, min(ZOOM_MAX / current, factor))
+        self.scale(factor, factor)
+
+    def reset_zoom(self) -> None:
+        self.resetTransform()
+
+    def fit(self) -> None:
+        """Show every component, never magnified above 100 %."""
+        rect = self.scene().itemsBoundingRect()
+        if rect.isEmpty():
+            self.resetTransform()
+            return
+        self.fitInView(rect.adjusted(-30, -30, 30, 30), Qt.AspectRatioMode.KeepAspectRatio)
+        if self.transform().m11() > 1.0:
+            self.resetTransform()
+            self.centerOn(rect.center())
+
+    def wheelEvent(self, event) -> None:
+        if event.modifiers() & Qt.KeyboardModifier.ControlModifier:
+            self.zoom(1.15 if event.angleDelta().y() > 0 else 1 / 1.15)
+            event.accept()
+        else:
+            super().wheelEvent(event)
+
+    def mousePressEvent(self, event) -> None:
+        if event.button() == Qt.MouseButton.MiddleButton:
+            self._pan_from = event.position()
+            self.setCursor(Qt.CursorShape.ClosedHandCursor)
+            event.accept()
+            return
+        super().mousePressEvent(event)
+
+    def mouseMoveEvent(self, event) -> None:
+        if self._pan_from is not None:
+            delta = event.position() - self._pan_from
+            self._pan_from = event.position()
+            self.horizontalScrollBar().setValue(self.horizontalScrollBar().value() - int(delta.x()))
+            self.verticalScrollBar().setValue(self.verticalScrollBar().value() - int(delta.y()))
+            event.accept()
+            return
+        super().mouseMoveEvent(event)
+
+    def mouseReleaseEvent(self, event) -> None:
+        if event.button() == Qt.MouseButton.MiddleButton and self._pan_from is not None:
+            self._pan_from = None
+            self.unsetCursor()
+            event.accept()
+            return
+        super().mouseReleaseEvent(event)

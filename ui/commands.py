@@ -1,0 +1,168 @@
+"""Undo commands: every edit is a small QUndoCommand that calls model methods.
+
+Commands never touch graphics items: ``redo``/``undo`` change the
+:class:`~models.scenario.Scenario`, which tells the scene. Compound edits
+(delete a selection, paste, drop a workload that picks the experiment) are
+parent commands whose children run in order on redo and in reverse on undo.
+"""
+from __future__ import annotations
+
+from typing import Any
+
+from PySide6.QtGui import QUndoCommand
+
+from models.scenario import Link, Node, Scenario
+
+
+class Macro(QUndoCommand):
+    """A compound edit. Its children run in order on redo, reversed on undo.
+
+    PySide does not keep the Python side of a child command alive once the
+    only reference is the C++ parent, and a collected child would crash on
+    its next ``redo``; the macro therefore holds its children in a list.
+    """
+
+    def __init__(self, text: str) -> None:
+        super().__init__(text)
+        self.children_: list[QUndoCommand] = []
+
+
+def _keep(command: QUndoCommand, parent: QUndoCommand | None) -> None:
+    if parent is not None:
+        parent.children_.append(command)
+
+
+class AddNodeCommand(QUndoCommand):
+    """Add one component."""
+
+    def __init__(self, scenario: Scenario, node: Node, parent: Macro | None = None):
+        super().__init__(f"Add {node.label}", parent)
+        _keep(self, parent)
+        self.scenario, self.node = scenario, node.copy()
+
+    def redo(self) -> None:
+        self.scenario.add_node(self.node.copy())
+
+    def undo(self) -> None:
+        self.scenario.remove_node(self.node.id)
+
+
+class RemoveNodeCommand(QUndoCommand):
+    """Remove one component with the links still attached to it."""
+
+    def __init__(self, scenario: Scenario, node_id: str, parent: Macro | None = None):
+        super().__init__(f"Delete {scenario.nodes[node_id].label}", parent)
+        _keep(self, parent)
+        self.scenario, self.node_id = scenario, node_id
+        self.node: Node | None = None
+        self.links: list[Link] = []
+
+    def redo(self) -> None:
+        node, links = self.scenario.remove_node(self.node_id)
+        self.node, self.links = node.copy(), links
+
+    def undo(self) -> None:
+        self.scenario.add_node(self.node.copy())
+        for link in self.links:
+            self.scenario.add_link(link)
+
+
+class AddLinkCommand(QUndoCommand):
+    """Link two components (the model has already said the link is legal)."""
+
+    def __init__(self, scenario: Scenario, link: Link, parent: Macro | None = None):
+        # In a paste macro the ends do not exist yet, so name them only if known.
+        names = [scenario.nodes[i].label if i in scenario.nodes else "component"
+                 for i in (link.source, link.target)]
+        super().__init__(f"Link {names[0]} to {names[1]}", parent)
+        _keep(self, parent)
+        self.scenario, self.link = scenario, link
+
+    def redo(self) -> None:
+        self.scenario.add_link(self.link)
+
+    def undo(self) -> None:
+        self.scenario.remove_link(self.link.id)
+
+
+class RemoveLinkCommand(QUndoCommand):
+    """Remove one link."""
+
+    def __init__(self, scenario: Scenario, link_id: str, parent: Macro | None = None):
+        super().__init__("Delete link", parent)
+        _keep(self, parent)
+        self.scenario, self.link = scenario, scenario.links[link_id]
+
+    def redo(self) -> None:
+        self.scenario.remove_link(self.link.id)
+
+    def undo(self) -> None:
+        self.scenario.add_link(self.link)
+
+
+class MoveNodesCommand(QUndoCommand):
+    """One drag: the old and new positions of every component that moved."""
+
+    def __init__(self, scenario: Scenario, moves: dict[str, tuple[tuple[float, float], tuple[float, float]]],
+                 parent: Macro | None = None):
+        n = len(moves)
+        super().__init__(f"Move {n} component{'s' if n != 1 else ''}", parent)
+        _keep(self, parent)
+        self.scenario, self.moves = scenario, dict(moves)
+
+    def redo(self) -> None:
+        for node_id, (_, new) in self.moves.items():
+            self.scenario.move_node(node_id, *new)
+
+    def undo(self) -> None:
+        for node_id, (old, _) in self.moves.items():
+            self.scenario.move_node(node_id, *old)
+
+
+class SetPropertyCommand(QUndoCommand):
+    """Set (or unset, with ``None``) one parameter value on one component."""
+
+    def __init__(self, scenario: Scenario, node_id: str, key: str, new: Any,
+                 parent: Macro | None = None):
+        super().__init__(f"Set {key}", parent)
+        _keep(self, parent)
+        self.scenario, self.node_id, self.key, self.new = scenario, node_id, key, new
+        self.old = scenario.nodes[node_id].properties.get(key)
+
+    def redo(self) -> None:
+        self.scenario.set_property(self.node_id, self.key, self.new)
+
+    def undo(self) -> None:
+        self.scenario.set_property(self.node_id, self.key, self.old)
+
+
+class RenameCommand(QUndoCommand):
+    """Change a component's label."""
+
+    def __init__(self, scenario: Scenario, node_id: str, label: str,
+                 parent: Macro | None = None):
+        super().__init__(f"Rename to {label}", parent)
+        _keep(self, parent)
+        self.scenario, self.node_id, self.new = scenario, node_id, label
+        self.old = scenario.nodes[node_id].label
+
+    def redo(self) -> None:
+        self.scenario.set_label(self.node_id, self.new)
+
+    def undo(self) -> None:
+        self.scenario.set_label(self.node_id, self.old)
+
+
+class SetExperimentCommand(QUndoCommand):
+    """Choose the experiment the scenario runs."""
+
+    def __init__(self, scenario: Scenario, name: str | None, parent: Macro | None = None):
+        super().__init__(f"Experiment {name}", parent)
+        _keep(self, parent)
+        self.scenario, self.new, self.old = scenario, name, scenario.experiment
+
+    def redo(self) -> None:
+        self.scenario.set_experiment(self.new)
+
+    def undo(self) -> None:
+        self.scenario.set_experiment(self.old)

@@ -1,0 +1,1 @@
+"""Dock widgets around the canvas: palette, inspector, results."""

@@ -1,0 +1,210 @@
+"""The property inspector, generated from the experiment's parameter schema.
+
+For the selected component it shows the label and the parameters of the
+scenario's experiment whose ``group`` is the component's category — the same
+:class:`~models.params.Param` objects ``zperflab run --set`` uses, with their
+units, ranges and help text as tooltips. Values go through the editor; a value
+the parameter refuses is shown with the reason and never clamped.
+"""
+from __future__ import annotations
+
+import json
+from typing import Any
+
+from PySide6.QtCore import Qt
+from PySide6.QtWidgets import (QCheckBox, QComboBox, QFormLayout, QLabel, QLineEdit,
+                               QScrollArea, QVBoxLayout, QWidget)
+
+from models import components, experiments
+from models.params import Param
+from ui.canvas.scene import CanvasScene
+from ui.editor import Editor
+
+ERROR_STYLE = "color: #a00000; font-weight: bold;"
+NOTE_STYLE = "color: #3c4650;"
+
+
+def format_value(value: Any) -> str:
+    """How a parameter value is written in an edit field."""
+    if value is None:
+        return ""
+    if isinstance(value, (dict, list)):
+        return json.dumps(value)
+    if isinstance(value, float) and value.is_integer() and abs(value) < 1e15:
+        return str(int(value))
+    return str(value)
+
+
+class Inspector(QScrollArea):
+    """Shows and edits the selected component (or the scenario's problems)."""
+
+    def __init__(self, editor: Editor, scene: CanvasScene, parent=None) -> None:
+        super().__init__(parent)
+        self.editor, self.scene = editor, scene
+        self.setWidgetResizable(True)
+        self.node_id: str | None = None
+        self.fields: dict[str, QWidget] = {}
+        self.error = QLabel()
+        self.error.setWordWrap(True)
+        self.error.setStyleSheet(ERROR_STYLE)
+        self.error.setObjectName("inspectorError")
+        scene.selectionChanged.connect(self._on_scene_selection_changed)
+        scene.issues_changed.connect(self._on_scene_issues_changed)
+        self.rebuild()
+
+    def _on_scene_selection_changed(self) -> None:
+        if self.scene.scenario is None:
+            return
+        ids = self.scene.selected_node_ids()
+        self.show_node(ids[0] if len(ids) == 1 else None)
+
+    def _on_scene_issues_changed(self, _issues) -> None:
+        # Issues change after every edit: redraw unless the user is typing here.
+        focus = self.focusWidget()
+        if isinstance(focus, QLineEdit) and self.isAncestorOf(focus) and focus.isModified():
+            return
+        if self.node_id is not None and self.node_id not in self.editor.scenario.nodes:
+            self.node_id = None
+        self.rebuild(keep_error=True)
+
+    def show_node(self, node_id: str | None) -> None:
+        self.node_id = node_id
+        self.rebuild()
+
+    # ---- building the form ---------------------------------------------
+    def rebuild(self, keep_error: bool = False) -> None:
+        message = self.error.text() if keep_error else ""
+        self.error = QLabel(message)
+        self.error.setWordWrap(True)
+        self.error.setStyleSheet(ERROR_STYLE)
+        self.error.setObjectName("inspectorError")
+        self.fields = {}
+        page = QWidget()
+        layout = QVBoxLayout(page)
+        if self.node_id is None:
+            self._build_overview(layout)
+        else:
+            self._build_node(layout)
+        layout.addWidget(self.error)
+        layout.addStretch(1)
+        # The old page may hold the very field whose signal got us here:
+        # delete it later, not now.
+        old = self.takeWidget()
+        if old is not None:
+            old.deleteLater()
+        self.setWidget(page)
+
+    def _note(self, layout, text: str, style: str = NOTE_STYLE) -> QLabel:
+        label = QLabel(text)
+        label.setWordWrap(True)
+        label.setTextFormat(Qt.TextFormat.RichText)
+        label.setStyleSheet(style)
+        layout.addWidget(label)
+        return label
+
+    def _build_overview(self, layout) -> None:
+        sc = self.editor.scenario
+        if sc.experiment is None:
+            self._note(layout, "<b>No experiment yet.</b> Drag a workload from the palette; "
+                               "it picks the experiment, which you can change in the toolbar.")
+        else:
+            exp = experiments.get(sc.experiment)
+            self._note(layout, f"<b>{exp.title}</b><br>{exp.description}")
+        issues = sc.issues()
+        if issues:
+            items = "".join(f"<li>{_where(sc, i)}</li>" for i in issues)
+            self._note(layout, f"<b>Before it can run:</b><ul>{items}</ul>", "color: #8a1c00;")
+        elif sc.experiment is not None:
+            self._note(layout, "<b>Ready to run</b> (F5).", "color: #1b5e20;")
+        self._note(layout, "<i>Select a component to see and edit its parameters.</i>")
+
+    def _build_node(self, layout) -> None:
+        sc = self.editor.scenario
+        node = sc.nodes[self.node_id]
+        k = components.kind(node.kind)
+        self._note(layout, f"<b style='font-size:12pt'>{k.label}</b><br>{k.help}")
+        form = QFormLayout()
+        form.setFieldGrowthPolicy(QFormLayout.FieldGrowthPolicy.AllNonFixedFieldsGrow)
+        label_edit = QLineEdit(node.label)
+        label_edit.setObjectName("label")
+        label_edit.editingFinished.connect(lambda: self._on_label_edited(label_edit))
+        form.addRow("Label", label_edit)
+        self.fields["label"] = label_edit
+        params = sc.params_for(node.id)
+        for p in params:
+            form.addRow(self._row_label(p), self._field(p))
+        layout.addLayout(form)
+        if sc.experiment is None:
+            self._note(layout, "<i>Choose an experiment to see this component's parameters.</i>")
+        elif not params:
+            title = experiments.get(sc.experiment).title
+            self._note(layout, f"<i>'{title}' has no parameters on a {k.label.lower()}.</i>")
+        elif len(sc.of_category(k.category)) > 1:
+            self._note(layout, "<i>Values are shared by every component of this kind "
+                               "in the scenario: the experiment models one value each.</i>")
+        for msg in self.scene.issues_for(node.id):
+            self._note(layout, "⚠ " + msg, "color: #8a1c00;")
+
+    def _row_label(self, p: Param) -> QLabel:
+        label = QLabel(f"{p.title}" + (f" ({p.unit})" if p.unit else ""))
+        label.setToolTip(self._tip(p))
+        return label
+
+    def _tip(self, p: Param) -> str:
+        return f"<b>{p.name}</b>: {p.help}<br><i>Allowed: {p.allowed()}; default {format_value(p.default) or 'not set'}.</i>"
+
+    def _field(self, p: Param) -> QWidget:
+        sc = self.editor.scenario
+        value = sc.value_for(self.node_id, p)
+        fixed = sc.fixed_by_kind(self.node_id, p.name)
+        if p.kind == "choice":
+            w = QComboBox()
+            w.addItems([str(c) for c in p.choices])
+            if value in p.choices:
+                w.setCurrentIndex(p.choices.index(value))
+            w.activated.connect(lambda i, p=p: self._commit(p, p.choices[i]))
+        elif p.kind == "bool":
+            w = QCheckBox()
+            w.setChecked(bool(value))
+            w.toggled.connect(lambda on, p=p: self._commit(p, on))
+        else:
+            w = QLineEdit(format_value(value))
+            w.setPlaceholderText("not set" if p.optional else "")
+            w.editingFinished.connect(lambda w=w, p=p: self._on_text_edited(w, p))
+        w.setObjectName(p.name)
+        w.setToolTip(self._tip(p) + ("<br><b>Fixed by the component kind</b>: replace the "
+                                     "component to change it." if fixed else ""))
+        w.setEnabled(not fixed)
+        self.fields[p.name] = w
+        return w
+
+    # ---- edits -----------------------------------------------------------
+    def _on_text_edited(self, w: QLineEdit, p: Param) -> None:
+        if not w.isModified():
+            return
+        w.setModified(False)
+        text = w.text().strip()
+        self._commit(p, None if (text == "" and p.optional) else text, w)
+
+    def _commit(self, p: Param, value: Any, w: QWidget | None = None) -> None:
+        why = self.editor.set_property(self.node_id, p.name, value)
+        if why:
+            self.error.setText(why)
+            if w is not None:
+                w.setStyleSheet("border: 2px solid #c00000;")
+        else:
+            self.error.setText("")
+            self.rebuild()
+
+    def _on_label_edited(self, w: QLineEdit) -> None:
+        if self.node_id is None or not w.isModified():
+            return
+        w.setModified(False)
+        why = self.editor.rename(self.node_id, w.text())
+        self.error.setText(why or "")
+
+
+def _where(sc, issue) -> str:
+    if issue.node is None:
+        return issue.message
+    return f"<b>{sc.nodes[issue.node].label}</b>: {issue.message}"

@@ -1,0 +1,112 @@
+"""The results dock: key metrics with units and the RMF-style report tables.
+
+It only shows a :class:`~models.run.RunResult`; it never computes anything.
+"""
+from __future__ import annotations
+
+from PySide6.QtCore import Qt
+from PySide6.QtWidgets import (QAbstractItemView, QHeaderView, QLabel, QScrollArea,
+                               QTableWidget, QTableWidgetItem, QVBoxLayout, QWidget)
+
+from models import experiments
+from models.run import RunResult, Table
+
+
+def format_number(v) -> str:
+    """Metric values: 4 significant figures, thousands separated."""
+    if isinstance(v, bool) or not isinstance(v, (int, float)):
+        return str(v)
+    if v == 0:
+        return "0"
+    if abs(v) >= 1000:
+        return f"{v:,.0f}"
+    return f"{v:.4g}"
+
+
+class ResultsPanel(QScrollArea):
+    """Metrics table plus one table per report of the last run."""
+
+    def __init__(self, parent=None) -> None:
+        super().__init__(parent)
+        self.setWidgetResizable(True)
+        self.headline = QLabel()
+        self.metrics_table: QTableWidget | None = None
+        self.report_tables: list[QTableWidget] = []
+        self.show_message("No run yet. Open a case study or build a scenario, then Run (F5).")
+
+    def _page(self) -> QVBoxLayout:
+        page = QWidget()
+        layout = QVBoxLayout(page)
+        old = self.takeWidget()
+        if old is not None:
+            old.deleteLater()
+        self.setWidget(page)
+        self.metrics_table, self.report_tables = None, []
+        return layout
+
+    def show_message(self, text: str, error: bool = False) -> None:
+        """Replace the results with one message (no run, failed, not implemented)."""
+        layout = self._page()
+        self.headline = QLabel(text)
+        self.headline.setObjectName("resultsHeadline")
+        self.headline.setWordWrap(True)
+        self.headline.setStyleSheet("color: #a00000; font-weight: bold;" if error else "color: #3c4650;")
+        layout.addWidget(self.headline)
+        layout.addStretch(1)
+
+    def show_result(self, result: RunResult) -> None:
+        """Show a finished run's metrics and report tables."""
+        layout = self._page()
+        exp = experiments.get(result.experiment)
+        self.headline = QLabel(f"<b>{exp.title}</b> — seed {result.seed}")
+        self.headline.setObjectName("resultsHeadline")
+        layout.addWidget(self.headline)
+        meta = {m.name: m for m in exp.metrics}
+        rows = []
+        for name, value in result.metrics.items():
+            m = meta.get(name)
+            rows.append((m.help if m and m.help else name, format_number(value), m.unit if m else ""))
+        self.metrics_table = _table(("Metric", "Value", "Unit"), rows)
+        self.metrics_table.setObjectName("metricsTable")
+        layout.addWidget(self.metrics_table)
+        for note in result.notes:
+            layout.addWidget(_wrapped(f"<i>{note}</i>"))
+        for report in result.reports:
+            layout.addWidget(_wrapped(f"<b>{report.title}</b>"))
+            t = _report_table(report)
+            self.report_tables.append(t)
+            layout.addWidget(t)
+            if report.note:
+                layout.addWidget(_wrapped(f"<i>{report.note}</i>"))
+        layout.addStretch(1)
+
+
+def _wrapped(html: str) -> QLabel:
+    label = QLabel(html)
+    label.setWordWrap(True)
+    return label
+
+
+def _report_table(report: Table) -> QTableWidget:
+    rows = [tuple(format_number(c) for c in row) for row in report.rows]
+    return _table(report.columns, rows)
+
+
+def _table(columns, rows) -> QTableWidget:
+    t = QTableWidget(len(rows), len(columns))
+    t.setHorizontalHeaderLabels([str(c) for c in columns])
+    t.verticalHeader().setVisible(False)
+    t.setEditTriggers(QAbstractItemView.EditTrigger.NoEditTriggers)
+    t.setAlternatingRowColors(True)
+    for r, row in enumerate(rows):
+        for c, cell in enumerate(row):
+            item = QTableWidgetItem(str(cell))
+            if c > 0:
+                item.setTextAlignment(Qt.AlignmentFlag.AlignRight | Qt.AlignmentFlag.AlignVCenter)
+            t.setItem(r, c, item)
+    t.horizontalHeader().setSectionResizeMode(QHeaderView.ResizeMode.ResizeToContents)
+    t.horizontalHeader().setStretchLastSection(True)
+    t.resizeRowsToContents()
+    height = t.horizontalHeader().height() + sum(t.rowHeight(r) for r in range(len(rows))) + 6
+    t.setFixedHeight(min(height, 320))
+    return t

@@ -1,0 +1,188 @@
+"""The editing front door: turns user gestures into undo commands.
+
+The canvas, palette and inspector call :class:`Editor` methods; each method
+checks the edit against the model, then pushes one command (or one macro) on
+the :class:`QUndoStack`. Refusals come back as a one-line reason and are also
+announced on :attr:`Editor.message` for the status bar.
+"""
+from __future__ import annotations
+
+import json
+from typing import Any, Iterable
+
+from PySide6.QtCore import QObject, Signal
+from PySide6.QtGui import QUndoStack
+
+from models import components
+from models.params import ParamError
+from models.scenario import Link, Node, Scenario
+from ui import commands as cmd
+
+#: Grid the canvas snaps positions to, in scene units.
+GRID = 20.0
+#: MIME type of a copied selection (components and the links between them).
+SELECTION_MIME = "application/x-zperflab-selection"
+
+
+def snap(x: float, y: float) -> tuple[float, float]:
+    """The grid point nearest to ``(x, y)``."""
+    return round(x / GRID) * GRID, round(y / GRID) * GRID
+
+
+class Editor(QObject):
+    """Owns the scenario being edited and its undo stack."""
+
+    #: The whole scenario was replaced (new, open); listeners rebind.
+    scenario_replaced = Signal(object)
+    #: A message for the status bar (refusals, what happened).
+    message = Signal(str)
+
+    def __init__(self, parent: QObject | None = None) -> None:
+        super().__init__(parent)
+        self.undo_stack = QUndoStack(self)
+        self.scenario = Scenario()
+
+    def replace(self, scenario: Scenario) -> None:
+        """Start editing ``scenario`` with an empty, clean undo history."""
+        self.undo_stack.clear()
+        self.scenario = scenario
+        self.scenario_replaced.emit(scenario)
+        self.undo_stack.setClean()
+
+    def _refuse(self, why: str) -> str:
+        self.message.emit(why)
+        return why
+
+    # ---- components ----------------------------------------------------
+    def add_component(self, kind_key: str, x: float, y: float) -> str:
+        """Drop a new component at ``(x, y)`` (snapped); returns its id.
+
+        Dropping a workload onto a scenario with no experiment also picks the
+        workload's first experiment, in the same undo step.
+        """
+        k = components.kind(kind_key)
+        sc = self.scenario
+        taken = {n.label for n in sc.nodes.values()}
+        label, i = k.label, 2
+        while label in taken:
+            label, i = f"{k.label} {i}", i + 1
+        node = Node(sc.new_id(), kind_key, label, *snap(x, y))
+        parent = cmd.Macro(f"Add {label}")
+        cmd.AddNodeCommand(sc, node, parent)
+        if k.experiments and (sc.experiment is None or sc.experiment not in k.experiments):
+            cmd.SetExperimentCommand(sc, k.experiments[0], parent)
+        self.undo_stack.push(parent)
+        return node.id
+
+    def link(self, source: str, target: str) -> str | None:
+        """Link two components; returns ``None`` or why the link is refused."""
+        why = self.scenario.link_refusal(source, target)
+        if why:
+            return self._refuse(why)
+        link = Link(self.scenario.new_id("l"), source, target)
+        self.undo_stack.push(cmd.AddLinkCommand(self.scenario, link))
+        a, b = self.scenario.nodes[source], self.scenario.nodes[target]
+        self.message.emit(f"Linked {a.label} to {b.label}: "
+                          f"{components.link_reason(a.category, b.category)}.")
+        return None
+
+    def delete(self, node_ids: Iterable[str], link_ids: Iterable[str] = ()) -> None:
+        """Delete components and links as one undo step."""
+        node_ids = [n for n in node_ids if n in self.scenario.nodes]
+        attached = {ln.id for ln in self.scenario.links.values()
+                    if ln.source in node_ids or ln.target in node_ids}
+        link_ids = [ln for ln in link_ids if ln in self.scenario.links and ln not in attached]
+        if not node_ids and not link_ids:
+            return
+        parent = cmd.Macro(f"Delete {len(node_ids) + len(link_ids)} item(s)")
+        for lid in link_ids:
+            cmd.RemoveLinkCommand(self.scenario, lid, parent)
+        for nid in node_ids:
+            cmd.RemoveNodeCommand(self.scenario, nid, parent)
+        self.undo_stack.push(parent)
+
+    def move(self, moves: dict[str, tuple[float, float]]) -> None:
+        """Record one drag: ``{id: new position}`` (snapped), as one command."""
+        out = {}
+        for nid, (x, y) in moves.items():
+            node = self.scenario.nodes[nid]
+            new = snap(x, y)
+            if new != (node.x, node.y):
+                out[nid] = ((node.x, node.y), new)
+        if out:
+            self.undo_stack.push(cmd.MoveNodesCommand(self.scenario, out))
+
+    def rename(self, node_id: str, label: str) -> str | None:
+        label = label.strip()
+        if not label:
+            return self._refuse("A component needs a label.")
+        if label != self.scenario.nodes[node_id].label:
+            self.undo_stack.push(cmd.RenameCommand(self.scenario, node_id, label))
+        return None
+
+    def set_property(self, node_id: str, key: str, value: Any) -> str | None:
+        """Set a parameter on every component of this one's category.
+
+        The experiment models one value per parameter, so the value is shared
+        by all components of the category whose kind does not fix it. Returns
+        ``None`` or the one-line reason the value is refused (nothing is
+        clamped).
+        """
+        sc = self.scenario
+        param = sc.param(key)
+        if param is None:
+            return self._refuse(f"'{key}' is not a parameter of this experiment")
+        if sc.fixed_by_kind(node_id, key):
+            return self._refuse(f"{sc.nodes[node_id].label} fixes '{param.title}': "
+                                "replace the component to change it")
+        try:
+            value = None if value is None else param.coerce(value)
+        except ParamError as exc:
+            return self._refuse(str(exc))
+        targets = [n.id for n in sc.of_category(sc.nodes[node_id].category)
+                   if not sc.fixed_by_kind(n.id, key) and n.properties.get(key) != value]
+        if targets:
+            parent = cmd.Macro(f"Set {param.title} = {value}")
+            for nid in targets:
+                cmd.SetPropertyCommand(sc, nid, key, value, parent)
+            self.undo_stack.push(parent)
+        return None
+
+    def set_experiment(self, name: str | None) -> None:
+        if name != self.scenario.experiment:
+            self.undo_stack.push(cmd.SetExperimentCommand(self.scenario, name))
+
+    # ---- copy and paste ------------------------------------------------
+    def copy_data(self, node_ids: Iterable[str]) -> bytes:
+        """The selected components and the links among them, as JSON bytes."""
+        ids = set(node_ids)
+        data = self.scenario.to_dict()
+        data["nodes"] = [n for n in data["nodes"] if n["id"] in ids]
+        data["links"] = [ln for ln in data["links"] if ln["source"] in ids and ln["target"] in ids]
+        return json.dumps(data).encode("utf-8")
+
+    def paste_data(self, payload: bytes, offset: float = 2 * GRID) -> list[str]:
+        """Paste copied components with fresh ids, shifted by ``offset``."""
+        try:
+            data = json.loads(bytes(payload).decode("utf-8"))
+            nodes = [n for n in data["nodes"] if n["kind"] in components.KINDS]
+            links = data["links"]
+        except (ValueError, KeyError, TypeError):
+            self._refuse("The clipboard holds no zPerfLab components.")
+            return []
+        if not nodes:
+            return []
+        sc = self.scenario
+        parent, fresh = cmd.Macro(f"Paste {len(nodes)} component(s)"), {}
+        for raw in nodes:
+            node = Node(sc.new_id(), raw["kind"], str(raw["label"]),
+                        *snap(float(raw["x"]) + offset, float(raw["y"]) + offset),
+                        dict(raw.get("properties", {})))
+            fresh[raw["id"]] = node.id
+            cmd.AddNodeCommand(sc, node, parent)
+        for raw in links:
+            if raw.get("source") in fresh and raw.get("target") in fresh:
+                cmd.AddLinkCommand(sc, Link(sc.new_id("l"), fresh[raw["source"]],
+                                            fresh[raw["target"]]), parent)
+        self.undo_stack.push(parent)
+        return list(fresh.values())
