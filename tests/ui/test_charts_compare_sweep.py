@@ -37,3 +37,16 @@ def test_sweep_view_runs_on_a_worker_and_plots_one_curve_per_variant(qtbot):
     assert [s.name for s in view.chart.data.series] == ["FICON", "zHPF"]
     assert view.chart.data.y_unit == "ms"
     assert view.progress.value() == 6 and view.run_button.isEnabled()
+
+
+def test_published_vs_model_lists_every_target_of_a_case_study(qtbot):
+    from models import calibration
+    from ui.charts.published import PublishedTable
+    table = PublishedTable()
+    qtbot.addWidget(table)
+    table.show_experiment("db2_io")
+    ids = [t["id"] for t in calibration.load_targets() if t["experiment"] == "db2_io"]
+    assert [r[0] for r in table.rows] == ids and table.rowCount() == len(ids)
+    for row in table.rows:
+        if row[5] in ("PASS", "FAIL"):
+            assert row[4].endswith("%") or "range" in row[4] or "outside" in row[4]
