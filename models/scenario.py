@@ -368,10 +368,12 @@ class Scenario:
         return {
             "experiment": self.experiment,
             "title": self.title,
+            # Sorted by id so that undoing a delete gives back the same data.
             "nodes": [{"id": n.id, "kind": n.kind, "label": n.label, "x": n.x, "y": n.y,
-                       "properties": dict(n.properties)} for n in self.nodes.values()],
+                       "properties": dict(n.properties)}
+                      for n in sorted(self.nodes.values(), key=_id_order)],
             "links": [{"id": ln.id, "source": ln.source, "target": ln.target}
-                      for ln in self.links.values()],
+                      for ln in sorted(self.links.values(), key=_id_order)],
         }
 
     @classmethod
@@ -397,6 +399,11 @@ class Scenario:
                 raise ScenarioError(f"bad link {raw!r}: needs text 'id', 'source' and 'target'")
             sc.add_link(Link(raw["id"], raw["source"], raw["target"]))
         return sc
+
+
+def _id_order(item) -> tuple:
+    digits = item.id.lstrip("nl")
+    return (0, int(digits), item.id) if digits.isdigit() else (1, 0, item.id)
 
 
 def _list(data: dict, key: str) -> Iterable:

@@ -17,14 +17,22 @@ from models.scenario import Link, Node, Scenario
 class Macro(QUndoCommand):
     """A compound edit. Its children run in order on redo, reversed on undo.
 
-    PySide does not keep the Python side of a child command alive once the
-    only reference is the C++ parent, and a collected child would crash on
-    its next ``redo``; the macro therefore holds its children in a list.
+    The children are kept in a Python list rather than as Qt child commands:
+    PySide lets the Python side of a Qt child be collected (or deleted twice
+    when the stack is cleared), which crashes.
     """
 
     def __init__(self, text: str) -> None:
         super().__init__(text)
         self.children_: list[QUndoCommand] = []
+
+    def redo(self) -> None:
+        for child in self.children_:
+            child.redo()
+
+    def undo(self) -> None:
+        for child in reversed(self.children_):
+            child.undo()
 
 
 def _keep(command: QUndoCommand, parent: QUndoCommand | None) -> None:
@@ -36,7 +44,7 @@ class AddNodeCommand(QUndoCommand):
     """Add one component."""
 
     def __init__(self, scenario: Scenario, node: Node, parent: Macro | None = None):
-        super().__init__(f"Add {node.label}", parent)
+        super().__init__(f"Add {node.label}")
         _keep(self, parent)
         self.scenario, self.node = scenario, node.copy()
 
@@ -51,7 +59,7 @@ class RemoveNodeCommand(QUndoCommand):
     """Remove one component with the links still attached to it."""
 
     def __init__(self, scenario: Scenario, node_id: str, parent: Macro | None = None):
-        super().__init__(f"Delete {scenario.nodes[node_id].label}", parent)
+        super().__init__(f"Delete {scenario.nodes[node_id].label}")
         _keep(self, parent)
         self.scenario, self.node_id = scenario, node_id
         self.node: Node | None = None
@@ -74,7 +82,7 @@ class AddLinkCommand(QUndoCommand):
         # In a paste macro the ends do not exist yet, so name them only if known.
         names = [scenario.nodes[i].label if i in scenario.nodes else "component"
                  for i in (link.source, link.target)]
-        super().__init__(f"Link {names[0]} to {names[1]}", parent)
+        super().__init__(f"Link {names[0]} to {names[1]}")
         _keep(self, parent)
         self.scenario, self.link = scenario, link
 
@@ -89,7 +97,7 @@ class RemoveLinkCommand(QUndoCommand):
     """Remove one link."""
 
     def __init__(self, scenario: Scenario, link_id: str, parent: Macro | None = None):
-        super().__init__("Delete link", parent)
+        super().__init__("Delete link")
         _keep(self, parent)
         self.scenario, self.link = scenario, scenario.links[link_id]
 
@@ -106,7 +114,7 @@ class MoveNodesCommand(QUndoCommand):
     def __init__(self, scenario: Scenario, moves: dict[str, tuple[tuple[float, float], tuple[float, float]]],
                  parent: Macro | None = None):
         n = len(moves)
-        super().__init__(f"Move {n} component{'s' if n != 1 else ''}", parent)
+        super().__init__(f"Move {n} component{'s' if n != 1 else ''}")
         _keep(self, parent)
         self.scenario, self.moves = scenario, dict(moves)
 
@@ -124,7 +132,7 @@ class SetPropertyCommand(QUndoCommand):
 
     def __init__(self, scenario: Scenario, node_id: str, key: str, new: Any,
                  parent: Macro | None = None):
-        super().__init__(f"Set {key}", parent)
+        super().__init__(f"Set {key}")
         _keep(self, parent)
         self.scenario, self.node_id, self.key, self.new = scenario, node_id, key, new
         self.old = scenario.nodes[node_id].properties.get(key)
@@ -141,7 +149,7 @@ class RenameCommand(QUndoCommand):
 
     def __init__(self, scenario: Scenario, node_id: str, label: str,
                  parent: Macro | None = None):
-        super().__init__(f"Rename to {label}", parent)
+        super().__init__(f"Rename to {label}")
         _keep(self, parent)
         self.scenario, self.node_id, self.new = scenario, node_id, label
         self.old = scenario.nodes[node_id].label
@@ -157,7 +165,7 @@ class SetExperimentCommand(QUndoCommand):
     """Choose the experiment the scenario runs."""
 
     def __init__(self, scenario: Scenario, name: str | None, parent: Macro | None = None):
-        super().__init__(f"Experiment {name}", parent)
+        super().__init__(f"Experiment {name}")
         _keep(self, parent)
         self.scenario, self.new, self.old = scenario, name, scenario.experiment
 

@@ -27,6 +27,7 @@ from ui.docks.palette import Palette
 from ui.docks.results import ResultsPanel
 from ui.editor import SELECTION_MIME, Editor
 from ui.start_page import StartPage
+from ui.views import install_result_views
 
 FILE_FILTER = "zPerfLab scenarios (*.zpl.json *.json);;All files (*)"
 
@@ -62,6 +63,7 @@ class MainWindow(QMainWindow):
         self._connect()
         self._refresh_recent()
         self._update_title()
+        install_result_views(self)
 
     # ---- assembly --------------------------------------------------------
     def _dock(self, title: str, name: str, widget, area) -> QDockWidget:
@@ -78,7 +80,7 @@ class MainWindow(QMainWindow):
         self.palette = Palette()
         self.palette.setMinimumWidth(235)
         self.inspector = Inspector(self.editor, self.scene)
-        self.inspector.setMinimumWidth(340)
+        self.inspector.setMinimumWidth(400)
         self.results = ResultsPanel()
         left, right = Qt.DockWidgetArea.LeftDockWidgetArea, Qt.DockWidgetArea.RightDockWidgetArea
         self.palette_dock = self._dock("Components", "paletteDock", self.palette, left)
@@ -87,7 +89,7 @@ class MainWindow(QMainWindow):
         self.splitDockWidget(self.inspector_dock, self.results_dock, Qt.Orientation.Vertical)
         self.resizeDocks([self.palette_dock], [230], Qt.Orientation.Horizontal)
         self.resizeDocks([self.inspector_dock], [380], Qt.Orientation.Horizontal)
-        self.resizeDocks([self.inspector_dock, self.results_dock], [330, 400], Qt.Orientation.Vertical)
+        self.resizeDocks([self.inspector_dock, self.results_dock], [250, 450], Qt.Orientation.Vertical)
 
     def _build_status(self) -> None:
         self.status = QLabel("Ready")

@@ -138,3 +138,27 @@ def test_window_renders_at_laptop_size(window):
 def test_escape_cancels_nothing_when_idle(window, qtbot):
     qtbot.keyClick(window, Qt.Key.Key_Escape)
     assert not window.runner.running
+
+
+def test_keyboard_shortcuts_edit_through_the_undo_stack(window, qtbot):
+    from tests.ui.helpers import drop
+    win = window
+    win.new_scenario()
+    win.view.setFocus()
+    a = drop(win, "cpu_ziip", 100, 100)
+    sc = win.editor.scenario
+    win.scene.select_nodes([a])
+    qtbot.keyClick(win.view, Qt.Key.Key_C, Qt.KeyboardModifier.ControlModifier)
+    qtbot.keyClick(win.view, Qt.Key.Key_V, Qt.KeyboardModifier.ControlModifier)
+    assert len(sc.nodes) == 2
+    pasted = [n for n in sc.nodes if n != a][0]
+    assert win.scene.selected_node_ids() == [pasted]
+    qtbot.keyClick(win.view, Qt.Key.Key_Delete)
+    assert list(sc.nodes) == [a]
+    qtbot.keyClick(win.view, Qt.Key.Key_Z, Qt.KeyboardModifier.ControlModifier)
+    assert len(sc.nodes) == 2
+    qtbot.keyClick(win.view, Qt.Key.Key_Z, Qt.KeyboardModifier.ControlModifier
+                   | Qt.KeyboardModifier.ShiftModifier)
+    assert list(sc.nodes) == [a]
+    qtbot.keyClick(win.view, Qt.Key.Key_Y, Qt.KeyboardModifier.ControlModifier)  # nothing left to redo
+    assert list(sc.nodes) == [a]

@@ -62,11 +62,15 @@ class ResultsPanel(QScrollArea):
         self.headline.setObjectName("resultsHeadline")
         layout.addWidget(self.headline)
         meta = {m.name: m for m in exp.metrics}
-        rows = []
+        rows, tips = [], []
         for name, value in result.metrics.items():
             m = meta.get(name)
-            rows.append((m.help if m and m.help else name, format_number(value), m.unit if m else ""))
-        self.metrics_table = _table(("Metric", "Value", "Unit"), rows)
+            unit = f" {m.unit}" if m and m.unit else ""
+            rows.append((m.help if m and m.help else name, format_number(value) + unit))
+            tips.append(name)
+        self.metrics_table = _table(("Metric", "Value"), rows)
+        for r, name in enumerate(tips):
+            self.metrics_table.item(r, 0).setToolTip(f"metric '{name}' (as in zperflab run --json)")
         self.metrics_table.setObjectName("metricsTable")
         layout.addWidget(self.metrics_table)
         for note in result.notes:
@@ -106,7 +110,11 @@ def _table(columns, rows) -> QTableWidget:
             t.setItem(r, c, item)
     t.horizontalHeader().setSectionResizeMode(QHeaderView.ResizeMode.ResizeToContents)
     t.horizontalHeader().setStretchLastSection(True)
+    t.setVerticalScrollBarPolicy(Qt.ScrollBarPolicy.ScrollBarAlwaysOff)
     t.resizeRowsToContents()
-    height = t.horizontalHeader().height() + sum(t.rowHeight(r) for r in range(len(rows))) + 6
-    t.setFixedHeight(min(height, 320))
+    # Show every row (the dock scrolls as a whole); room for a horizontal
+    # scroll bar in case a wide RMF table does not fit the dock.
+    height = (t.horizontalHeader().sizeHint().height() + t.verticalHeader().length()
+              + 2 * t.frameWidth() + t.horizontalScrollBar().sizeHint().height())
+    t.setFixedHeight(height)
     return t
