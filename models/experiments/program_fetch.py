@@ -1,8 +1,12 @@
-"""Experiments ``program_fetch`` and ``library_space`` (case study A)."""
+"""Experiments ``program_fetch`` and ``library_space`` (case study A).
+
+The models live in :mod:`models.loadlib` (docs/model-fetch.md).
+"""
 from __future__ import annotations
 
 from models.experiments import Experiment
 from models.experiments.common import device_param
+from models.loadlib.runs import run_library_space, run_program_fetch
 from models.params import Metric, Param, Schema
 
 MODULES = ("IEFBR14", "ARCCTL", "CSQLINK", "CSQUDMSG")
@@ -61,11 +65,13 @@ EXPERIMENTS = [
          Metric("elapsed_s", "s", "Elapsed time of the job step"),
          Metric("directory_reads", "", "Directory blocks read"),
          Metric("bytes_read", "bytes", "Bytes read from the library")),
-        None),
+        run_program_fetch),
     Experiment(
         "library_space", "Library space by block size",
         "Copy a library's members at a block size and count the 3390 tracks.",
         LIBRARY_SPACE_SCHEMA,
-        (Metric("tracks_used", "tracks"), Metric("blocks", ""), Metric("bytes", "bytes")),
-        None),
+        (Metric("tracks_used", "tracks", "3390 tracks the copy occupies, directory included"),
+         Metric("blocks", "", "Physical blocks written: text, control, RLD, CESD, directory"),
+         Metric("bytes", "bytes", "Data bytes written in those blocks")),
+        run_library_space),
 ]

@@ -1,0 +1,147 @@
+"""Every timing and CPU constant of the program-fetch model, set once.
+
+The numbers below hold for every experiment and every parameter value; the
+published figures of case study A are *outputs* of the model, never inputs.
+Each constant has a physical meaning and the reasoning or source beside it.
+
+Channel and control unit (FICON command mode, DS8000-class cache)
+-----------------------------------------------------------------
+The I/O subsystem issue (models/io) had not committed its channel and
+control-unit API when this model was written, so the few constants program
+fetch needs live here; they belong in ``models/io`` once that lands.
+
+* Cache-hit response time of a small read in command mode is about 0.2–0.3 ms
+  on FICON Express8S and DS8000 (RMF device reports of the 2012–2019 era:
+  PEND ~0.1 ms, CONN ~0.1 ms). We split it into PEND (start), a protocol
+  overhead per channel program (Define Extent / Locate Record exchange and
+  ending status) and a cost per record the control unit transfers.
+* The per-record cost follows from DOMAIN.md §2E: reading 32 discontiguous
+  4 KB pages in command mode (2 CCWs a page, one domain at a time) costs
+  about 3.7 times a contiguous read of the same pages; with the constants
+  below a contiguous 32-page read is ~0.45 ms and the discontiguous one
+  ~1.7 ms, i.e. about 19 µs per record beyond its data transfer.
+* A Search Key High or Equal loop is run by the control unit over the cached
+  track image: each record passed costs one key compare in the CU's
+  microcode plus walking the record headers (a few µs), not a channel round
+  trip. Crossing to the next track of a multi-track search costs one cache
+  directory look-up.
+* FICON Express8S links run at 8 Gbit/s: 800 MB/s of data.
+* zHPF (transport mode, used by media manager for PDSE pages) sends one
+  transport command word per I/O: shorter protocol overhead, a small cost
+  per track domain and no per-record exchange (IBM zHPF white papers).
+
+CPU (general CP microseconds)
+-----------------------------
+Supervisor calls reuse the CPU model's ``svc_us`` (models/cpu/costs.py).
+The rest are typical z/OS path lengths at about 1,000 instructions per µs
+(z196–z14 class engines):
+
+* I/O interrupt, IOS ending status, POST and redispatch of the waiting task:
+  about 3,000 instructions per I/O.
+* Per CCW of a channel program: building it and translating it to real
+  addresses (IDAWs): about 500 instructions.
+* Per 4 KB page of module storage: frame assignment on GETMAIN/first touch,
+  page fix and unfix around the I/O, frame release on DELETE: about 1,000
+  instructions.
+* Relocating one address constant: a load, an add and a store with its RLD
+  entry decode: about 20 instructions.
+* PDSE: the cross-memory call into SMSPDSE to connect to a member, its
+  latches and the disconnect at DELETE are known to cost several times a
+  PDS BLDL: about 40,000 instructions per LOAD; each index page searched in
+  SMSPDSE's buffer about 2,000 instructions (binary search plus latch).
+* LLA: a BLDL answered from LLA's in-storage directory is a cross-memory
+  look-up, about 3,000 instructions; a module staged in VLF is copied from
+  the VLF data space at the CPU model's data-move rate.
+
+Load module and program object structure
+----------------------------------------
+These describe what the binder writes. They are properties of typical MVS
+load modules (z/OS MVS Program Management: Advanced Facilities, "Load module
+format"): ESD entries are 16 bytes, 15 to a 256-byte CESD record; RLD
+entries are about 4 bytes (flags plus a 3-byte address), grouped into
+records of at most 256 bytes; control records are 16 bytes plus 4 per CSECT
+piece described.
+"""
+from __future__ import annotations
+
+# -- channel and control unit --------------------------------------------------
+#: Start of an I/O: SSCH to the first command accepted (RMF PEND), ms.
+PEND_MS = 0.10
+#: Command-mode protocol per channel program (Define Extent/Locate Record
+#: exchange, channel end/device end), ms.
+CMD_PROTOCOL_MS = 0.08
+#: Command mode: control-unit processing per record read (one Read CCW), ms.
+RECORD_MS = 0.019
+#: Control unit: one record passed by a Search Key High or Equal loop, ms.
+SEARCH_RECORD_MS = 0.004
+#: A multi-track search or chain moving on to the next cached track image, ms.
+TRACK_SWITCH_MS = 0.01
+#: FICON Express8S link data rate, MB/s (10^6 bytes).
+LINK_MB_S = 800.0
+#: zHPF protocol per I/O (one TCW, one status), ms.
+ZHPF_PROTOCOL_MS = 0.03
+#: zHPF per track domain in the TCW, ms.
+ZHPF_TRACK_MS = 0.005
+#: From the I/O interrupt to the task running again (elapsed, not charged), ms.
+REDISPATCH_MS = 0.03
+
+# -- CPU ------------------------------------------------------------------------
+#: I/O interrupt, IOS ending status, POST and redispatch, µs per I/O.
+IO_INTERRUPT_US = 3.0
+#: Building/translating one CCW (and decoding a fetch control record), µs.
+CCW_US = 0.5
+#: Module storage per 4 KB page: frame, fix/unfix, release, µs.
+PAGE_US = 1.0
+#: Relocating one address constant, µs.
+ADCON_US = 0.02
+#: Comparing one directory entry's name in a block BLDL has read, µs.
+DIR_ENTRY_US = 0.05
+#: PDSE connect/disconnect through SMSPDSE per LOAD, µs.
+PDSE_CONNECT_US = 40.0
+#: Searching one PDSE index page in SMSPDSE's buffer, µs.
+PDSE_INDEX_PAGE_US = 2.0
+#: A BLDL answered from LLA's directory in storage, µs.
+LLA_LOOKUP_US = 3.0
+
+# -- what the binder writes -----------------------------------------------------
+#: Bytes in one PDS directory block and its key (the highest name in it).
+DIR_BLOCK_BYTES = 256
+DIR_KEY_BYTES = 8
+#: A load-module directory entry: name 8, TTR 3, C 1, user data ~22 bytes.
+DIR_ENTRY_BYTES = 34
+#: Mean CSECT size in a load module (one ESD SD entry and one external
+#: reference each), bytes. Typical assembler/COBOL modules: 2–8 KB CSECTs.
+CSECT_BYTES = 4096
+#: Text bytes per address constant (assembler and COBOL modules hold one
+#: 4-byte adcon per 100–300 bytes of text), bytes.
+BYTES_PER_ADCON = 200
+#: ESD entries per CESD record (16 bytes each in a 256-byte record).
+ESD_PER_RECORD = 15
+#: RLD entries per RLD record (4 bytes each after a 16-byte header).
+RLD_PER_RECORD = 60
+#: Control record: header plus one 4-byte entry per CSECT piece, bytes.
+CONTROL_BYTES = 16
+#: Smallest text block the binder writes to use up the end of a track,
+#: bytes; below this it starts the next track instead.
+MIN_FILL_BLOCK = 1024
+
+# -- PDSE ----------------------------------------------------------------------------
+#: Directory (index) entries per 4 KB PDSE index page: name, token and
+#: attributes of ~48 bytes.
+PDSE_INDEX_FANOUT = 80
+#: Pages media manager reads in one channel program (128 KB, the same
+#: transfer size DB2 uses for prefetch).
+MM_CHAIN_PAGES = 32
+#: Non-loadable classes of a program object (ESD, symbols, IDR, ADATA) as a
+#: fraction of its text.
+PDSE_NONLOAD_FRACTION = 0.10
+#: Bytes of a program object's relocation class per address constant.
+PDSE_RLD_BYTES_PER_ADCON = 8
+
+# -- LLA / VLF -----------------------------------------------------------------------
+#: LLA stages a module into VLF after this many fetches of it (LLA decides
+#: from fetch counts over its sampling interval; a handful of fetches of
+#: the same module qualifies).
+LLA_STAGE_AFTER = 2
+#: VLF's MAXVIRT default: 4,096 pages (16 MB) per staged object.
+VLF_MAXVIRT_BYTES = 4096 * 4096

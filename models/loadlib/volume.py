@@ -1,0 +1,237 @@
+"""Channel programs against one 3390 volume: cached (DS8000) or native.
+
+Two back ends, chosen by the ``device`` parameter:
+
+* **Cached** (HDD10K, HDD15K, SSD): an emulated 3390 behind a control-unit
+  cache. A track not yet in cache is staged whole on first touch (a seek,
+  rotational latency and the track's transfer off the drive: DISC time);
+  later reads hit. CONN time is the command-mode protocol, a cost per
+  record the control unit handles and the data at link speed. A Search Key
+  High or Equal loop is run by the control unit over the cached track
+  images, a few microseconds per record passed.
+* **Native 3390** (``3390``): no cache. Every channel program waits for its
+  first record to come round (the disk keeps turning while the CPU works),
+  then records pass under the head at the rotation speed, so a directory
+  search costs real revolutions.
+
+The library is assumed to fit in the control unit's cache (gigabytes against
+a few megabytes), so nothing is evicted. Timing constants: :mod:`costs`;
+drive timing: :mod:`models.io.devices` (not copied here).
+"""
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+
+from models.engine import Engine, Resource, Trace
+from models.io.devices import profile
+from models.io.geometry import (CELLS_PER_TRACK, MODELS, TRACK_CAPACITY, TRACKS_PER_CYLINDER,
+                                record_cells)
+from models.loadlib import costs as C
+from models.loadlib.layout import Record
+
+#: The volume the library sits on (a 3390-9) and where the data set starts.
+VOLUME_CYLINDERS = MODELS["3390-9"]
+LIBRARY_START_CYL = 1000
+
+
+@dataclass
+class IoStats:
+    """RMF-style sums for one volume: I/O count and response components (s)."""
+
+    ios: int = 0
+    pend: float = 0.0
+    disc: float = 0.0
+    conn: float = 0.0
+    hits: int = 0
+    misses: int = 0
+    bytes: int = 0
+    records_searched: int = 0
+    extra: dict = field(default_factory=dict)
+
+    def as_tuple(self) -> tuple:
+        return (self.ios, self.pend, self.disc, self.conn, self.hits, self.misses,
+                self.bytes, self.records_searched)
+
+    def add_scaled(self, delta: tuple, k: int) -> None:
+        """Add ``k`` times a difference of two :meth:`as_tuple` snapshots."""
+        self.ios += delta[0] * k
+        self.pend += delta[1] * k
+        self.disc += delta[2] * k
+        self.conn += delta[3] * k
+        self.hits += delta[4] * k
+        self.misses += delta[5] * k
+        self.bytes += delta[6] * k
+        self.records_searched += delta[7] * k
+
+
+class Volume:
+    """One 3390 volume holding the library, with its channel path.
+
+    Parameters
+    ----------
+    engine : Engine
+    device : str
+        HDD10K, HDD15K, SSD (cached) or 3390 (native).
+    trace : Trace or None
+    base_track : int
+        Absolute track where the data set starts.
+    """
+
+    def __init__(self, engine: Engine, device: str, trace: Trace | None = None,
+                 base_track: int = LIBRARY_START_CYL * TRACKS_PER_CYLINDER, name: str = "VOL0"):
+        self.engine = engine
+        self.name = name
+        self.drive = profile(device)
+        self.native = device == "3390"
+        self.base = base_track
+        self.channel = Resource(engine, 1, "CHP0")
+        self.cached: set[int] = set()
+        self.arm_cyl = 0
+        self.rng = engine.stream(f"{name}/rotation")
+        self.stats = IoStats()
+        self.io_id = 0
+        self.trace = trace
+        if trace is not None:
+            self._vol, self._drv, self._cu = (trace.component(n) for n in (name, "DRV0", "CU"))
+            self._k = {k: trace.kind(k) for k in ("io_start", "io_end", "io_phase", "seek",
+                                                 "track_read", "cache_hit", "cache_miss", "stage")}
+            trace.meta.setdefault("records_per_track", 45)
+
+    # -- public channel programs ----------------------------------------------------------
+    def search_and_read(self, records: list[Record], key_len: int):
+        """Search Key High or Equal over ``records``, then read the last one.
+
+        A generator for an engine process; the channel and device stay busy
+        for every record passed. Returns nothing; statistics accumulate.
+        """
+        yield from self._io(records, searched=len(records) - 1, key_len=key_len,
+                            zhpf=False, read=records[-1:])
+
+    def read(self, records: list[Record], zhpf: bool = False, interlocks: int = 0):
+        """Read ``records`` (consecutive, possibly over several tracks) in one I/O.
+
+        ``interlocks`` counts CCWs whose count an earlier read in the same
+        channel program fills in (program fetch's control records): the
+        channel cannot prefetch past them and waits one more exchange with
+        the control unit for each.
+        """
+        yield from self._io(records, searched=0, key_len=0, zhpf=zhpf, read=records,
+                            interlocks=interlocks)
+
+    # -- one I/O ---------------------------------------------------------------------------------
+    def _io(self, records: list[Record], searched: int, key_len: int, zhpf: bool,
+            read: list[Record], interlocks: int = 0):
+        eng = self.engine
+        yield self.channel
+        self.io_id += 1
+        t0 = eng.now
+        nbytes = sum(r.length + key_len for r in read)
+        if self.native:
+            disc, conn, rows = self._native_time(records, t0 + C.PEND_MS / 1e3)
+        else:
+            disc, conn, rows = self._cached_time(records, searched, len(read) + interlocks,
+                                                 nbytes, zhpf)
+        pend = C.PEND_MS / 1e3
+        if self.trace is not None:
+            self._trace_io(t0, pend, disc, conn, records, rows)
+        st = self.stats
+        st.ios += 1
+        st.pend += pend
+        st.disc += disc
+        st.conn += conn
+        st.bytes += nbytes
+        st.records_searched += searched
+        yield pend + disc + conn
+        self.channel.release()
+        yield C.REDISPATCH_MS / 1e3
+
+    def _cached_time(self, records: list[Record], searched: int, exchanges: int, nbytes: int,
+                     zhpf: bool) -> tuple[float, float, list]:
+        """DISC for staging missed tracks, CONN for protocol, records and data.
+
+        ``exchanges`` counts command-mode exchanges with the control unit:
+        one per record read, plus one per interlocked CCW.
+        """
+        disc = 0.0
+        rows: list = []
+        tracks = sorted({r.track for r in records})
+        for tr in tracks:
+            if tr in self.cached:
+                self.stats.hits += 1
+                continue
+            self.stats.misses += 1
+            disc += self._stage(tr, rows, disc)
+            self.cached.add(tr)
+        if zhpf:
+            conn_ms = C.ZHPF_PROTOCOL_MS + C.ZHPF_TRACK_MS * len(tracks)
+        else:
+            conn_ms = (C.CMD_PROTOCOL_MS + C.RECORD_MS * exchanges
+                       + C.SEARCH_RECORD_MS * searched
+                       + C.TRACK_SWITCH_MS * (len(tracks) - 1))
+        conn_ms += nbytes / (C.LINK_MB_S * 1e3)
+        return disc, conn_ms / 1e3, rows
+
+    def _stage(self, track: int, rows: list, at: float) -> float:
+        """Seconds to stage ``track`` from the drive into cache."""
+        d = self.drive
+        cyl = (self.base + track) // TRACKS_PER_CYLINDER
+        seek = d.seek_ms(abs(cyl - self.arm_cyl) / VOLUME_CYLINDERS)
+        rows.append(("seek", at, self.arm_cyl, cyl))
+        self.arm_cyl = cyl
+        latency = self.rng.random() * d.rotation_ms
+        ms = d.access_ms + seek + latency + d.transfer_ms(TRACK_CAPACITY)
+        rows.append(("stage", at + ms / 1e3, self.base + track, 2))
+        return ms / 1e3
+
+    def _native_time(self, records: list[Record], t_start: float) -> tuple[float, float, list]:
+        """Native 3390: seek, wait for the first record, records pass at rotation speed."""
+        d = self.drive
+        rot = d.rotation_ms / 1e3
+        cell_s = rot / CELLS_PER_TRACK
+        rows: list = []
+        first = records[0]
+        cyl = (self.base + first.track) // TRACKS_PER_CYLINDER
+        seek = d.seek_ms(abs(cyl - self.arm_cyl) / VOLUME_CYLINDERS) / 1e3
+        if cyl != self.arm_cyl:
+            rows.append(("seek", t_start, self.arm_cyl, cyl))
+        self.arm_cyl = cyl
+        t = t_start + seek
+        angle = (t / rot) % 1.0
+        wait = ((first.cell / CELLS_PER_TRACK - angle) % 1.0) * rot
+        disc = seek + wait
+        # From the first record's start to the last record's end, crossing
+        # track boundaries at the index point (head switch within a cylinder).
+        last = records[-1]
+        span = (last.track - first.track) * CELLS_PER_TRACK + last.cell - first.cell
+        end_cells = span + _cells_of(last)
+        conn = end_cells * cell_s + C.CMD_PROTOCOL_MS / 1e3
+        return disc, conn, rows
+
+    # -- trace ----------------------------------------------------------------------------------------
+    def _trace_io(self, t0: float, pend: float, disc: float, conn: float,
+                  records: list[Record], rows: list) -> None:
+        tr, k = self.trace, self._k
+        rec = tr.record
+        rec(t0, self._vol, k["io_start"], self.io_id, len(records))
+        rec(t0, self._vol, k["io_phase"], self.io_id, 1)
+        t_disc = t0 + pend
+        if disc > 0:
+            rec(t_disc, self._vol, k["io_phase"], self.io_id, 2)
+        for kind, t, a, b in rows:
+            if kind == "seek":
+                rec(t_disc + (0 if self.native else t), self._drv, k["seek"], a, b)
+            else:
+                rec(t_disc + t, self._cu, k["stage"], a, b)
+        t_conn = t_disc + disc
+        rec(t_conn, self._vol, k["io_phase"], self.io_id, 3)
+        hit = k["cache_hit"] if not rows else k["cache_miss"]
+        if not self.native:
+            rec(t_conn, self._cu, hit, self.base + records[0].track, records[0].number)
+        step = conn / max(1, len(records))
+        for i, r in enumerate(records):
+            rec(t_conn + i * step, self._drv, k["track_read"], self.base + r.track, r.number)
+        rec(t_conn + conn, self._vol, k["io_end"], self.io_id, 0)
+
+
+def _cells_of(rec: Record) -> int:
+    return record_cells(rec.length, rec.key_len)
