@@ -4,31 +4,16 @@ The numbers below hold for every experiment and every parameter value; the
 published figures of case study A are *outputs* of the model, never inputs.
 Each constant has a physical meaning and the reasoning or source beside it.
 
-Channel and control unit (FICON command mode, DS8000-class cache)
------------------------------------------------------------------
-The I/O subsystem issue (models/io) had not committed its channel and
-control-unit API when this model was written, so the few constants program
-fetch needs live here; they belong in ``models/io`` once that lands.
+Channel and control unit
+------------------------
+The protocol steps (PEND start, Locate Record domain, CCW exchange, zHPF TCW
+and address, 4 KB slot, link rate) are the I/O model's constants in
+``models/io/channel.py``, set once there for every experiment; only the
+program-fetch specific elapsed time below is set here:
 
-* Cache-hit response time of a small read in command mode is about 0.2–0.3 ms
-  on FICON Express8S and DS8000 (RMF device reports of the 2012–2019 era:
-  PEND ~0.1 ms, CONN ~0.1 ms). We split it into PEND (start), a protocol
-  overhead per channel program (Define Extent / Locate Record exchange and
-  ending status) and a cost per record the control unit transfers.
-* The per-record cost follows from DOMAIN.md §2E: reading 32 discontiguous
-  4 KB pages in command mode (2 CCWs a page, one domain at a time) costs
-  about 3.7 times a contiguous read of the same pages; with the constants
-  below a contiguous 32-page read is ~0.45 ms and the discontiguous one
-  ~1.7 ms, i.e. about 19 µs per record beyond its data transfer.
-* A Search Key High or Equal loop is run by the control unit over the cached
-  track image: each record passed costs one key compare in the CU's
-  microcode plus walking the record headers (a few µs), not a channel round
-  trip. Crossing to the next track of a multi-track search costs one cache
-  directory look-up.
-* FICON Express8S links run at 8 Gbit/s: 800 MB/s of data.
-* zHPF (transport mode, used by media manager for PDSE pages) sends one
-  transport command word per I/O: shorter protocol overhead, a small cost
-  per track domain and no per-record exchange (IBM zHPF white papers).
+* From an I/O interrupt to the waiting task running again (dispatcher
+  latency beyond the CPU charged for the interrupt): ~30 µs on a lightly
+  loaded z/OS image.
 
 CPU (general CP microseconds)
 -----------------------------
@@ -65,30 +50,13 @@ piece described.
 from __future__ import annotations
 
 # -- channel and control unit --------------------------------------------------
-#: Start of an I/O: SSCH to the first command accepted (RMF PEND), ms.
-PEND_MS = 0.10
-#: Command-mode protocol per channel program (Define Extent/Locate Record
-#: exchange, channel end/device end), ms.
-CMD_PROTOCOL_MS = 0.08
-#: Command mode: control-unit processing per record read (one Read CCW), ms.
-RECORD_MS = 0.019
-#: Control unit: one record passed by a Search Key High or Equal loop, ms.
-SEARCH_RECORD_MS = 0.004
-#: A multi-track search or chain moving on to the next cached track image, ms.
-TRACK_SWITCH_MS = 0.01
-#: FICON Express8S link data rate, MB/s (10^6 bytes).
-LINK_MB_S = 800.0
-#: zHPF protocol per I/O (one TCW, one status), ms.
-ZHPF_PROTOCOL_MS = 0.03
-#: zHPF per track domain in the TCW, ms.
-ZHPF_TRACK_MS = 0.005
-#: From the I/O interrupt to the task running again (elapsed, not charged), ms.
-REDISPATCH_MS = 0.03
+#: From the I/O interrupt to the task running again (elapsed, not charged), s.
+REDISPATCH_S = 30e-6
 
 # -- CPU ------------------------------------------------------------------------
 #: I/O interrupt, IOS ending status, POST and redispatch, µs per I/O.
 IO_INTERRUPT_US = 3.0
-#: Building/translating one CCW (and decoding a fetch control record), µs.
+#: Building and translating one CCW to real addresses, µs.
 CCW_US = 0.5
 #: Module storage per 4 KB page: frame, fix/unfix, release, µs.
 PAGE_US = 1.0

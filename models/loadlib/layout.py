@@ -63,9 +63,11 @@ class TrackWriter:
 
     @property
     def free_cells(self) -> int:
+        """Cells still free on the current track."""
         return CELLS_PER_TRACK - self.used
 
     def fits(self, length: int, key_len: int = 0) -> bool:
+        """Does a record of ``length`` bytes fit on the current track?"""
         return record_cells(length, key_len) <= self.free_cells
 
     def new_track(self) -> None:
@@ -161,6 +163,7 @@ class MemberLayout:
 
     @property
     def text_blocks(self) -> int:
+        """Text blocks (RECFM=U records of program text) in the member."""
         return sum(1 for r in self.records if r.kind == TEXT)
 
 

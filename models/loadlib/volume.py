@@ -5,10 +5,12 @@ Two back ends, chosen by the ``device`` parameter:
 * **Cached** (HDD10K, HDD15K, SSD): an emulated 3390 behind a control-unit
   cache. A track not yet in cache is staged whole on first touch (a seek,
   rotational latency and the track's transfer off the drive: DISC time);
-  later reads hit. CONN time is the command-mode protocol, a cost per
-  record the control unit handles and the data at link speed. A Search Key
-  High or Equal loop is run by the control unit over the cached track
-  images, a few microseconds per record passed.
+  later reads hit. CONN time counts the channel program's steps with the
+  I/O model's protocol costs (``models/io/channel.py``: PEND start, Locate
+  Record domains, CCW exchanges, 4 KB slots, link rate; zHPF TCW and
+  addresses), so program fetch and DB2 pay the same for the same step. A
+  Search Key High or Equal loop re-executes the Search CCW for every
+  directory block that passes: the channel and device stay busy for each.
 * **Native 3390** (``3390``): no cache. Every channel program waits for its
   first record to come round (the disk keeps turning while the CPU works),
   then records pass under the head at the rotation speed, so a directory
@@ -16,19 +18,26 @@ Two back ends, chosen by the ``device`` parameter:
 
 The library is assumed to fit in the control unit's cache (gigabytes against
 a few megabytes), so nothing is evicted. Timing constants: :mod:`costs`;
-drive timing: :mod:`models.io.devices` (not copied here).
+drive timing: :mod:`models.io.devices`; protocol steps: :mod:`models.io.channel`
+(neither copied here). The I/O model's own ``IOSubsystem`` reads fixed 4 KB
+records and has no search commands, so the keyed, variable-length PDS
+records are timed here with its constants.
 """
 from __future__ import annotations
 
 from dataclasses import dataclass, field
 
 from models.engine import Engine, Resource, Trace
+from models.io.channel import (ADDRESS_S, CCW_S, LR_DOMAIN_S, SLOT_S, START_S, TCW_S)
+from models.io.channel import LINK_BYTES_S as _LINKS
 from models.io.devices import profile
-from models.io.geometry import (CELLS_PER_TRACK, MODELS, TRACK_CAPACITY, TRACKS_PER_CYLINDER,
-                                record_cells)
+from models.io.geometry import (CELLS_PER_TRACK, MODELS, PAGE_BYTES, TRACK_CAPACITY,
+                                TRACKS_PER_CYLINDER, record_cells)
 from models.loadlib import costs as C
 from models.loadlib.layout import Record
 
+#: FICON Express8S link rate (models/io/channel.py), bytes per second.
+LINK_BYTES_S = _LINKS["FEx8S"]
 #: The volume the library sits on (a 3390-9) and where the data set starts.
 VOLUME_CYLINDERS = MODELS["3390-9"]
 LIBRARY_START_CYL = 1000
@@ -49,6 +58,7 @@ class IoStats:
     extra: dict = field(default_factory=dict)
 
     def as_tuple(self) -> tuple:
+        """The summed quantities, in a fixed order (for snapshots)."""
         return (self.ios, self.pend, self.disc, self.conn, self.hits, self.misses,
                 self.bytes, self.records_searched)
 
@@ -112,8 +122,9 @@ class Volume:
 
         ``interlocks`` counts CCWs whose count an earlier read in the same
         channel program fills in (program fetch's control records): the
-        channel cannot prefetch past them and waits one more exchange with
-        the control unit for each.
+        channel cannot prefetch past them, so for each the control unit
+        ends the chained domain and orients again (one more Locate Record
+        domain and CCW exchange).
         """
         yield from self._io(records, searched=0, key_len=0, zhpf=zhpf, read=records,
                             interlocks=interlocks)
@@ -126,12 +137,12 @@ class Volume:
         self.io_id += 1
         t0 = eng.now
         nbytes = sum(r.length + key_len for r in read)
+        pend = START_S
         if self.native:
-            disc, conn, rows = self._native_time(records, t0 + C.PEND_MS / 1e3)
+            disc, conn, rows = self._native_time(records, t0 + pend)
         else:
-            disc, conn, rows = self._cached_time(records, searched, len(read) + interlocks,
-                                                 nbytes, zhpf)
-        pend = C.PEND_MS / 1e3
+            disc, conn, rows = self._cached_time(records, searched, len(read), nbytes, zhpf,
+                                                 interlocks)
         if self.trace is not None:
             self._trace_io(t0, pend, disc, conn, records, rows)
         st = self.stats
@@ -143,14 +154,18 @@ class Volume:
         st.records_searched += searched
         yield pend + disc + conn
         self.channel.release()
-        yield C.REDISPATCH_MS / 1e3
+        yield C.REDISPATCH_S
 
-    def _cached_time(self, records: list[Record], searched: int, exchanges: int, nbytes: int,
-                     zhpf: bool) -> tuple[float, float, list]:
-        """DISC for staging missed tracks, CONN for protocol, records and data.
+    def _cached_time(self, records: list[Record], searched: int, nread: int, nbytes: int,
+                     zhpf: bool, interlocks: int) -> tuple[float, float, list]:
+        """DISC for staging missed tracks; CONN from the channel program's steps.
 
-        ``exchanges`` counts command-mode exchanges with the control unit:
-        one per record read, plus one per interlocked CCW.
+        Command mode (models/io/channel.py costs): a Locate Record domain per
+        track, plus one per interlocked CCW (the control unit orients again
+        for a read whose count it had to wait for); a CCW exchange per read,
+        per orientation and per block a search passes (the Search CCW is
+        re-executed for each); a 4 KB slot moved per 4 KB of data. zHPF: one
+        TCW, one address per track run, the slots.
         """
         disc = 0.0
         rows: list = []
@@ -162,14 +177,14 @@ class Volume:
             self.stats.misses += 1
             disc += self._stage(tr, rows, disc)
             self.cached.add(tr)
+        slots = sum(-(-(r.length + r.key_len) // PAGE_BYTES) for r in records[-nread:])
         if zhpf:
-            conn_ms = C.ZHPF_PROTOCOL_MS + C.ZHPF_TRACK_MS * len(tracks)
+            conn = TCW_S + ADDRESS_S * len(tracks)
         else:
-            conn_ms = (C.CMD_PROTOCOL_MS + C.RECORD_MS * exchanges
-                       + C.SEARCH_RECORD_MS * searched
-                       + C.TRACK_SWITCH_MS * (len(tracks) - 1))
-        conn_ms += nbytes / (C.LINK_MB_S * 1e3)
-        return disc, conn_ms / 1e3, rows
+            domains = len(tracks) + interlocks
+            conn = LR_DOMAIN_S * domains + CCW_S * (domains + nread + searched)
+        conn += SLOT_S * slots + nbytes / LINK_BYTES_S
+        return disc, conn, rows
 
     def _stage(self, track: int, rows: list, at: float) -> float:
         """Seconds to stage ``track`` from the drive into cache."""
@@ -204,7 +219,7 @@ class Volume:
         last = records[-1]
         span = (last.track - first.track) * CELLS_PER_TRACK + last.cell - first.cell
         end_cells = span + _cells_of(last)
-        conn = end_cells * cell_s + C.CMD_PROTOCOL_MS / 1e3
+        conn = end_cells * cell_s + LR_DOMAIN_S + CCW_S * len(records)
         return disc, conn, rows
 
     # -- trace ----------------------------------------------------------------------------------------
