@@ -1,0 +1,202 @@
+"""What every component of a run is doing at replay time t (numpy only, no Qt).
+
+:func:`activity_at` is the overlay API: the canvas, the Activity strip and
+any other view ask it for the state of each traced component (busy engines,
+I/Os and queues on volumes, drives seeking or reading, tape drives changing
+cartridges, the SPXTAPE buffer level) at a replay time. Every answer is a few
+binary searches in :class:`~ui.animation.data.ReplayData`, so it is the same
+whether the replay got to ``t`` by playing forward or by scrubbing back.
+"""
+from __future__ import annotations
+
+import weakref
+from dataclasses import dataclass
+
+import numpy as np
+
+from ui.animation.data import ReplayData
+
+#: Phases of ``io_phase`` rows (docs/trace.md).
+PHASES = ("IOSQ", "PEND", "DISC", "CONN")
+#: ``io_phase`` rows looked at to find queued I/Os: more than the I/Os a
+#: volume can have in flight, few enough to keep a frame cheap.
+PHASE_WINDOW = 512
+
+_cache: "weakref.WeakKeyDictionary" = weakref.WeakKeyDictionary()
+
+
+@dataclass(frozen=True)
+class Activity:
+    """The state of one component at one time.
+
+    ``role`` is engine, volume, drive, control unit, tape, buffer, coupling
+    facility or other; ``state`` a short word (idle, busy, seeking, reading,
+    changing…); ``text`` one line for a student; ``level`` 0–1 where a bar
+    fits (buffer fill, cache hit ratio) else None; ``count`` a number to
+    show on the item (I/Os in flight, queue length), else 0.
+    """
+
+    role: str
+    state: str
+    text: str
+    level: float | None = None
+    count: int = 0
+    queued: int = 0
+
+
+def replay_data(trace_or_data) -> ReplayData:
+    """The :class:`ReplayData` of a trace (built once per trace and kept)."""
+    if isinstance(trace_or_data, ReplayData):
+        return trace_or_data
+    data = _cache.get(trace_or_data)
+    if data is None or len(data) != len(trace_or_data):
+        data = _cache[trace_or_data] = ReplayData(trace_or_data)
+    return data
+
+
+def activity_at(trace, t: float) -> dict[str, Activity]:
+    """The state of every traced component at time ``t``.
+
+    Parameters
+    ----------
+    trace : models.engine.Trace or ReplayData
+        A finished run's trace.
+    t : float
+        Replay time in seconds.
+
+    Returns
+    -------
+    dict
+        Component name → :class:`Activity`, in the trace's component order.
+    """
+    data = replay_data(trace)
+    return {name: component_activity(data, name, t) for name in data.components}
+
+
+def component_activity(data: ReplayData, name: str, t: float) -> Activity:
+    """The state of component ``name`` at ``t`` (see :func:`activity_at`)."""
+    for prefix, fn in _ROLES:
+        if name.startswith(prefix):
+            return fn(data, name, t)
+    return _other(data, name, t)
+
+
+def _engine(data: ReplayData, name: str, t: float) -> Activity:
+    row = data.last_of(name, "cpu_busy", t)
+    used = data.total(name, "cpu_busy", "b", t)
+    if row >= 0 and t < data.t[row] + data.b[row] * 1e-6:
+        return Activity("engine", "busy", f"running work {data.a[row]}; {used} µs used",
+                        count=1)
+    return Activity("engine", "idle", f"idle; {used} µs used")
+
+
+def _volume(data: ReplayData, name: str, t: float) -> Activity:
+    active = data.count_of(name, "io_start", t) - data.count_of(name, "io_end", t)
+    queued = _queued(data, name, t) if active > 0 else 0
+    done = data.count_of(name, "io_end", t)
+    if active <= 0:
+        return Activity("volume", "idle", f"idle; {done} I/Os done")
+    phase = _last_phase(data, name, t)
+    text = f"{active} I/O{'s' if active > 1 else ''} active"
+    if phase:
+        text += f" ({phase})"
+    if queued:
+        text += f", {queued} queued"
+    return Activity("volume", "busy", text + f"; {done} done", count=active, queued=queued)
+
+
+def _last_phase(data: ReplayData, name: str, t: float) -> str:
+    row = data.last_of(name, "io_phase", t)
+    return PHASES[data.b[row]] if row >= 0 and 0 <= data.b[row] < 4 else ""
+
+
+def _queued(data: ReplayData, name: str, t: float) -> int:
+    """I/Os of ``name`` whose latest phase by ``t`` is IOSQ (still queued)."""
+    n = data.count_of(name, "io_phase", t)
+    if n == 0:
+        return 0
+    rows = data.rows_of(name, "io_phase")[max(0, n - PHASE_WINDOW):n]
+    ids, phases = data.a[rows][::-1], data.b[rows][::-1]
+    _, first = np.unique(ids, return_index=True)   # latest row per I/O id
+    latest_ids, latest = ids[first], phases[first]
+    ended = data.a[data.rows_of(name, "io_end")[:data.count_of(name, "io_end", t)]]
+    open_ = ~np.isin(latest_ids, ended[-PHASE_WINDOW:])
+    return int(np.count_nonzero(open_ & (latest == 0)))
+
+
+def _drive(data: ReplayData, name: str, t: float) -> Activity:
+    seek = data.last_of(name, "seek", t)
+    read = data.last_of(name, "track_read", t)
+    nxt = data.next_of(name, "track_read", t)
+    if seek >= 0 and read < seek and nxt >= 0:
+        # Between a seek and the first record after it the arm moves and the
+        # platter turns to the record: the trace does not split the two.
+        return Activity("drive", "seeking", f"positioning: cylinder {data.a[seek]} → "
+                        f"{data.b[seek]}, then rotation", count=1)
+    next_seek = data.next_of(name, "seek", t)
+    seeks_first = 0 <= next_seek < nxt
+    if read >= 0 and nxt >= 0 and data.a[nxt] == data.a[read] and not seeks_first:
+        return Activity("drive", "reading", f"reading track {data.a[read]}, "
+                        f"record {data.b[read]}", count=1)
+    return Activity("drive", "idle", f"idle; {data.count_of(name, 'track_read', t)} "
+                    "records read")
+
+
+def _control_unit(data: ReplayData, name: str, t: float) -> Activity:
+    hits = data.count_of(name, "cache_hit", t)
+    misses = data.count_of(name, "cache_miss", t)
+    if hits + misses == 0:
+        return Activity("control unit", "idle", "no read requests yet")
+    ratio = hits / (hits + misses)
+    staged = data.count_of(name, "stage", t)
+    return Activity("control unit", "busy", f"hits {hits}, misses {misses}, "
+                    f"hit ratio {ratio:.2f}; {staged} stages", level=ratio)
+
+
+def _tape(data: ReplayData, name: str, t: float) -> Activity:
+    start = data.last_of(name, "tape_change_start", t)
+    end = data.last_of(name, "tape_change_end", t)
+    mb = (data.total(name, "tape_write", "a", t) + data.total(name, "tape_read", "a", t)) / 1e6
+    if start > end:
+        return Activity("tape", "changing", f"changing cartridge {data.a[start]} "
+                        f"(rewind, unload, mount); {mb:.1f} MB so far", count=1)
+    last = max(data.last_of(name, "tape_write", t), data.last_of(name, "tape_read", t))
+    nxt = max(data.next_of(name, "tape_write", t), data.next_of(name, "tape_read", t))
+    state = "busy" if last >= 0 and nxt >= 0 else "idle"
+    return Activity("tape", state, f"{'moving data' if state == 'busy' else 'idle'}; "
+                    f"{mb:.1f} MB so far", count=int(state == "busy"))
+
+
+def _buffer(data: ReplayData, name: str, t: float) -> Activity:
+    row = data.last_of(name, "buffer_level", t)
+    if row < 0:
+        return Activity("buffer", "idle", "empty", level=0.0)
+    pages, cap = int(data.a[row]), int(data.b[row])
+    level = pages / cap if cap > 0 else 0.0
+    return Activity("buffer", "busy" if pages else "idle",
+                    f"{pages} of {cap} pages buffered ({100 * level:.0f} %)", level=level,
+                    count=pages)
+
+
+def _coupling(data: ReplayData, name: str, t: float) -> Activity:
+    reqs = data.count_of(name, "cf_request", t)
+    waits = data.count_of(name, "lock_wait", t)
+    row = data.last_of(name, "cf_request", t)
+    busy = row >= 0 and t < data.t[row] + data.b[row] * 1e-6
+    return Activity("coupling facility", "busy" if busy else "idle",
+                    f"{reqs} requests, {waits} lock waits", count=int(busy))
+
+
+def _other(data: ReplayData, name: str, t: float) -> Activity:
+    cid = data.components.index(name)
+    n = data.upto(t)
+    mine = np.flatnonzero(data.comp[max(0, n - 4096):n] == cid)
+    if not len(mine):
+        return Activity("other", "idle", "no recent events")
+    row = max(0, n - 4096) + int(mine[-1])
+    return Activity("other", "busy", f"last: {data.kinds[data.kind[row]]} at "
+                    f"{data.t[row] * 1e3:.3f} ms")
+
+
+_ROLES = (("zIIP", _engine), ("CP", _engine), ("VOL", _volume), ("DRV", _drive),
+          ("CU", _control_unit), ("TAPE", _tape), ("BUF", _buffer), ("CF", _coupling))

@@ -1,0 +1,73 @@
+"""Common ground of the replay views: data, time, state, caption.
+
+A view is a plain QWidget painted with QPainter. On every time change it
+asks its pure :meth:`ReplayViewBase.compute` for a small state object (what
+is lit, where the unit of work is, the counters) and repaints from that state
+only. Tests read ``view.state`` to check what the view shows against the
+trace; nothing in a view re-runs or drives the model.
+"""
+from __future__ import annotations
+
+from PySide6.QtGui import QPainter
+from PySide6.QtWidgets import QSizePolicy, QWidget
+
+from ui.animation import style
+from ui.animation.data import ReplayData
+
+
+class ReplayViewBase(QWidget):
+    """A view that draws the state of a replayed trace at time t.
+
+    Subclasses set ``TITLE`` and ``CAPTION`` (one sentence for a student),
+    implement :meth:`supports`, :meth:`compute` and :meth:`draw`.
+    """
+
+    TITLE = ""
+    CAPTION = ""
+
+    def __init__(self, parent: QWidget | None = None):
+        super().__init__(parent)
+        self.data: ReplayData | None = None
+        self.t = 0.0
+        self.state = None
+        self.setMinimumSize(640, 360)
+        self.setSizePolicy(QSizePolicy.Policy.Expanding, QSizePolicy.Policy.Expanding)
+
+    @classmethod
+    def supports(cls, data: ReplayData) -> bool:
+        """True if ``data`` holds the rows this view animates."""
+        raise NotImplementedError
+
+    def set_data(self, data: ReplayData | None) -> None:
+        """Show a new trace (None: nothing) at its first event."""
+        self.data = data
+        self.prepare(data)
+        self.set_time(data.t0 if data is not None else 0.0)
+
+    def prepare(self, data: ReplayData | None) -> None:
+        """Build per-trace lookup tables once (override when needed)."""
+
+    def set_time(self, t: float) -> None:
+        """Recompute the state at ``t`` and repaint."""
+        self.t = t
+        self.state = self.compute(self.data, t) if self.data is not None else None
+        self.update()
+
+    def compute(self, data: ReplayData, t: float):
+        """The state at ``t``: everything :meth:`draw` needs (override)."""
+        raise NotImplementedError
+
+    def draw(self, p: QPainter) -> None:
+        """Paint ``self.state`` (override)."""
+        raise NotImplementedError
+
+    def paintEvent(self, event) -> None:  # noqa: N802  (Qt override)
+        p = QPainter(self)
+        p.setRenderHint(QPainter.RenderHint.Antialiasing)
+        p.fillRect(self.rect(), style.BACKGROUND)
+        if self.state is None:
+            style.text(p, 20, 20, f"{self.TITLE}: this run recorded nothing to show here.",
+                       style.HEAD_PT)
+        else:
+            self.draw(p)
+        p.end()

@@ -1,0 +1,203 @@
+"""SRB/TCB view: a lane per engine, the unit of work moving at every mode switch.
+
+zIIP lanes come first, general CPs below. The unit of work sits in the lane
+of the engine that ran its latest CPU slice, labelled with its mode (SRB or
+TCB, from the latest switch row) and the cause of that switch (from
+``meta["causes"]``). Recent CPU slices are drawn as bars up to the "now"
+line; counters on the right add up switches (by cause) and CPU time per
+engine type as the replay advances.
+"""
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+
+import numpy as np
+from PySide6.QtCore import QPointF, QRectF, Qt
+from PySide6.QtGui import QPainter, QPen
+
+from ui.animation import style
+from ui.animation.base import ReplayViewBase
+from ui.animation.data import ReplayData
+
+#: CPU slices drawn behind the "now" line.
+RECENT_SLICES = 40
+#: Units of work drawn at most (a session model has one; a busy system more).
+MAX_UNITS = 6
+SWITCH_KINDS = ("srb_to_tcb", "tcb_to_srb")
+
+
+@dataclass
+class Unit:
+    """Where one unit of work is: its lane, mode and the last switch's cause."""
+
+    uow: int
+    lane: str
+    mode: str
+    cause: str
+    switched_at: float
+    from_lane: str = ""
+
+
+@dataclass
+class CpuState:
+    """What the SRB/TCB view shows at one time."""
+
+    lanes: list[str]
+    units: list[Unit]
+    switches: int
+    to_tcb: int
+    causes: dict[str, int]
+    cpu_us: dict[str, int]
+    slices: list[tuple[str, float, float]] = field(default_factory=list)
+    window: tuple[float, float] = (0.0, 1e-6)
+
+
+class CpuView(ReplayViewBase):
+    """Lanes per engine; the unit of work moves between zIIP and CP lanes."""
+
+    TITLE = "SRB/TCB switches"
+    CAPTION = ("Natural runs as an enclave SRB on a zIIP; every operating-system "
+               "service it needs (timer, I/O wait, GETMAIN, SVC, a 3GL call) makes it "
+               "switch to TCB mode on a general CP and back, and each switch costs CPU.")
+
+    @classmethod
+    def supports(cls, data: ReplayData) -> bool:
+        return data.has("cpu_busy", *SWITCH_KINDS)
+
+    def prepare(self, data: ReplayData | None) -> None:
+        self._units: dict[int, dict[str, np.ndarray]] = {}
+        if data is None:
+            return
+        busy = data.rows("cpu_busy")
+        switch = np.sort(np.concatenate([data.rows(k) for k in SWITCH_KINDS]))
+        for uow in np.unique(data.a[busy])[:MAX_UNITS]:
+            rows_b = busy[data.a[busy] == uow]
+            rows_s = switch[data.a[switch] == uow]
+            self._units[int(uow)] = {"busy": rows_b, "busy_t": data.t[rows_b],
+                                     "switch": rows_s, "switch_t": data.t[rows_s]}
+        self._switch_t = data.t[switch]
+        self._switch_rows = switch
+
+    def compute(self, data: ReplayData, t: float) -> CpuState:
+        lanes = data.component_names("zIIP") + data.component_names("CP")
+        units = [u for u in (self._unit_at(data, uow, t) for uow in self._units) if u]
+        n_sw = int(np.searchsorted(self._switch_t, t, side="right"))
+        cause_ids = np.bincount(data.b[self._switch_rows[:n_sw]]) if n_sw else np.zeros(0)
+        causes = {data.meta_name("causes", i): int(c) for i, c in enumerate(cause_ids) if c}
+        cpu = {lane: data.total(lane, "cpu_busy", "b", t) for lane in lanes}
+        return CpuState(lanes, units, n_sw, data.count("srb_to_tcb", t), causes, cpu,
+                        *self._recent(data, t))
+
+    def _unit_at(self, data: ReplayData, uow: int, t: float) -> Unit | None:
+        u = self._units[uow]
+        ib = int(np.searchsorted(u["busy_t"], t, side="right")) - 1
+        if ib < 0:
+            return None
+        lane = data.components[data.comp[u["busy"][ib]]]
+        js = int(np.searchsorted(u["switch_t"], t, side="right")) - 1
+        if js < 0:
+            return Unit(uow, lane, "SRB" if lane.startswith("zIIP") else "TCB", "", -1.0)
+        row = u["switch"][js]
+        mode = "TCB" if data.kinds[data.kind[row]] == "srb_to_tcb" else "SRB"
+        return Unit(uow, lane, mode, data.meta_name("causes", int(data.b[row])),
+                    float(data.t[row]), data.components[data.comp[row]])
+
+    def _recent(self, data: ReplayData, t: float):
+        rows = data.rows("cpu_busy")
+        n = data.count("cpu_busy", t)
+        recent = rows[max(0, n - RECENT_SLICES):n]
+        if not len(recent):
+            return [], (t - 1e-6, t)
+        starts = data.t[recent]
+        ends = starts + data.b[recent] * 1e-6
+        slices = [(data.components[c], float(s), float(e))
+                  for c, s, e in zip(data.comp[recent], starts, ends)]
+        lo = float(starts[0])
+        return slices, (lo, max(t, lo + 1e-6))
+
+    # ---- drawing --------------------------------------------------------------
+    def draw(self, p: QPainter) -> None:
+        s = self.state
+        w, h = self.width(), self.height()
+        style.text(p, 16, 8, self.TITLE + " — where the work runs, and why it moves",
+                   style.HEAD_PT, bold=True)
+        panel_x = w - 400
+        top, lane_h = 56, min(110, (h - 120) / max(1, len(s.lanes)))
+        now_x = panel_x - 60
+        rows = {lane: top + i * lane_h for i, lane in enumerate(s.lanes)}
+        for lane, y in rows.items():
+            self._draw_lane(p, lane, y, lane_h, now_x)
+        self._draw_slices(p, s, rows, lane_h, now_x)
+        for k, unit in enumerate(s.units):
+            if unit.lane in rows:
+                self._draw_unit(p, unit, rows, lane_h, now_x, k)
+        self._draw_counters(p, s, panel_x, top)
+
+    def _draw_lane(self, p: QPainter, lane: str, y: float, lane_h: float, now_x: float) -> None:
+        ziip = lane.startswith("zIIP")
+        style.swatch(p, QRectF(16, y + 4, now_x - 16 + 40, lane_h - 8), style.PANEL)
+        style.text(p, 24, y + 8, lane, style.HEAD_PT, bold=True,
+                   colour=style.GREEN if ziip else style.BLUE)
+        style.text(p, 24, y + 34, "zIIP: enclave SRB work" if ziip else "general CP: TCB work",
+                   colour=style.MUTED)
+
+    def _draw_slices(self, p, s: CpuState, rows, lane_h, now_x) -> None:
+        lo, hi = s.window
+        x0, scale = 250.0, (now_x - 250.0) / (hi - lo)
+        p.setPen(Qt.PenStyle.NoPen)
+        for lane, a, b in s.slices:
+            if lane not in rows:
+                continue
+            xa, xb = x0 + (a - lo) * scale, min(now_x, x0 + (b - lo) * scale)
+            p.setBrush(style.GREEN if lane.startswith("zIIP") else style.BLUE)
+            p.drawRect(QRectF(xa, rows[lane] + lane_h * 0.55, max(2.0, xb - xa), lane_h * 0.3))
+        p.setPen(QPen(style.INK, 2, Qt.PenStyle.DashLine))
+        p.drawLine(QPointF(now_x, 50), QPointF(now_x, 56 + len(rows) * lane_h))
+        style.text(p, now_x - 40, 56 + len(rows) * lane_h, "now", colour=style.MUTED)
+        style.text(p, x0, 56 + len(rows) * lane_h,
+                   f"CPU slices over the last {style.fmt_time(hi - lo)}", colour=style.MUTED)
+
+    def _draw_unit(self, p, unit: Unit, rows, lane_h, now_x, k: int) -> None:
+        y = rows[unit.lane] + 6 + k * 4
+        box = QRectF(now_x - 170 - k * 12, y, 210, lane_h * 0.45)
+        colour = style.GREEN if unit.mode == "SRB" else style.ORANGE
+        style.swatch(p, box, colour, style.INK, 2)
+        style.text(p, box.x() + 8, box.y() + 2, f"work {unit.uow}: {unit.mode} mode",
+                   bold=True, w=box.width() - 10)
+        if unit.from_lane in rows and unit.from_lane != unit.lane:
+            # The last switch: an arrow from the lane the work left to this one.
+            ya = rows[unit.from_lane] + lane_h / 2
+            p.setPen(QPen(style.VERMILLION, 4))
+            p.drawLine(QPointF(box.x() - 20, ya), QPointF(box.x() - 20, y + 10))
+            p.drawLine(QPointF(box.x() - 20, y + 10), QPointF(box.x(), y + 10))
+        if unit.cause:
+            arrow = "→ TCB" if unit.mode == "TCB" else "→ SRB"
+            style.text(p, box.x() + 8, box.y() + box.height() - 22,
+                       f"{arrow} for {unit.cause}", w=box.width() - 10)
+
+    def _draw_counters(self, p, s: CpuState, x: float, y: float) -> None:
+        style.swatch(p, QRectF(x, y, 384, self.height() - y - 16), style.PANEL)
+        x += 12
+        y += 6
+        y += style.text(p, x, y, f"Switches: {s.switches:,}", style.BIG_PT, bold=True)
+        y += style.text(p, x, y, f"SRB→TCB {s.to_tcb:,}   TCB→SRB {s.switches - s.to_tcb:,}")
+        ziip = sum(v for k, v in s.cpu_us.items() if k.startswith("zIIP"))
+        gcp = sum(v for k, v in s.cpu_us.items() if not k.startswith("zIIP"))
+        y += 10 + style.text(p, x, y + 10, "CPU used so far", style.HEAD_PT, bold=True)
+        y += style.text(p, x, y, f"on zIIPs: {ziip:,} µs", colour=style.GREEN)
+        y += style.text(p, x, y, f"on general CPs: {gcp:,} µs", colour=style.BLUE)
+        if ziip + gcp:
+            y += style.text(p, x, y, f"share on general CPs: {100 * gcp / (ziip + gcp):.0f} %")
+        y += 10 + style.text(p, x, y + 10, "Switches by cause", style.HEAD_PT, bold=True)
+        top = max(s.causes.values(), default=1)
+        for cause, n in sorted(s.causes.items(), key=lambda kv: -kv[1])[:8]:
+            p.setPen(Qt.PenStyle.NoPen)
+            p.setBrush(style.ORANGE)
+            p.drawRect(QRectF(x + 130, y + 5, 210 * n / top, 16))
+            style.text(p, x, y, cause, w=125)
+            style.text(p, x + 136, y, f"{n:,}")
+            y += 26
+        y += 8
+        style.legend(p, x, y, [(style.GREEN, "SRB mode / zIIP CPU", None),
+                               (style.ORANGE, "TCB mode", None),
+                               (style.BLUE, "general-CP CPU", None)], w=360)

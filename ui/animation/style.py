@@ -1,0 +1,86 @@
+"""How the animation views look: projector-sized text and a colour-blind-safe palette.
+
+Sizes match the charts (ui/charts/style.py): body text 13 pt, headings 16 pt,
+big counters 20 pt, for a 1280×800 projector image read from the back of a
+room. Colours are Okabe–Ito, each with one fixed meaning in every view:
+blue = data moving / CONN, orange = positioning or staging in progress,
+vermillion = miss, bluish green = hit, sky blue = record staging,
+yellow = partial-track staging, reddish purple = full-track staging.
+"""
+from __future__ import annotations
+
+from PySide6.QtCore import QRectF, Qt
+from PySide6.QtGui import QColor, QFont, QPainter, QPen
+
+TEXT_PT = 13
+HEAD_PT = 16
+BIG_PT = 20
+INK = QColor("#222222")
+MUTED = QColor("#666666")
+BACKGROUND = QColor("#FFFFFF")
+PANEL = QColor("#F3F3F3")
+EMPTY = QColor("#DDDDDD")
+
+BLUE = QColor("#0072B2")
+ORANGE = QColor("#E69F00")
+VERMILLION = QColor("#D55E00")
+GREEN = QColor("#009E73")
+SKY = QColor("#56B4E9")
+YELLOW = QColor("#F0E442")
+PURPLE = QColor("#CC79A7")
+
+#: Staging modes of ``stage`` rows (docs/trace.md): record, partial, full.
+STAGE_COLOURS = (SKY, YELLOW, PURPLE)
+STAGE_NAMES = ("record staged", "partial track staged", "full track staged")
+
+
+def font(points: int, bold: bool = False) -> QFont:
+    """A sans font of ``points`` size."""
+    f = QFont()
+    f.setPointSize(points)
+    f.setBold(bold)
+    return f
+
+
+def text(p: QPainter, x: float, y: float, s: str, points: int = TEXT_PT,
+         bold: bool = False, colour: QColor = INK, w: float = 2000,
+         align=Qt.AlignmentFlag.AlignLeft) -> float:
+    """Draw one line with its top-left at (x, y); returns the line height."""
+    p.setFont(font(points, bold))
+    p.setPen(colour)
+    h = p.fontMetrics().height()
+    p.drawText(QRectF(x, y, w, h), int(align | Qt.AlignmentFlag.AlignVCenter), s)
+    return h
+
+
+def legend(p: QPainter, x: float, y: float, items, w: float = 1200) -> float:
+    """A row of colour swatches with labels; wraps at ``w``; returns its height."""
+    p.setFont(font(TEXT_PT))
+    fm = p.fontMetrics()
+    h = fm.height()
+    cx, cy = x, y
+    for colour, label, outline in items:
+        width = h + 8 + fm.horizontalAdvance(label) + 22
+        if cx + width > x + w and cx > x:
+            cx, cy = x, cy + h + 6
+        swatch(p, QRectF(cx + 1, cy + 3, h - 6, h - 6), colour, outline, 3 if outline else 1)
+        text(p, cx + h + 4, cy, label)
+        cx += width
+    return cy + h - y
+
+
+def swatch(p: QPainter, r: QRectF, colour: QColor | None, outline: QColor | None = None,
+           width: float = 1.0) -> None:
+    """A filled rectangle with an outline (``outline`` None: thin grey)."""
+    p.setPen(QPen(outline if outline is not None else MUTED, width))
+    p.setBrush(colour if colour is not None else Qt.BrushStyle.NoBrush)
+    p.drawRect(r)
+
+
+def fmt_time(t: float) -> str:
+    """A time in the unit that reads best: µs, ms or s."""
+    if abs(t) < 1e-3:
+        return f"{t * 1e6:.1f} µs"
+    if abs(t) < 1:
+        return f"{t * 1e3:.3f} ms"
+    return f"{t:.3f} s"
