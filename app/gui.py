@@ -48,7 +48,7 @@ def main(args: argparse.Namespace) -> int:
         for _ in range(5):
             app.processEvents()
         ok = window.grab().save(args.screenshot)
-        window.runner.stop()
+        window.shutdown()
         if not ok:
             print(f"zperflab: error: cannot write screenshot {args.screenshot}", file=sys.stderr)
             return 2

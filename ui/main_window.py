@@ -57,6 +57,7 @@ class MainWindow(QMainWindow):
         self.path: str | None = None
         self.last_result: RunResult | None = None
         self.runner = RunThread(self)
+        self._shut_down = False
         self._build_docks()
         self.actions_ = build_actions(self)
         self._build_status()
@@ -365,10 +366,19 @@ class MainWindow(QMainWindow):
         if not self._confirm_discard():
             event.ignore()
             return
-        self.runner.stop()
-        # Children die in no particular order after this; stop them talking
-        # to each other (a dying scene still emits selectionChanged).
-        self.scene.selectionChanged.disconnect()
-        self.scene.issues_changed.disconnect()
-        self.editor.undo_stack.cleanChanged.disconnect()
+        self.shutdown()
         event.accept()
+
+    def shutdown(self) -> None:
+        """Stop the worker thread and quiet the parts before they are destroyed.
+
+        Children die in no particular order; a dying scene still emits
+        ``selectionChanged``, which must not reach a half-deleted inspector.
+        """
+        if self._shut_down:
+            return
+        self._shut_down = True
+        self.runner.stop()
+        for signal in (self.scene.selectionChanged, self.scene.issues_changed,
+                       self.editor.undo_stack.cleanChanged):
+            signal.disconnect()

@@ -29,4 +29,4 @@ def window(qtbot):
     win.show()
     qtbot.waitExposed(win)
     yield win
-    win.runner.stop()
+    win.shutdown()

@@ -66,7 +66,8 @@ class ResultsPanel(QScrollArea):
         for name, value in result.metrics.items():
             m = meta.get(name)
             unit = f" {m.unit}" if m and m.unit else ""
-            rows.append((m.help if m and m.help else name, format_number(value) + unit))
+            rows.append((m.help if m and m.help else name.replace("_", " ").capitalize(),
+                         format_number(value) + unit))
             tips.append(name)
         self.metrics_table = _table(("Metric", "Value"), rows)
         for r, name in enumerate(tips):
