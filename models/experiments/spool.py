@@ -3,6 +3,7 @@ from __future__ import annotations
 
 from models.experiments import Experiment
 from models.params import Metric, Param, Schema
+from models.run import RunContext, RunResult
 
 SPOOL_SCHEMA = Schema((
     Param("program", "choice", "SPXTAPE", choices=("SPTAPE", "SPXTAPE"), group="workload",
@@ -41,11 +42,37 @@ _METRICS = (
     Metric("pages_per_s", "pages/s", "Pages moved per second"),
 )
 
+
+
+def run_spool(name: str, params: dict, ctx: RunContext) -> RunResult:
+    """Run a dump or load with SPTAPE or SPXTAPE (models/spool, models/tape).
+
+    Parameters
+    ----------
+    name : str
+        ``spool_dump`` or ``spool_load``.
+    params : dict
+        Resolved parameters of :data:`SPOOL_SCHEMA`.
+    ctx : RunContext
+
+    Returns
+    -------
+    RunResult
+        The seven metrics, volume, drive and CPU tables, and the trace.
+    """
+    from models.spool import program    # deferred: keeps the registry import light
+
+    out = program.run(params, ctx, load=(name == "spool_load"))
+    return RunResult(experiment=name, params=params, seed=ctx.seed,
+                     metrics=program.metrics(out), reports=program.tables(out),
+                     trace=ctx.trace, notes=tuple(out.notes))
+
+
 EXPERIMENTS = [
     Experiment("spool_dump", "z/VM spool dump to tape",
                "Dump spool files from 3390 spool volumes to 3490 tapes.",
-               SPOOL_SCHEMA, _METRICS, None),
+               SPOOL_SCHEMA, _METRICS, lambda p, c: run_spool("spool_dump", p, c)),
     Experiment("spool_load", "z/VM spool load from tape",
                "Load spool files from 3490 tapes back onto spool volumes.",
-               SPOOL_SCHEMA, _METRICS, None),
+               SPOOL_SCHEMA, _METRICS, lambda p, c: run_spool("spool_load", p, c)),
 ]

@@ -1,0 +1,67 @@
+"""Metrics and RMF-style tables common to both spool programs."""
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+
+from models.run import Table
+from models.spool.costs import Cpu
+from models.spool.volume import SpoolVolume
+from models.tape import TapeDrive
+
+
+@dataclass
+class Outcome:
+    """What one dump or load run measured."""
+
+    program: str
+    elapsed_s: float
+    idle_s: float
+    pages: int
+    files: int
+    volumes: list[SpoolVolume]
+    drives: list[TapeDrive]
+    cpu: Cpu
+    buffer_pages: int = 0
+    buffer_peak: int = 0
+    notes: list[str] = field(default_factory=list)
+
+
+def cartridges_used(drive: TapeDrive) -> int:
+    """Cartridges that hold data (an empty one left mounted does not count)."""
+    return drive.cartridges - (0 if drive.cartridge.used_inches > 0 else 1)
+
+
+def metrics(out: Outcome) -> dict[str, float]:
+    """The seven published metrics."""
+    change = sum(d.change_s for d in out.drives)
+    overlap = 100.0 * (1.0 - out.idle_s / change) if change > 0 else 0.0
+    return {
+        "elapsed_s": out.elapsed_s,
+        "tape_change_s": change,
+        "system_idle_s": out.idle_s,
+        "overlap_pct": max(0.0, overlap),
+        "tapes": float(sum(cartridges_used(d) for d in out.drives)),
+        "cpu_s": out.cpu.us / 1e6,
+        "pages_per_s": out.pages / out.elapsed_s if out.elapsed_s > 0 else 0.0,
+    }
+
+
+def tables(out: Outcome) -> tuple[Table, ...]:
+    """Device activity for spool volumes and tape drives, and CPU by component."""
+    t = max(out.elapsed_s, 1e-12)
+    vols = tuple((f"VOL{v.index}", v.ios, round(100 * v.busy_s / t, 1),
+                  round(1000 * v.busy_s / v.ios, 2) if v.ios else 0.0, v.seeks)
+                 for v in out.volumes)
+    drives = tuple((f"TAPE{d.index}", cartridges_used(d), d.blocks, d.marks,
+                    round(d.bytes / 1e6, 1), d.changes, round(d.change_s, 1))
+                   for d in out.drives)
+    return (
+        Table("Spool volume activity (3390-2)",
+              ("volume", "I/Os", "busy %", "ms per I/O", "seeks"), vols,
+              note=f"{out.program}: {out.files} files, {out.pages} pages"),
+        Table("Tape drive activity (3490)",
+              ("drive", "cartridges", "blocks", "tape marks", "MB", "changes", "change s"),
+              drives, note=(f"buffer {out.buffer_pages} pages, peak {out.buffer_peak}"
+                            if out.buffer_pages else "")),
+        out.cpu.close().table(),
+    )

@@ -1,0 +1,314 @@
+"""SPXTAPE: asynchronous read-ahead, storage buffering, 32 KB blocks, drives in turn.
+
+Dump: one DASD reader task per spool volume; each takes the next file and
+issues all its page reads at once (they queue on whichever volumes hold the
+pages), and takes another file when they are all in. Pages read wait in
+real storage until a tape drive takes them eight at a time as one 32 KB
+block of a single tape file. A block goes to the lowest-numbered drive that
+is free, so with DASD the bottleneck drives are used in turn and one is
+changed while another writes; with tape the bottleneck all drives stream.
+Reading stops only when the storage SPXTAPE may use is full, so it goes on
+through a cartridge change until then.
+
+Load: the tape side reads blocks ahead into storage (the next cartridge is
+already mounted on the next drive when there are several), while CP
+creates the spool files one at a time and writes their pages through its
+spool write path one page at a time, recording each file in the checkpoint
+area when it is opened and closed. That serial write is the limit, and
+tape changes hide behind it as long as storage holds a change's worth.
+
+``READAHEAD_MB_PER_DRIVE`` (24 MB) bounds how far the readers may run ahead
+of each tape drive (within ``real_storage_mb``). It is not published: we
+set it to the size of the virtual machine that issued SPXTAPE in the
+published measurement, an assumption; it alone decides how much of a
+change a dump overlaps (docs/model-spool.md).
+"""
+from __future__ import annotations
+
+from collections import deque
+
+from models.io.geometry import PAGE_BYTES
+from models.spool.results import Outcome
+from models.spool.setup import Setup
+from models.spool.sptape import CHECKPOINT_IOS_PER_FILE
+from models.tape import BLOCK_32K
+
+READAHEAD_MB_PER_DRIVE = 24.0
+PAGES_PER_BLOCK = BLOCK_32K // PAGE_BYTES
+PAGES_PER_MB = 1024 * 1024 // PAGE_BYTES
+
+
+def buffer_pages(s: Setup) -> int:
+    """Pages of real storage SPXTAPE may fill (at least one block)."""
+    mb = min(s.real_storage_mb, READAHEAD_MB_PER_DRIVE * len(s.drives))
+    return max(PAGES_PER_BLOCK, int(mb * PAGES_PER_MB))
+
+
+class _Pipeline:
+    """State shared by dump and load: storage, drives, progress, outcome."""
+
+    def __init__(self, s: Setup):
+        self.s = s
+        self.eng = s.engine
+        self.cap = buffer_pages(s)
+        self.reserved = 0           # pages in storage or on their way in
+        self.peak = 0
+        self.busy = [False] * len(s.drives)
+        self.changing = [False] * len(s.drives)
+        self.end_time = 0.0
+
+    def _change(self, d: int) -> None:
+        now, drive = self.eng.now, self.s.drives[d]
+        self.changing[d] = True
+        end = drive.change(now, self.s.change_s)
+        self.s.activity.change_begin(now)
+        if self.s.trace is not None:
+            self.s.trace.change(now, end, d, drive.cartridges)
+        self.eng.schedule(end - now, self._change_done, d)
+
+    def _change_done(self, d: int) -> None:
+        self.changing[d] = False
+        self.s.activity.change_end(self.eng.now)
+        self._kick()
+
+    def _kick(self) -> None:
+        raise NotImplementedError
+
+    def _level(self) -> None:
+        self.peak = max(self.peak, self.reserved)
+        if self.s.trace is not None:
+            self.s.trace.buffer(self.eng.now, self.reserved, self.cap)
+
+    def outcome(self, volumes: list) -> Outcome:
+        s = self.s
+        return Outcome("SPXTAPE", self.end_time, s.activity.idle_s, s.pages, s.files,
+                       volumes, s.drives, s.cpu, self.cap, self.peak)
+
+
+class _Dump(_Pipeline):
+    """SPXTAPE DUMP: readers per volume feeding drives through storage."""
+
+    def __init__(self, s: Setup):
+        super().__init__(s)
+        self.ready = 0
+        self.read_done = 0
+        self.written = 0
+        self.next_file = 0
+        self.tasks: list[list[int]] = []     # [file, next page, end page, in flight]
+        self.blocked: deque[int] = deque()
+
+    def start(self) -> None:
+        for k in range(min(len(self.s.volumes), self.s.files)):
+            self.tasks.append([0, 0, 0, 0])
+            self._take_file(k)
+
+    def _take_file(self, k: int) -> None:
+        s = self.s
+        if self.next_file >= s.files:
+            return
+        f = self.next_file
+        self.next_file += 1
+        s.cpu.step(files=1)
+        first = int(s.first[f])
+        self.tasks[k] = [f, first, first + int(s.sizes[f]), 0]
+        self._issue(k)
+
+    def _issue(self, k: int) -> None:
+        task, s = self.tasks[k], self.s
+        while task[1] < task[2] and self.reserved < self.cap:
+            p = task[1]
+            task[1] += 1
+            task[3] += 1
+            self.reserved += 1
+            vol = s.volumes[s.vol[p]]
+            vol.queue.append((p, k))
+            if not vol.busy:
+                self._start_io(vol)
+        if task[1] < task[2] and k not in self.blocked:
+            self.blocked.append(k)
+
+    def _start_io(self, vol) -> None:
+        p, k = vol.queue.popleft()
+        vol.busy = True
+        now, s = self.eng.now, self.s
+        end = vol.access(now + s.cpu.step(ios=1, pages=1), s.slot[p])
+        s.activity.begin(now)
+        self.eng.schedule(end - now, self._io_done, (vol, p, k))
+
+    def _io_done(self, arg) -> None:
+        vol, p, k = arg
+        s, now = self.s, self.eng.now
+        s.activity.end(now)
+        self.ready += 1
+        self.read_done += 1
+        if s.trace is not None:
+            s.trace.volume_page(now, vol.index, self.tasks[k][0])
+        vol.busy = False
+        if vol.queue:
+            self._start_io(vol)
+        task = self.tasks[k]
+        task[3] -= 1
+        if task[3] == 0 and task[1] >= task[2]:
+            self._take_file(k)
+        self._kick()
+        if self.read_done & 4095 == 0:
+            s.ctx.progress(self.read_done / s.pages)
+
+    def _kick(self) -> None:
+        for d in range(len(self.s.drives)):
+            if self.ready >= PAGES_PER_BLOCK or (self.read_done == self.s.pages and self.ready):
+                if not (self.busy[d] or self.changing[d]):
+                    self._write(d)
+
+    def _write(self, d: int) -> None:
+        s, now, drive = self.s, self.eng.now, self.s.drives[d]
+        n = min(PAGES_PER_BLOCK, self.ready)
+        if not drive.fits_block(n * PAGE_BYTES):
+            self._change(d)
+            return
+        self.ready -= n
+        self.busy[d] = True
+        done = drive.write_buffered(now + s.cpu.step(ios=1), n * PAGE_BYTES)
+        s.activity.begin(now)
+        if s.trace is not None:
+            s.trace.tape_block(now, d, n * PAGE_BYTES, drive.cartridges)
+        self.eng.schedule(done - now, self._write_done, (d, n))
+
+    def _write_done(self, arg) -> None:
+        d, n = arg
+        s, now = self.s, self.eng.now
+        s.activity.end(now)
+        self.busy[d] = False
+        self.reserved -= n
+        self.written += n
+        self._level()
+        while self.blocked and self.reserved < self.cap:
+            self._issue(self.blocked.popleft())
+        if self.written == s.pages:
+            self._finish()
+        self._kick()
+
+    def _finish(self) -> None:
+        now = self.eng.now
+        ends = [dr.write_mark(now) for dr in self.s.drives if dr.blocks]
+        self.end_time = max(ends)
+
+
+def dump(s: Setup) -> Outcome:
+    """Run SPXTAPE DUMP over the setup's files."""
+    pipe = _Dump(s)
+    pipe.start()
+    s.engine.run()
+    return pipe.outcome(s.volumes)
+
+
+class _Load(_Pipeline):
+    """SPXTAPE LOAD: tape read-ahead into storage, serial spool writes."""
+
+    def __init__(self, s: Setup):
+        super().__init__(s)
+        self.blocks_read = 0
+        self.nblocks = -(-s.pages // PAGES_PER_BLOCK)
+        self.avail = 0              # pages read from tape so far (in order)
+        self.cur = 0                # drive holding the cartridge being read
+        self.reading = False
+        self.p = 0                  # next page to write
+        self.f = 0                  # file being written
+        self.waiting = False
+
+    def _kick(self) -> None:
+        if self.reading or self.blocks_read >= self.nblocks:
+            return
+        n = min(PAGES_PER_BLOCK, self.s.pages - self.blocks_read * PAGES_PER_BLOCK)
+        if self.reserved + n > self.cap or self.changing[self.cur]:
+            return
+        drive = self.s.drives[self.cur]
+        if not drive.fits_block(n * PAGE_BYTES):
+            self._change(self.cur)
+            self.cur = (self.cur + 1) % len(self.s.drives)
+            self._kick()
+            return
+        self._read(drive, n)
+
+    def _read(self, drive, n: int) -> None:
+        s, now = self.s, self.eng.now
+        self.reading = True
+        self.reserved += n
+        done = drive.read(now + s.cpu.step(ios=1), n * PAGE_BYTES)
+        s.activity.begin(now)
+        if s.trace is not None:
+            s.trace.tape_block(now, drive.index, n * PAGE_BYTES, drive.cartridges, read=True)
+        self.eng.schedule(done - now, self._read_done, n)
+
+    def _read_done(self, n: int) -> None:
+        self.s.activity.end(self.eng.now)
+        self.reading = False
+        self.blocks_read += 1
+        self.avail += n
+        self._level()
+        if self.waiting:
+            self.waiting = False
+            self._write_next()
+        self._kick()
+
+    def start(self) -> None:
+        self._kick()
+        self._open()
+
+    def _io(self, vol, slot: int, then, **cost) -> None:
+        s, now = self.s, self.eng.now
+        end = vol.access(now + s.cpu.step(ios=1, **cost), slot)
+        s.activity.begin(now)
+        self.eng.schedule(end - now, then, vol.index)
+
+    def _open(self) -> None:
+        ck = self.s.checkpoint
+        self._io(ck, ck.ios, self._opened, files=1)
+
+    def _opened(self, _v: int) -> None:
+        self.s.activity.end(self.eng.now)
+        self._closes = CHECKPOINT_IOS_PER_FILE - 1
+        self._write_next()
+
+    def _write_next(self) -> None:
+        s = self.s
+        if self.p >= self.avail:
+            self.waiting = True
+            return
+        self._io(s.volumes[s.vol[self.p]], s.slot[self.p], self._written, pages=1)
+
+    def _written(self, v: int) -> None:
+        s, now = self.s, self.eng.now
+        s.activity.end(now)
+        if s.trace is not None:
+            s.trace.volume_page(now, v, self.f)
+        self.p += 1
+        self.reserved -= 1
+        self._kick()
+        if self.p & 4095 == 0:
+            s.ctx.progress(self.p / s.pages)
+        if self.p < int(s.first[self.f] + s.sizes[self.f]):
+            self._write_next()
+        else:
+            self._close(v)
+
+    def _close(self, _v: int) -> None:
+        s = self.s
+        if self._closes > 0:
+            self._closes -= 1
+            self._io(s.checkpoint, s.checkpoint.ios, self._close)
+            return
+        s.activity.end(self.eng.now) if _v == s.checkpoint.index else None
+        self.f += 1
+        if self.f < s.files:
+            self._open()
+        else:
+            self.end_time = self.eng.now
+
+
+def load(s: Setup) -> Outcome:
+    """Run SPXTAPE LOAD of the setup's files."""
+    pipe = _Load(s)
+    pipe.start()
+    s.engine.run()
+    return pipe.outcome(s.volumes + [s.checkpoint])

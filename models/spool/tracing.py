@@ -1,0 +1,48 @@
+"""Trace rows (docs/trace.md) for spool volumes, tape drives and the buffer.
+
+Programs hold ``None`` instead of a :class:`SpoolTrace` when the run records
+no trace, and test for it at each call site, so the hot path does nothing.
+"""
+from __future__ import annotations
+
+from models.engine import Trace
+
+
+class SpoolTrace:
+    """Interned component and kind ids for the spool vocabulary.
+
+    Parameters
+    ----------
+    trace : Trace
+    volumes, drives : int
+        How many spool volumes and tape drives to name.
+    """
+
+    def __init__(self, trace: Trace, volumes: int, drives: int):
+        self.trace = trace
+        self.rec = trace.record
+        self.vol = [trace.component(f"VOL{i}") for i in range(volumes)]
+        self.tape = [trace.component(f"TAPE{i}") for i in range(drives)]
+        self.buf = trace.component("BUF")
+        k = trace.kind
+        self.k_read, self.k_write = k("volume_read"), k("tape_write")
+        self.k_tread, self.k_mark = k("tape_read"), k("tape_mark")
+        self.k_cs, self.k_ce = k("tape_change_start"), k("tape_change_end")
+        self.k_buf = k("buffer_level")
+        trace.meta.setdefault("records_per_track", 12)
+
+    def volume_page(self, t: float, vol: int, file_no: int) -> None:
+        self.rec(t, self.vol[vol], self.k_read, 1, file_no)
+
+    def tape_block(self, t: float, drive: int, nbytes: int, file_no: int, read: bool = False) -> None:
+        self.rec(t, self.tape[drive], self.k_tread if read else self.k_write, nbytes, file_no)
+
+    def tape_mark(self, t: float, drive: int, file_no: int) -> None:
+        self.rec(t, self.tape[drive], self.k_mark, file_no, 0)
+
+    def change(self, start: float, end: float, drive: int, cartridge: int) -> None:
+        self.rec(start, self.tape[drive], self.k_cs, cartridge, 0)
+        self.rec(end, self.tape[drive], self.k_ce, cartridge, 0)
+
+    def buffer(self, t: float, level: int, capacity: int) -> None:
+        self.rec(t, self.buf, self.k_buf, level, capacity)

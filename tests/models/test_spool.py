@@ -1,0 +1,135 @@
+"""Spool dump/load (case study C): published figures and the published reasoning."""
+import numpy as np
+import pytest
+
+from models import calibration
+from models.engine import Trace
+from models.experiments import run_experiment
+from models.params import ParamError
+from models.spool.files import MAX_PAGES, file_sizes
+from models.spool.placement import even, restored
+
+# A third of the published population: enough for several cartridges.
+MID = {"files": 11000, "pages": 115000}
+
+
+def _run(exp, **params):
+    return run_experiment(exp, params).metrics
+
+
+# --- file population and layout ---------------------------------------------------
+
+def test_file_sizes_match_the_published_population():
+    sizes = file_sizes(np.random.default_rng(7), 34000, 353000)
+    assert sizes.sum() == 353000 and sizes.size == 34000
+    assert sizes.min() >= 2 and sizes.max() <= MAX_PAGES     # 100 to 600,000 records
+    assert np.median(sizes) < sizes.mean()                   # heavy tail: most files small
+
+
+def test_file_sizes_reject_fewer_pages_than_files():
+    with pytest.raises(ParamError):
+        file_sizes(np.random.default_rng(1), 10, 5)
+
+
+def test_even_spreads_files_restored_keeps_each_file_on_one_volume():
+    sizes = np.array([8, 8, 8, 8])
+    vol_e, _ = even(int(sizes.sum()), 4)
+    vol_r, _ = restored(sizes, 4)
+    assert set(vol_e[:8]) == {0, 1, 2, 3}
+    assert all(len(set(vol_r[i * 8:(i + 1) * 8])) == 1 for i in range(4))
+
+
+# --- published figures (full scale) ------------------------------------------------
+
+@pytest.fixture(scope="module")
+def verdicts():
+    targets = [t for t in calibration.load_targets() if t["experiment"].startswith("spool_")]
+    assert len(targets) >= 12
+    return calibration.validate(targets)
+
+
+def test_every_published_spool_figure_is_reproduced(verdicts):
+    failed = [(v.id, v.model, v.expected) for v in verdicts if not v.ok]
+    assert failed == []
+
+
+# --- the published reasoning (smaller population, same mechanisms) ----------------
+
+def test_spxtape_is_much_faster_than_sptape_and_uses_fewer_tapes():
+    sp = _run("spool_dump", program="SPTAPE", **MID)
+    spx = _run("spool_dump", program="SPXTAPE", **MID)
+    assert sp["elapsed_s"] > 5 * spx["elapsed_s"]
+    assert sp["tapes"] > spx["tapes"]
+
+
+def test_more_drives_help_until_dasd_is_the_limit():
+    one = _run("spool_dump", tape_drives=1, **MID)["elapsed_s"]
+    two = _run("spool_dump", tape_drives=2, **MID)["elapsed_s"]
+    four = _run("spool_dump", tape_drives=4, **MID)["elapsed_s"]
+    assert two < 0.95 * one                 # a change hides behind the other drive
+    assert four == pytest.approx(two, rel=0.03)   # four volumes: DASD is the limit
+    many1 = _run("spool_dump", tape_drives=1, spool_volumes=16, **MID)["elapsed_s"]
+    many2 = _run("spool_dump", tape_drives=2, spool_volumes=16, **MID)["elapsed_s"]
+    assert many2 < 0.8 * many1              # sixteen volumes: one drive was the limit
+
+
+def test_second_drive_removes_idle_time():
+    m = _run("spool_dump", tape_drives=2, **MID)
+    assert m["tape_change_s"] > 0 and m["overlap_pct"] > 95
+
+
+def test_restored_layout_is_slower_to_dump():
+    ev = _run("spool_dump", placement="even", **MID)["elapsed_s"]
+    rs = _run("spool_dump", placement="restored", **MID)["elapsed_s"]
+    assert rs > 2 * ev
+
+
+def test_fewer_spool_volumes_shrink_spxtape_advantage():
+    small = {"files": 3000, "pages": 31000}
+    ratio = {}
+    for v in (1, 4):
+        sp = _run("spool_dump", program="SPTAPE", spool_volumes=v, **small)["elapsed_s"]
+        spx = _run("spool_dump", program="SPXTAPE", spool_volumes=v, **small)["elapsed_s"]
+        ratio[v] = sp / spx
+    assert ratio[1] < 0.6 * ratio[4]
+
+
+def test_less_storage_overlaps_less_of_a_change():
+    big = _run("spool_dump", **MID)["overlap_pct"]
+    small = _run("spool_dump", real_storage_mb=4, **MID)["overlap_pct"]
+    assert small < big
+
+
+def test_background_cpu_slows_the_dump():
+    small = {"files": 2000, "pages": 20000, "program": "SPTAPE"}
+    times = [_run("spool_dump", background_cpu_util=u, **small)["elapsed_s"] for u in (0, 0.5, 0.9)]
+    assert times[0] < times[1] < times[2]
+
+
+def test_load_hides_tape_changes_behind_spool_writes():
+    m = _run("spool_load", program="SPXTAPE", **MID)
+    assert m["overlap_pct"] > 90 and m["system_idle_s"] < 0.1 * m["tape_change_s"]
+
+
+# --- extremes and trace ------------------------------------------------------------
+
+@pytest.mark.parametrize("exp", ["spool_dump", "spool_load"])
+@pytest.mark.parametrize("program", ["SPTAPE", "SPXTAPE"])
+def test_extremes_run(exp, program):
+    m = _run(exp, program=program, files=1, pages=1, spool_volumes=64, tape_drives=16,
+             tape_change_s=0, real_storage_mb=1)
+    assert m["tapes"] == 1 and m["elapsed_s"] > 0
+
+
+def test_too_many_pages_for_the_volumes_is_a_clear_error():
+    with pytest.raises(ParamError, match="do not fit"):
+        run_experiment("spool_dump", {"files": 1000, "pages": 5_000_000, "spool_volumes": 1})
+
+
+def test_trace_records_volumes_drives_and_buffer():
+    tr = Trace()
+    run_experiment("spool_dump", {"files": 300, "pages": 60000}, trace=tr)
+    kinds = set(tr.kinds)
+    assert {"volume_read", "tape_write", "buffer_level", "tape_change_start",
+            "tape_change_end", "tape_mark"} <= kinds
+    assert "VOL0" in tr.components and "TAPE0" in tr.components and "BUF" in tr.components
