@@ -19,6 +19,7 @@ from __future__ import annotations
 
 import math
 from dataclasses import dataclass, field
+from typing import NamedTuple
 
 from models.io.geometry import (CELLS_PER_TRACK, largest_block_fitting, record_cells,
                                 records_per_track)
@@ -28,8 +29,7 @@ from models.loadlib import costs as C
 ESD, CONTROL, TEXT, RLD, DIRECTORY = "esd", "control", "text", "rld", "directory"
 
 
-@dataclass(frozen=True)
-class Record:
+class Record(NamedTuple):
     """One physical record: its kind, data length and address.
 
     ``track`` is relative to the start of the data set, ``number`` is the
@@ -79,10 +79,11 @@ class TrackWriter:
 
     def write(self, kind: str, length: int, key_len: int = 0) -> Record:
         """Write one record, starting a new track if it does not fit here."""
-        if not self.fits(length, key_len):
+        cells = record_cells(length, key_len)
+        if cells > CELLS_PER_TRACK - self.used:
             self.new_track()
         rec = Record(kind, length, self.track, self.number + 1, self.used, key_len)
-        self.used += record_cells(length, key_len)
+        self.used += cells
         self.number += 1
         self.records += 1
         self.bytes += length
