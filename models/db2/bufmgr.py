@@ -69,20 +69,20 @@ class BufferManager:
     ----------
     engine : Engine
     io : object
-        ``io.read(pages, mode)`` returns an event whose value is the I/O's
+        ``yield from io.read(pages, mode)`` does one I/O and returns its
         ``(iosq, pend, disc, conn)`` in seconds (models.db2.iopath).
     prefetch_engines : int
     ahead : int
         Reads the engines may run ahead of the application.
     """
 
-    def __init__(self, engine: Engine, io, prefetch_engines: int = PREFETCH_ENGINES,
-                 ahead: int = PREFETCH_AHEAD):
+    def __init__(self, engine: Engine, io, prefetch_engines: int | None = None,
+                 ahead: int | None = None):
         self.engine = engine
         self.io = io
         self.stats = ScanStats()
-        self._n_engines = prefetch_engines
-        self._ahead = ahead
+        self._n_engines = PREFETCH_ENGINES if prefetch_engines is None else prefetch_engines
+        self._ahead = PREFETCH_AHEAD if ahead is None else ahead
         self._reads: list = []        # [mode, pages, getpages, done event]
         self._source: Iterator | None = None
         self._exhausted = False
@@ -129,7 +129,7 @@ class BufferManager:
                 break
             mode, pages, gets, done = self._reads[i]
             if mode == SYNC:
-                times = yield io.read(pages, SYNC)
+                times = yield from io.read(pages, SYNC)
                 self._count_io(SYNC, len(pages), times)
                 cpu_s = cpu.class2_cpu_s(gets, 1)
             else:
@@ -163,7 +163,7 @@ class BufferManager:
             cpu_s = cpu.prefetch_cpu_s(len(pages))
             st.prefetch_cpu_s += cpu_s
             yield cpu_s
-            times = yield io.read(pages, mode)
+            times = yield from io.read(pages, mode)
             self._count_io(mode, len(pages), times)
             done.succeed()
 
