@@ -262,7 +262,10 @@ class FetchJob:
             return
         uow.work(C.PAGE_US * math.ceil(module.text_bytes / PAGE_BYTES), "FETCH")
         for group in module.by_track():
-            texts = sum(1 for r in group if r.kind == TEXT)
+            # A text block whose control record came earlier in the same
+            # channel program is interlocked; one that opens a track's
+            # program had its count set by fetch when it built the program.
+            texts = sum(1 for r in group[1:] if r.kind == TEXT)
             yield from self._excp(self.vol, group, "FETCH", interlocks=texts)
         # A PCI flag on each control record that announces another text block
         # lets fetch relocate while the channel reads on: the interrupts cost

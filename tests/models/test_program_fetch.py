@@ -176,3 +176,25 @@ def test_a5_linklib_32760_uses_fewest_tracks():
 def test_library_space_with_a_member_list():
     m = run_experiment("library_space", {"contents": [8, 424, 270336], "blksize": 6144}).metrics
     assert m["tracks_used"] >= 5 and m["blocks"] > 45 and m["bytes"] > 270768
+
+
+def test_bigger_blocks_load_a_big_pds_module_faster():
+    times = [pf(module="ARCCTL", blksize=bs, iterations=10)["elapsed_s"]
+             for bs in (1024, 4096, 6144, 12288, 23440, 32760)]
+    assert times == sorted(times, reverse=True)
+    assert times[0] > 4 * times[-1]
+
+
+def test_cancel_stops_the_run():
+    import threading
+    from models.run import Cancelled
+    cancel = threading.Event()
+    cancel.set()
+    with pytest.raises(Cancelled):
+        run_experiment("program_fetch", {"iterations": 100}, cancel=cancel)
+
+
+def test_cli_library_space_with_member_list():
+    from app.cli import main
+    assert main(["run", "library_space", "--set", "contents=[8,424,270336]", "--json"]) == 0
+    assert main(["run", "library_space", "--set", "contents=[0]"]) == 2
