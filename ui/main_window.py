@@ -12,7 +12,7 @@ import os
 
 from PySide6.QtCore import QEventLoop, QMimeData, Qt, QTimer, Signal
 from PySide6.QtWidgets import (QApplication, QDockWidget, QFileDialog, QLabel, QMainWindow,
-                               QMessageBox, QProgressBar, QStackedWidget, QTabWidget)
+                               QMessageBox, QProgressBar, QScrollArea, QStackedWidget, QTabWidget)
 
 from app import scenario_io, settings
 from app.worker import RunThread
@@ -54,6 +54,7 @@ class MainWindow(QMainWindow):
         self.tabs.addTab(self.canvas_stack, "Canvas")
         self.setCentralWidget(self.tabs)
         self.views: dict[str, object] = {"canvas": self.canvas_stack}
+        self.view_holders: dict[str, QScrollArea] = {}
         self.path: str | None = None
         self.last_result: RunResult | None = None
         self.runner = RunThread(self)
@@ -110,6 +111,7 @@ class MainWindow(QMainWindow):
         self.scene.issues_changed.connect(self._on_scene_issues_changed)
         self.editor.undo_stack.cleanChanged.connect(self._on_undo_stack_clean_changed)
         self.palette.kind_activated.connect(self._on_palette_kind_activated)
+        self.tabs.currentChanged.connect(self._on_tabs_current_changed)
         self.start_page.case_chosen.connect(self.open_case_or_file)
         self.start_page.new_requested.connect(self.new_scenario)
         w = self.runner.worker
@@ -147,6 +149,11 @@ class MainWindow(QMainWindow):
             name += f" — {experiments.get(sc.experiment).title}"
         dirty = "" if self.editor.undo_stack.isClean() else " *"
         self.setWindowTitle(f"zPerfLab — {name}{dirty}")
+
+    def _on_tabs_current_changed(self, index: int) -> None:
+        # The palette only serves the canvas; the wide animation and chart
+        # views get its room.
+        self.palette_dock.setVisible(index == 0)
 
     def _on_palette_kind_activated(self, key: str) -> None:
         self.show_canvas()
@@ -350,7 +357,13 @@ class MainWindow(QMainWindow):
     def add_view(self, name: str, widget) -> None:
         """Add a result view (a QWidget with ``set_result(result)``) as a tab."""
         self.views[name] = widget
-        self.tabs.addTab(widget, name.capitalize())
+        # In a scroll area, so a view's minimum size cannot widen the window.
+        holder = QScrollArea()
+        holder.setWidgetResizable(True)
+        holder.setFrameShape(QScrollArea.Shape.NoFrame)
+        holder.setWidget(widget)
+        self.view_holders[name] = holder
+        self.tabs.addTab(holder, name.capitalize())
         if self.last_result is not None:
             widget.set_result(self.last_result)
 
@@ -359,7 +372,7 @@ class MainWindow(QMainWindow):
         view = self.views.get(name)
         if view is None:
             return f"no '{name}' view in this build; views: {', '.join(self.views)}"
-        self.tabs.setCurrentWidget(view)
+        self.tabs.setCurrentWidget(self.view_holders.get(name, view))
         return None
 
     def closeEvent(self, event) -> None:

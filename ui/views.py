@@ -10,7 +10,7 @@ from __future__ import annotations
 import importlib
 
 #: Tab name → (module, class) of the views the window offers.
-VIEWS = (("charts", "ui.charts", "ChartsView"), ("animation", "ui.animation", "AnimationView"))
+VIEWS = (("charts", "ui.charts", "ChartsView"), ("animation", "ui.animation", "ReplayView"))
 
 
 def install_result_views(window) -> list[str]:

@@ -16,7 +16,7 @@ def drop(win, kind_key: str, scene_x: float, scene_y: float, raw: bytes | None =
     for etype in (QEvent.Type.DragEnter, QEvent.Type.DragMove):
         from PySide6.QtGui import QDragEnterEvent, QDragMoveEvent
         cls = QDragEnterEvent if etype == QEvent.Type.DragEnter else QDragMoveEvent
-        ev = cls(pos, Qt.DropAction.CopyAction, mime, Qt.MouseButton.LeftButton,
+        ev = cls(pos.toPoint(), Qt.DropAction.CopyAction, mime, Qt.MouseButton.LeftButton,
                  Qt.KeyboardModifier.NoModifier)
         QApplication.sendEvent(view.viewport(), ev)
     ev = QDropEvent(pos, Qt.DropAction.CopyAction, mime, Qt.MouseButton.LeftButton,

@@ -122,8 +122,8 @@ def test_add_view_and_show_view(window):
     view = _FakeView()
     window.add_view("charts", view)
     assert window.show_view("charts") is None
-    assert window.tabs.currentWidget() is view
-    assert "no 'animation' view" in window.show_view("animation")
+    assert window.tabs.currentWidget().widget() is view
+    assert "no 'nonsense' view" in window.show_view("nonsense")
     assert window.show_view("canvas") is None
     assert window.tabs.currentIndex() == 0
 
