@@ -91,6 +91,8 @@ def _engine(data: ReplayData, name: str, t: float) -> Activity:
 
 
 def _volume(data: ReplayData, name: str, t: float) -> Activity:
+    if len(data.rows_of(name, "volume_read")) and not len(data.rows_of(name, "io_start")):
+        return _spool_volume(data, name, t)
     active = data.count_of(name, "io_start", t) - data.count_of(name, "io_end", t)
     queued = _queued(data, name, t) if active > 0 else 0
     done = data.count_of(name, "io_end", t)
@@ -103,6 +105,17 @@ def _volume(data: ReplayData, name: str, t: float) -> Activity:
     if queued:
         text += f", {queued} queued"
     return Activity("volume", "busy", text + f"; {done} done", count=active, queued=queued)
+
+
+def _spool_volume(data: ReplayData, name: str, t: float) -> Activity:
+    """A spool volume: pages read so far, as a share of all it reads in the run."""
+    pages = data.total(name, "volume_read", "a", t)
+    everything = data.total(name, "volume_read", "a", data.t1)
+    times = data.times_of(name, "volume_read")
+    reading = times[0] <= t < times[-1]
+    return Activity("volume", "reading" if reading else "idle",
+                    f"{pages:,} of {everything:,} spool pages read",
+                    level=pages / everything if everything else 0.0, count=int(reading))
 
 
 def _last_phase(data: ReplayData, name: str, t: float) -> str:
