@@ -89,6 +89,8 @@ ESD_PER_RECORD = 15
 RLD_PER_RECORD = 60
 #: Control record: header plus one 4-byte entry per CSECT piece, bytes.
 CONTROL_BYTES = 16
+#: Longest control, RLD or CESD record the binder writes, bytes.
+MAX_CONTROL_RECORD = 256
 #: Smallest text block the binder writes to use up the end of a track,
 #: bytes; below this it starts the next track instead.
 MIN_FILL_BLOCK = 1024

@@ -148,7 +148,7 @@ class FetchJob:
         self.state = 0                 # bumped whenever a buffer, LLA or VLF changes
         self.fetches = 0
         self.staged = False
-        self.buffered: set[int] = set()
+        self.buffered: set[tuple[int, int]] = set()   # index pages SMSPDSE holds
 
     # -- running ------------------------------------------------------------------------------
     def run(self) -> "FetchJob":
@@ -298,11 +298,11 @@ class FetchJob:
         """Walk the index: a page per level, from DASD until SMSPDSE has buffered it."""
         for rec in self.lib.index_pages:
             self.uow.work(C.PDSE_INDEX_PAGE_US, "PDSE")
-            if rec.track * 100 + rec.number in self.buffered:
+            if (rec.track, rec.number) in self.buffered:
                 continue
             yield from self._excp(self.vol, [rec], "PDSE", zhpf=True, ccws=2)
             self.dir_reads += 1
-            self.buffered.add(rec.track * 100 + rec.number)
+            self.buffered.add((rec.track, rec.number))
             self.state += 1
 
     # -- LLA and VLF -----------------------------------------------------------------------

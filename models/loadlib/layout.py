@@ -204,7 +204,7 @@ def _rld_records(w: TrackWriter, adcons: int, out: list[Record], last: bool, nex
         length = 16 + 4 * entries if entries else 0
         if i == n - 1:
             length += 8 if last else next_ctl     # end-of-module flag or next control
-        out.append(w.write(RLD if entries else CONTROL, min(length, C.DIR_BLOCK_BYTES)))
+        out.append(w.write(RLD if entries else CONTROL, min(length, C.MAX_CONTROL_RECORD)))
 
 
 def write_module(w: TrackWriter, nbytes: int, blksize: int) -> MemberLayout:
@@ -223,7 +223,7 @@ def write_module(w: TrackWriter, nbytes: int, blksize: int) -> MemberLayout:
     -------
     MemberLayout
     """
-    if nbytes < 1 or blksize < C.DIR_BLOCK_BYTES:
+    if nbytes < 1 or blksize < C.MAX_CONTROL_RECORD:
         raise ValueError(f"cannot write a {nbytes}-byte module at BLKSIZE {blksize}")
     out: list[Record] = []
     esd = 2 * csects(nbytes)                     # an SD and an ER per CSECT
