@@ -30,7 +30,7 @@ def run_program_fetch(params: dict, ctx: RunContext) -> RunResult:
     st = job.vol.stats
     metrics = {"cpu_s": job.cpx.account.us() / 1e6, "excps": float(job.excps),
                "elapsed_s": job.engine.now, "directory_reads": float(job.dir_reads),
-               "bytes_read": float(st.bytes)}
+               "bytes_read": float(round(st.bytes))}
     reports = (_load_table(job), _device_table(job), job.cpx.account.table())
     return RunResult("program_fetch", params, ctx.seed, metrics, reports, ctx.trace)
 
