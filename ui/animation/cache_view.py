@@ -112,11 +112,11 @@ class CacheView(ReplayViewBase):
     @staticmethod
     def _tracks_shown(data: ReplayData, recent: np.ndarray) -> list[int]:
         """The last-touched tracks, listed in the order they were first touched."""
-        tracks = data.a[recent][::-1]
-        uniq, last = np.unique(tracks, return_index=True)
-        keep = uniq[np.argsort(last)][:TRACKS_SHOWN]          # most recent first
-        first = {int(tr): i for i, tr in reversed(list(enumerate(data.a[recent])))}
-        return sorted((int(k) for k in keep), key=lambda tr: first[tr])
+        tracks = data.a[recent]
+        uniq, first = np.unique(tracks, return_index=True)
+        _, last_rev = np.unique(tracks[::-1], return_index=True)   # same order as uniq
+        keep = np.argsort(last_rev, kind="stable")[:TRACKS_SHOWN]  # most recent first
+        return [int(tr) for tr in uniq[keep][np.argsort(first[keep], kind="stable")]]
 
     def _track_at(self, data: ReplayData, track: int, t: float) -> TrackSlots:
         per = int(data.meta.get("records_per_track", 12))
