@@ -133,7 +133,9 @@ class Param:
             for c in self.choices:
                 if value == c or (isinstance(value, str) and isinstance(c, str) and value.upper() == c.upper()):
                     return c
-                if isinstance(c, int) and not isinstance(value, bool) and str(value) == str(c):
+                # The command line parses "3390" as an integer and "9" may
+                # name the integer choice 9: compare their text.
+                if not isinstance(value, bool) and isinstance(value, (int, str)) and str(value) == str(c):
                     return c
             raise self._bad(value)
         if k == "mix":

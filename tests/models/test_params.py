@@ -38,6 +38,10 @@ def test_values_are_not_silently_converted():
     assert p.coerce("7") == 7
     assert Param("c", "choice", "zHPF", choices=("FICON", "zHPF")).coerce("zhpf") == "zHPF"
     assert Param("v", "choice", 10, choices=(9, 10)).coerce("9") == 9
+    # --set device=3390 arrives as the integer 3390
+    assert experiments.get("program_fetch").resolve({"device": 3390})["device"] == "3390"
+    with pytest.raises(ParamError):
+        Param("c", "choice", "a", choices=("a", "1")).coerce(True)
 
 
 def test_mix_and_sizes():
