@@ -9,6 +9,11 @@ scan is I/O bound when the engines cannot keep up and CPU bound when they
 can. Every getpage and every synchronous I/O costs the application class 2
 CPU; every prefetch I/O costs its engine CPU before it starts (models.db2.cpu).
 
+With a trace, CPU slices are recorded as ``cpu_busy`` rows (docs/trace.md):
+the application thread on ``CP0`` (unit of work 0), the prefetch engines on
+``zIIP0`` (DB2 10 runs prefetch engines as zIIP-eligible SRBs; unit of work
+1 + engine number). The I/O model records the I/Os themselves.
+
 One event per read and per CPU slice: the page-level work happens inside the
 I/O model, so a full-scale scan stays a few events per I/O.
 """
@@ -74,10 +79,12 @@ class BufferManager:
     prefetch_engines : int
     ahead : int
         Reads the engines may run ahead of the application.
+    trace : Trace or None
+        Where to record CPU slices; None records nothing.
     """
 
     def __init__(self, engine: Engine, io, prefetch_engines: int | None = None,
-                 ahead: int | None = None):
+                 ahead: int | None = None, trace=None):
         self.engine = engine
         self.io = io
         self.stats = ScanStats()
@@ -89,6 +96,10 @@ class BufferManager:
         self._consumed = 0            # reads the application has finished
         self._next_prefetch = 0       # next read index an engine looks at
         self._kick = engine.event()   # triggers when the application advances
+        self._tr = trace
+        if trace is not None:
+            self._busy = trace.kind("cpu_busy")
+            self._cp, self._ziip = trace.component("CP0"), trace.component("zIIP0")
 
     # -- feeding reads ------------------------------------------------------
     def _reads_of(self, plans: Iterable[ReadPlan]) -> Iterator[list]:
@@ -113,11 +124,11 @@ class BufferManager:
              progress: Callable[[int], None] | None = None):
         """Start the scan; returns the application-thread process.
 
-        ``progress(reads_done)`` is called every 1024 reads.
+        ``progress(reads_done)`` is called every 64 reads.
         """
         self._source = self._reads_of(plans)
         for k in range(self._n_engines):
-            self.engine.process(self._prefetch_engine(), f"prefetch{k}")
+            self.engine.process(self._prefetch_engine(k + 1), f"prefetch{k}")
         return self.engine.process(self._application(progress), "application")
 
     def _application(self, progress):
@@ -139,17 +150,19 @@ class BufferManager:
                 cpu_s = cpu.class2_cpu_s(gets, 0)
             st.getpages += gets
             st.class2_cpu_s += cpu_s
+            if self._tr is not None:
+                self._tr.record(eng.now, self._cp, self._busy, 0, round(cpu_s * 1e6))
             yield cpu_s
             self._reads[i] = None      # free the page array once consumed
             i += 1
             self._consumed = i
             kick, self._kick = self._kick, eng.event()
             kick.succeed()
-            if progress is not None and not i & 1023:
+            if progress is not None and not i & 63:
                 progress(i)
         st.elapsed_s = eng.now
 
-    def _prefetch_engine(self):
+    def _prefetch_engine(self, uow: int):
         eng, io, st = self.engine, self.io, self.stats
         while True:
             j = self._next_pending()
@@ -162,6 +175,8 @@ class BufferManager:
             mode, pages, _gets, done = self._reads[j]
             cpu_s = cpu.prefetch_cpu_s(len(pages))
             st.prefetch_cpu_s += cpu_s
+            if self._tr is not None:
+                self._tr.record(eng.now, self._ziip, self._busy, uow, round(cpu_s * 1e6))
             yield cpu_s
             times = yield from io.read(pages, mode)
             self._count_io(mode, len(pages), times)

@@ -81,7 +81,7 @@ def simulate(ctx: RunContext, dataset: DataSet, device: str, protocol: str,
     """
     engine = Engine(seed=ctx.seed)
     io = IOPath(engine, dataset, device, protocol, warm=warm, trace=ctx.trace)
-    bm = BufferManager(engine, io)
+    bm = BufferManager(engine, io, trace=ctx.trace)
     total = max(1, expected_reads)
     bm.scan(plans, progress=lambda n: ctx.progress(min(0.99, n / total)))
     engine.run()
