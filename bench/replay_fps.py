@@ -86,13 +86,13 @@ def shots(directory: Path) -> None:
     from ui.animation import ReplayView
     directory.mkdir(parents=True, exist_ok=True)
     plan = (
-        ("track-ficon", "db2_io", {"cache": "cold", "protocol": "FICON"}, 0, 0.0000985),
+        ("track-ficon", "db2_io", {"cache": "cold", "protocol": "FICON"}, 0, 0.0000785),
         ("track-lpo", "db2_io", {"cache": "cold", "protocol": "zHPF"}, 0, 0.000055),
         ("cache-lpo", "db2_io", {"cache": "cold", "protocol": "zHPF", "stride": 3}, 1, 0.00033),
         ("cache-ficon", "db2_io", {"cache": "cold", "protocol": "FICON"}, 1, 0.0016),
         ("srb-tcb", "natural_ziip", {"records": 200, "operation": "sort", "calls_3gl": 1}, 0, 0.42),
         ("activity-spool", "spool_dump", {"files": 500, "pages": 60000, "tape_drives": 1,
-                                          "tape_change_s": 10, "real_storage_mb": 16}, 1, 0.935),
+                                          "tape_change_s": 10, "real_storage_mb": 16}, 1, 0.9),
         ("activity-db2", "db2_io", {"cache": "cold", "protocol": "zHPF"}, 2, 0.00006),
     )
     for name, exp, params, tab, frac in plan:

@@ -151,8 +151,8 @@ def _drive(data: ReplayData, name: str, t: float) -> Activity:
     if read >= 0 and nxt >= 0 and data.a[nxt] == data.a[read] and not seeks_first:
         return Activity("drive", "reading", f"reading track {data.a[read]}, "
                         f"record {data.b[read]}", count=1)
-    return Activity("drive", "idle", f"idle; {data.count_of(name, 'track_read', t)} "
-                    "records read")
+    n = data.count_of(name, "track_read", t)
+    return Activity("drive", "idle", f"idle; {n} record{'' if n == 1 else 's'} read")
 
 
 def _control_unit(data: ReplayData, name: str, t: float) -> Activity:
