@@ -88,6 +88,10 @@ class Backend:
         self.seek_span = (disk.full_seek_ms - disk.settle_ms) / 1000.0
         self._init_layout(record_bytes)
         self.free_at = [0.0] * self.n_drives
+        # Byte offset just past each drive's last read: a read queued right
+        # behind it that starts there streams on without a new positioning.
+        self.end_off = [-1] * self.n_drives
+        self.last_drive = 0          # drive of the latest stage (for the LPO)
         self.busy = [0.0] * self.n_drives
         self.accesses = [0] * self.n_drives
         self.phase = [rng.random() for _ in range(self.n_drives)]
@@ -148,6 +152,7 @@ class Backend:
             Time the data is in cache, and bytes read from the drive.
         """
         drive, base = self.locate(track)
+        self.last_drive = drive
         nbytes = count * self.rec_bytes
         if self.native:
             return self._native(t, track, first, count), nbytes
@@ -155,8 +160,47 @@ class Backend:
             return self._ssd(t, drive, nbytes), nbytes
         return self._hdd(t, drive, base + first * self.rec_bytes, nbytes), nbytes
 
+    def run_tracks(self, track: int, limit: int) -> int:
+        """How many of the ``limit`` tracks from ``track`` lie contiguously on one drive.
+
+        A run ends at a strip boundary (RAID) or a cylinder boundary (native
+        3390), so :meth:`stage_tracks` can read it as one disk access.
+        """
+        if self.native:
+            left = geometry.TRACKS_PER_CYLINDER - track % geometry.TRACKS_PER_CYLINDER
+        else:
+            left = self.strip_tracks - (track % EXTENT_TRACKS) % self.strip_tracks
+        return left if left < limit else limit
+
+    def stage_tracks(self, t: float, track: int, ntracks: int) -> tuple[float, int]:
+        """Read ``ntracks`` whole tracks from ``track`` as one disk access.
+
+        The tracks must form one run (:meth:`run_tracks`). Returns the time the
+        last is in cache and the bytes read.
+        """
+        if self.native:
+            rpt = self.records_per_track
+            done = self._native(t, track, 0, rpt)
+            # Further tracks of the cylinder follow one turn each (head switch).
+            return done + (ntracks - 1) * self.rot, ntracks * rpt * self.rec_bytes
+        drive, base = self.locate(track)
+        self.last_drive = drive
+        nbytes = ntracks * self.track_bytes
+        if self.lanes is not None:
+            return self._ssd(t, drive, nbytes), nbytes
+        return self._hdd(t, drive, base, nbytes), nbytes
+
     def _hdd(self, t: float, d: int, offset: int, nbytes: int) -> float:
-        start = t if t > self.free_at[d] else self.free_at[d]
+        free = self.free_at[d]
+        if offset == self.end_off[d] and t <= free:
+            # Queued right behind a read that ends where this one starts: the
+            # drive streams on (command queuing, read-ahead), no repositioning.
+            done = free + nbytes / self.rate
+            self.end_off[d] = offset + nbytes
+            self.cyl[d] = int(self.end_off[d] * self.cyl_per_byte)
+            self._book(d, free, done)
+            return done
+        start = t if t > free else free
         cyl = int(offset * self.cyl_per_byte)
         dc = cyl - self.cyl[d]
         seek = 0.0 if dc == 0 else self.settle + self.seek_span * math.sqrt(abs(dc) / self.ncyl)
@@ -166,6 +210,7 @@ class Backend:
         target = (offset / self.bytes_per_rev) % 1.0
         done = t1 + ((target - angle) % 1.0) * rot + nbytes / self.rate
         self.cyl[d] = cyl
+        self.end_off[d] = offset + nbytes
         self._book(d, start, done)
         return done
 

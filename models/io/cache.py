@@ -105,6 +105,16 @@ class CacheDirectory:
         if self.used > self.capacity:
             self._evict(track)
 
+    def add_tracks(self, first: int, count: int, mask: int, ready: float) -> None:
+        """``add(track, mask, ready)`` for ``count`` tracks from ``first`` that
+        are not in the directory (a prestaged run)."""
+        tracks = self.tracks
+        for track in range(first, first + count):
+            tracks[track] = [0, mask, ready]
+        self.used += count * mask.bit_count()
+        if self.used > self.capacity:
+            self._evict(first + count - 1)
+
     def _evict(self, keep: int) -> None:
         tracks = self.tracks
         while self.used > self.capacity and len(tracks) > 1:

@@ -57,17 +57,22 @@ def pages_to_groups(pages, per_track: int = 12) -> list[tuple[int, int]]:
     is kept (the channel program reads in list order).
     """
     groups: list = []
+    append = groups.append
     last = -1
     mask = 0
+    base = -per_track          # first page of track ``last``
     for p in pages:
-        t, r = divmod(p, per_track)
-        if t != last:
+        r = p - base
+        if r >= per_track or r < 0:
             if mask:
-                groups.append((last, mask))
-            last, mask = t, 0
-        mask |= 1 << r
+                append((last, mask))
+            last = p // per_track
+            base = last * per_track
+            mask = 1 << (p - base)
+        else:
+            mask |= 1 << r
     if mask:
-        groups.append((last, mask))
+        append((last, mask))
     return groups
 
 
@@ -193,15 +198,22 @@ class IOSubsystem:
         yield vol           # free volume: granted at once, no engine event
         res = IOResult(rid)
         res.iosq = eng.now - t_q
-        prog = self._programs(eng.now, groups, res)
+        if self.max_addresses is None:
+            prog = self._channel_io(eng.now, groups, res)      # one channel I/O
+        else:
+            prog = self._programs(eng.now, groups, res)
         try:
             t_sync = next(prog)
             while True:
-                if t_sync > eng.now:
+                # Wait only if another event is due first: otherwise nothing
+                # can reach the drives before t_sync and waiting changes nothing.
+                if t_sync > eng.now and eng.peek() <= t_sync:
                     yield t_sync - eng.now
                 t_sync = prog.send(None)
         except StopIteration as stop:
             t_end = stop.value
+        if self.max_addresses is None:
+            self._add_totals(res)
         if t_end > eng.now:
             yield t_end - eng.now
         vol.release()
@@ -223,8 +235,7 @@ class IOSubsystem:
         if self.tr is not None:
             self.tr.io_start(t, self.requests, res_pages(groups))
         res = IOResult(self.requests)
-        prog = self._programs(t, groups, res)
-        for _ in prog:
+        for _ in self._programs(t, groups, res):
             pass
         return res
 
@@ -235,13 +246,16 @@ class IOSubsystem:
         """
         for part in ch.split_addresses(groups, self.max_addresses):
             t = yield from self._channel_io(t, part, res)
+        self._add_totals(res)
+        return t
+
+    def _add_totals(self, res: IOResult) -> None:
         tot = self.totals
         tot.pend += res.pend
         tot.disc += res.disc
         tot.conn += res.conn
         tot.pages += res.pages
         tot.ios += res.ios
-        return t
 
     def clear_cache(self) -> None:
         """Empty the cache (a cold-cache test set-up); statistics are kept."""
@@ -259,40 +273,79 @@ class IOSubsystem:
 
     # -- the channel program --------------------------------------------------
     def _channel_io(self, t: float, groups, res: IOResult):
-        """Generator: one channel I/O from ``t``; returns its end time."""
+        """Generator: one channel I/O from ``t``; returns its end time.
+
+        Yields the times at which the unit is about to issue drive reads.
+        The loop is the hot path of every DB2 experiment, hence the inlined
+        cache look-up (``CacheDirectory.valid``) and the counters kept in
+        locals until the end.
+        """
         t = self._start(t, res)
+        batch = None
         if self.lpo:
             yield t
-            self._lpo_schedule(t, groups, res)
-        cache = self.cache
+            batch = self._lpo_schedule(t, groups, res)
+        entries = self.cache.tracks
+        zhpf, seq, rpt, tr = self.zhpf, self.seq_detect, self.rpt, self.tr
         xfer = ch.SLOT_S + self.link_s_per_record
+        address_s = ch.ADDRESS_S
+        trigger = SEQ_TRIGGER_TRACKS * rpt
+        depth = self._prestage_tracks
         prev = (-2, -2)
-        for track, mask in groups:
+        conn = 0.0
+        hits = pages = 0
+        for i, (track, mask) in enumerate(groups):
             n = mask.bit_count()
-            step = ch.ADDRESS_S * ch.runs(mask) if self.zhpf else \
-                ch.command_mode_cost(prev, track, mask, self.rpt)
-            prev = (track, mask.bit_length() - 1)
-            t += step
-            res.conn += step
-            need = mask & ~cache.valid(track, t)
-            if need:
-                if need & ~cache.pending(track)[0]:
-                    yield t          # a drive read is issued now
-                t = self._await(t, track, n, need, res)
+            pages += n
+            if zhpf:
+                step = address_s * (mask & ~(mask << 1)).bit_count()
             else:
-                self.stats.hits += n
-                res.hits += n
-                if self.tr is not None:
-                    self.tr.hits(t, track, mask)
-            if self.seq_detect and self._seq_due(track, mask):
-                yield t
-                self._prestage(t, track)
+                step = ch.command_mode_cost(prev, track, mask, rpt)
+                prev = (track, mask.bit_length() - 1)
+            t += step
+            conn += step
+            e = entries.get(track)
+            if e is None:
+                need = mask
+            else:
+                entries.move_to_end(track)
+                if e[1] and e[2] <= t:
+                    e[0] |= e[1]
+                    e[1] = 0
+                need = mask & ~e[0]
+            if need:
+                if e is None or need & ~e[1]:
+                    yield t          # a drive read is issued now
+                hold = self._run_ready(batch, i) if batch is not None else 0.0
+                t = self._await(t, track, n, need, res, hold)
+            else:
+                hits += n
+                if tr is not None:
+                    tr.hits(t, track, mask)
+            if seq:
+                # Sequential detection (inlined _seq_due: this runs per group).
+                starts = mask & ~(mask << 1)          # one bit per run of records
+                if starts & (starts - 1):
+                    self._seq_run = 0                 # a gap inside the track
+                elif track * rpt + (mask & -mask).bit_length() - 1 == self._seq_next:
+                    self._seq_run += n
+                else:
+                    self._seq_run = n
+                self._seq_next = track * rpt + mask.bit_length()
+                if self._seq_run >= trigger:
+                    ahead = self._seq_staged_to - track
+                    if ahead < depth // 2 or ahead > depth:
+                        yield t
+                        self._prestage(t, track)
             t += n * xfer
-            res.conn += n * xfer
-        pages = res_pages(groups)
-        self.stats.read_requests += pages
-        self.stats.host_bytes += pages * self.record_bytes
+            conn += n * xfer
+        res.conn += conn
+        res.hits += hits
         res.pages += pages
+        st = self.stats
+        st.hits += hits
+        st.read_requests += pages
+        st.host_bytes += pages * self.record_bytes
         return t
 
     def _start(self, t: float, res: IOResult) -> float:
@@ -308,9 +361,17 @@ class IOSubsystem:
             res.conn += ch.TCW_S
         return t
 
-    def _await(self, t: float, track: int, n: int, need: int, res: IOResult) -> float:
-        """The channel wants ``need`` of ``track``, not in cache: stage or wait."""
+    def _await(self, t: float, track: int, n: int, need: int, res: IOResult,
+               hold: float = 0.0) -> float:
+        """The channel wants ``need`` of ``track``, not in cache: stage or wait.
+
+        ``hold`` is a later time the unit stays disconnected until (see
+        :meth:`_run_ready`). One miss per disconnect; the other records
+        transferred on the reconnect are hits.
+        """
         ready = self._ready(t, track, need, res)
+        if hold > ready:
+            ready = hold
         st = self.stats
         if ready > t:
             if self.tr is not None:
@@ -359,7 +420,7 @@ class IOSubsystem:
         return done
 
     # -- List Prefetch Optimizer --------------------------------------------
-    def _lpo_schedule(self, t: float, groups, res: IOResult) -> None:
+    def _lpo_schedule(self, t: float, groups, res: IOResult) -> list:
         """Issue every missing record of the list to the drives at once.
 
         Per track: one needed record is staged alone (record caching); two or
@@ -368,57 +429,104 @@ class IOSubsystem:
         when this unit has seen enough re-reads of tracks it had already
         touched that another record of the track is likely to be wanted
         (odds above record transfer time / positioning time).
+
+        Returns, per group, ``(drive, ready time)`` of the read it issued,
+        or None when the group needed none.
         """
-        cache = self.cache
+        entries = self.cache.tracks
         touched = self._touched
-        for track, mask in groups:
-            revisit = track in touched
-            if not revisit:
+        odds = self._full_track_odds
+        be = self.backend
+        batch = [None] * len(groups)
+        for i, (track, mask) in enumerate(groups):
+            if track in touched:
+                self._revisits += 1.0
+            else:
                 touched.add(track)
             self._visits += 1.0
-            self._revisits += revisit
-            have = cache.valid(track, t) | cache.pending(track)[0]
-            need = mask & ~have
+            e = entries.get(track)
+            need = mask if e is None else mask & ~(e[0] | e[1])
             if not need:
                 continue
-            if self._revisits >= self._full_track_odds * self._visits and self._revisits:
-                self._stage(t, track, self.full_mask & ~have, FULL, res)
+            have = 0 if e is None else e[0] | e[1]
+            if self._revisits and self._revisits >= odds * self._visits:
+                done = self._stage(t, track, self.full_mask & ~have, FULL, res)
             elif need & (need - 1):
-                self._stage(t, track, need, PARTIAL, res)
+                done = self._stage(t, track, need, PARTIAL, res)
             else:
-                self._stage(t, track, need, RECORD, res)
+                done = self._stage(t, track, need, RECORD, res)
+            batch[i] = (be.last_drive, done)
+        return batch
+
+    @staticmethod
+    def _run_ready(batch: list, i: int) -> float:
+        """How long a disconnect for group ``i`` lasts under the LPO.
+
+        The unit knows which drive each record of the list is coming from.
+        When it has to disconnect for a record, the records right behind it
+        in the list that the same drive is reading for this I/O arrive
+        moments later, one after another (the drive passes them in order):
+        the unit reconnects once for that run of the list rather than once
+        per record. Returns the time the run's last record is in cache (0
+        when the LPO issued no read for group ``i``).
+        """
+        b = batch[i]
+        if b is None:
+            return 0.0
+        drive, ready = b
+        for j in range(i + 1, len(batch)):
+            b = batch[j]
+            if b is None:
+                continue        # already in cache or being staged: not this drive's run
+            if b[0] != drive:
+                break
+            if b[1] > ready:
+                ready = b[1]
+        return ready
 
     # -- sequential detection -----------------------------------------------
-    def _seq_due(self, track: int, mask: int) -> bool:
-        """Follow contiguous record streams: is one long enough to prestage?"""
-        rpt = self.rpt
-        first = track * rpt + ch.lowest(mask)
-        single = ch.runs(mask) == 1
-        if first == self._seq_next and single:
-            self._seq_run += mask.bit_count()
-        else:
-            self._seq_run = mask.bit_count() if single else 0
-        self._seq_next = track * rpt + mask.bit_length()
-        return self._seq_run >= SEQ_TRIGGER_TRACKS * rpt and \
-            self._seq_staged_to < track + self._prestage_tracks
-
+    # A stream qualifies after SEQ_TRIGGER_TRACKS tracks' worth of contiguous
+    # records (tracked in _channel_io); the unit then tops its prestage up
+    # whenever less than half of the prestage depth is left ahead of it.
     def _prestage(self, t: float, track: int) -> None:
-        """Stage whole tracks ahead of a sequential stream, a stripe deep."""
+        """Stage whole tracks ahead of a sequential stream, a stripe deep.
+
+        Tracks that lie together on one drive (a RAID strip, a 3390
+        cylinder) are read in one disk access.
+        """
         be = self.backend
-        rpt = self.rpt
-        st = self.stats
         cache = self.cache
+        entries = cache.tracks
+        full = self.full_mask
+        st = self.stats
         end = track + 1 + self._prestage_tracks
-        for tk in range(max(track + 1, self._seq_staged_to + 1), end):
-            if cache.valid(tk, t) | cache.pending(tk)[0]:
+        staged_to = self._seq_staged_to
+        tk = staged_to + 1 if track < staged_to < end else track + 1
+        while tk < end:
+            e = entries.get(tk)
+            if e is not None and (e[0] | e[1]) == full:
+                tk += 1
                 continue
-            done, nbytes = be.stage(t, tk, 0, rpt)
-            cache.add(tk, self.full_mask, done)
-            st.seq_tracks_staged += 1
+            n = be.run_tracks(tk, end - tk)
+            # Stop the run at a track already (partly) in cache.
+            for k in range(1, n):
+                if (tk + k) in entries:
+                    n = k
+                    break
+            done, nbytes = be.stage_tracks(t, tk, n)
+            st.seq_tracks_staged += n
             st.disk_requests += 1
             st.disk_bytes += nbytes
+            if e is None:
+                cache.add_tracks(tk, n, full, done)
+            else:
+                cache.add(tk, full, done)
+                cache.add_tracks(tk + 1, n - 1, full, done)
             if self.tr is not None:
-                self.tr.stage(t, done, tk, 0, rpt, FULL)
+                per = nbytes / n / be.rate
+                for k in range(n):
+                    self.tr.stage(t, done - (n - 1 - k) * per, tk + k, 0, self.rpt, FULL)
+            tk += n
         self._seq_staged_to = end - 1
 
 
