@@ -56,7 +56,8 @@ class Sysplex:
         self.p = params
         self.engine = eng = Engine(seed)
         self.ksds = KSDS(params["records"], record_bytes=params["record_bytes"])
-        self.volume = Volume(eng, self.ksds.cisize, self.ksds.data_cis, trace)
+        self.volume = Volume(eng, self.ksds.cisize, self.ksds.data_cis,
+                             sum(self.ksds.index_level_sizes), trace)
         cf_cis = max(1, int(params["cf_cache_mb"] * 1024 * 1024 // self.ksds.cisize))
         self.cf = CouplingFacility(eng, cf_cis, trace)
         regions = params["regions"]

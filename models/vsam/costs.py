@@ -2,10 +2,10 @@
 facility, the System Logger and the DASD behind them: one documented place.
 
 Every figure is a global with physical meaning and a source; none is tuned to
-one experiment or one mix. The VSAM/CICS models read them from here. When the
-shared I/O subsystem (``models/io``) and processor model (``models/cpu``) offer
-APIs for DASD response times and CPU speed, ``DASD_*`` and ``MIPS`` should move
-there (see docs/model-vsam.md).
+one experiment or one mix. The VSAM/CICS models read them from here. Reads
+use the shared I/O subsystem (``models/io``); when it gains a write path,
+``DASD_FAST_WRITE_MS`` should move there, and ``MIPS`` belongs with the
+processor model (``models/cpu``); see docs/model-vsam.md.
 
 Sources
 -------
@@ -19,9 +19,9 @@ Sources
   lock requests ~5 µs, 4 KB cache reads ~8 µs and writes ~10 µs (IBM
   "Coupling Facility Configuration Options" white paper, z13–z15 era; RMF CF
   activity reports of that period). Sync requests spin the issuing CPU.
-* DS8000 FICON response times for one 4 KB record: read cache hit ~0.2 ms,
-  DASD fast write (cache + NVS) ~0.25 ms (IBM DS8000 performance redbooks,
-  SG24-8318; typical RMF device reports).
+* DS8000 DASD fast write (cache + NVS) of one 4 KB record ~0.25 ms (IBM
+  DS8000 performance redbooks, SG24-8318; typical RMF device reports). Reads
+  are timed by the shared I/O model (models/io, docs/model-io.md).
 * System Logger IXGWRITE path ~15K instructions (z/OS MVS Setting Up a
   Sysplex, logger performance notes); staging data set writes are DASD fast
   writes.
@@ -80,19 +80,19 @@ CF_LOG_WRITE_US = 10.0    # System Logger write of a log block to a CF list stru
 #: System Logger IXGWRITE path, thousands of instructions.
 LOGGER_KI = 15.0
 
-#: DS8000 response times, milliseconds.
-DASD_READ_HIT_MS = 0.20     # 4 KB read that hits the control unit cache
-DASD_FAST_WRITE_MS = 0.25   # 4 KB write to cache + NVS (DASD fast write)
+#: DS8000 DASD fast write of one 4 KB CI (cache + NVS), milliseconds (reads
+#: are timed by models.io.subsystem; it has no write path yet).
+DASD_FAST_WRITE_MS = 0.25
 
 #: Concurrent I/Os one volume accepts (base plus HyperPAV aliases in use).
 VOLUME_EXPOSURES = 8
 
-#: Control unit cache capacity given to this file's CIs (a 4 KB slot each):
-#: 2 million slots = 8 GB of a DS8000's cache, which starts warm (production
-#: steady state), so only files larger than this see read misses on disk.
-CU_CACHE_CIS = 2_000_000
+#: Control unit cache given to this volume, GB (the I/O model's default
+#: share). It starts warm (production steady state), so only files larger
+#: than this see read misses on the back-end drives.
+CU_CACHE_GB = 64.0
 
-#: Back-end drive behind the volume on a cache miss (models.io.devices).
+#: Back-end drive behind the volume (models.io.devices profiles).
 BACKEND_DEVICE = "HDD15K"
 
 

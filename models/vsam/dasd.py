@@ -1,17 +1,21 @@
-"""The 3390 volume a VSAM file lives on, as CICS sees it: a DS8000 volume with
-a few concurrent exposures (HyperPAV), a control-unit cache of CIs, cache-hit
-reads, DASD fast writes, and seek plus rotation on a read miss.
+"""The 3390 volume a VSAM file lives on, as CICS sees it.
 
-Timing comes from :mod:`models.vsam.costs` (hit and fast-write response) and
-:mod:`models.io.devices` (the back-end drive on a miss). I/Os are processes'
-sub-generators: ``hit = yield from volume.read(ci)``.
+Reads go through the shared I/O subsystem (:class:`models.io.subsystem.
+IOSubsystem`: IOSQ on the volume and its HyperPAV aliases, PEND, zHPF channel
+program, control-unit cache, back-end drive on a miss). The subsystem has no
+write path yet, so CI writes are DASD fast writes timed here
+(:data:`models.vsam.costs.DASD_FAST_WRITE_MS`) while holding the same volume
+queue. Data CI ``i`` is 4 KB record ``i`` of the volume (12 per 3390 track);
+index CIs follow the data component. The control-unit cache starts warm
+(production steady state).
+
+I/Os are processes' sub-generators: ``hit = yield from volume.read(ci)``.
 """
 from __future__ import annotations
 
-from models.engine import Engine, Resource
-from models.io.devices import profile
+from models.engine import Engine
+from models.io.subsystem import IOSubsystem
 from models.vsam import costs
-from models.vsam.buffers import BufferPool
 
 
 class Volume:
@@ -21,69 +25,58 @@ class Volume:
     ----------
     engine : Engine
     cisize : int
-        Bytes moved per CI (transfer time on a miss).
+        Bytes per CI (4096: one CKD record per CI).
     data_cis : int
-        CIs in the file; the cache starts holding as many as fit (warm).
+        CIs in the data component; they and the index start cache resident
+        up to the cache size.
+    index_cis : int
+        CIs in the index component.
     trace : Trace or None
-        Records ``io_start``/``io_end`` on ``VOL0`` when given.
+        The subsystem records ``io_start``/``io_end`` (and cache rows) on
+        ``VOL0`` when given.
     """
 
-    def __init__(self, engine: Engine, cisize: int, data_cis: int, trace=None):
+    def __init__(self, engine: Engine, cisize: int, data_cis: int, index_cis: int = 0,
+                 trace=None):
         self.engine = engine
-        self.exposures = Resource(engine, costs.VOLUME_EXPOSURES, "VOL0")
-        self.cache = BufferPool(costs.CU_CACHE_CIS, "CU cache")
-        self.cache.warm(range(min(data_cis, costs.CU_CACHE_CIS)))
-        self.drive = profile(costs.BACKEND_DEVICE)
-        self._rng = engine.stream("vsam.dasd")
-        self.cisize = cisize
+        self.sub = IOSubsystem(engine, device=costs.BACKEND_DEVICE, protocol="zHPF",
+                               channel="FEx8S", cache_gb=costs.CU_CACHE_GB,
+                               aliases=costs.VOLUME_EXPOSURES - 1, staging="record",
+                               seq_detect=False, record_bytes=cisize, trace=trace)
+        self.index_base = data_cis
+        per_track = self.sub.rpt
+        warm = min(data_cis + index_cis, self.sub.cache.capacity)
+        self.sub.warm_tracks(0, -(-warm // per_track))
         self.reads = self.writes = self.read_misses = 0
         self.io_time = 0.0
-        self._io_id = 0
-        self.trace = trace
-        if trace is not None:
-            self._vol = trace.component("VOL0")
-            self._k_start = trace.kind("io_start")
-            self._k_end = trace.kind("io_end")
 
-    def _miss_s(self) -> float:
-        """Seek, rotational delay and transfer for one CI on the back-end drive."""
-        d, rng = self.drive, self._rng
-        ms = d.access_ms + d.transfer_ms(self.cisize)
-        if not d.is_ssd:
-            ms += d.seek_ms(abs(rng.random() - rng.random())) + rng.random() * d.rotation_ms
-        return ms / 1000.0
+    def page(self, ci: int) -> int:
+        """Volume record number of a data CI (≥ 0) or an index CI (< 0)."""
+        return ci if ci >= 0 else self.index_base - 1 - ci
 
     def read(self, ci: int):
         """Read one CI (a sub-generator); returns True on a cache hit."""
+        t0 = self.engine.now
         self.reads += 1
-        hit = self.cache.lookup(ci)
-        if hit:
-            t = costs.DASD_READ_HIT_MS / 1000.0
-        else:
+        res = yield from self.sub.read_pages((self.page(ci),))
+        self.io_time += self.engine.now - t0
+        if res.misses:
             self.read_misses += 1
-            self.cache.load(ci)
-            t = costs.DASD_READ_HIT_MS / 1000.0 + self._miss_s()
-        yield from self._io(t)
-        return hit
+            return False
+        return True
 
     def write(self, ci: int, count: int = 1):
         """Write ``count`` CIs in one channel program (DASD fast write)."""
+        sub, eng = self.sub, self.engine
         self.writes += count
-        if ci >= 0:
-            self.cache.load(ci)
-        yield from self._io(costs.DASD_FAST_WRITE_MS / 1000.0 * count)
-
-    def _io(self, t: float):
-        eng = self.engine
         t0 = eng.now
-        tr = self.trace
-        self._io_id += 1
-        io_id = self._io_id
-        if tr is not None:
-            tr.record(t0, self._vol, self._k_start, io_id, 1)
-        yield self.exposures
-        yield t
-        self.exposures.release()
+        sub.requests += 1
+        rid = sub.requests
+        if sub.tr is not None:
+            sub.tr.io_start(t0, rid, count)
+        yield sub.volume
+        yield costs.DASD_FAST_WRITE_MS / 1000.0 * count
+        sub.volume.release()
         self.io_time += eng.now - t0
-        if tr is not None:
-            tr.record(eng.now, self._vol, self._k_end, io_id, 0)
+        if sub.tr is not None:
+            sub.tr.io_end(eng.now, rid)

@@ -70,9 +70,10 @@ def test_cu_cache_miss_pays_seek_and_rotation_hit_does_not():
     eng = Engine(1)
     vol = Volume(eng, 4096, data_cis=10)
     hit = _timed(eng, vol.read(5))
-    miss = _timed(eng, vol.read(10 ** 7))        # beyond the warm cache
+    miss = _timed(eng, vol.read(10 ** 6))        # beyond the warm data component
     assert hit["value"] and not miss["value"]
-    assert hit["t"] == pytest.approx(costs.DASD_READ_HIT_MS / 1000)
+    assert 0.05e-3 < hit["t"] < 0.5e-3            # a cache-hit I/O: a fraction of a ms
     assert miss["t"] > hit["t"] + 0.001           # milliseconds of seek + rotation
     w = _timed(eng, vol.write(3, count=3))
     assert w["t"] == pytest.approx(3 * costs.DASD_FAST_WRITE_MS / 1000)
+    assert vol.page(-1) == 10                    # index CIs follow the data component
