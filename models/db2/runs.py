@@ -20,8 +20,6 @@ import math
 from dataclasses import dataclass
 from typing import Iterable
 
-import numpy as np
-
 from models.db2 import access
 from models.db2.bufmgr import BufferManager, ScanStats
 from models.db2.dataset import PAGES_PER_TRACK, DataSet, leaf_key_order
@@ -58,14 +56,17 @@ def _slice_pages(total_pages: int, pages_per_io: float) -> int:
     return max(1, int(total_pages * IO_BUDGET / expected_ios))
 
 
-def simulate(ctx: RunContext, dataset: DataSet, device: str, protocol: str,
+def simulate(ctx: RunContext, engine: Engine, dataset: DataSet, device: str, protocol: str,
              plans: Iterable[access.ReadPlan], expected_reads: int,
              warm: bool = False, scale: float = 1.0) -> Outcome:
-    """Run ``plans`` on a fresh engine and I/O model; return the counts.
+    """Run ``plans`` on ``engine`` through a fresh I/O model; return the counts.
 
     Parameters
     ----------
     ctx : RunContext
+    engine : Engine
+        A new engine seeded with the run seed (its named streams may already
+        have drawn the plans).
     dataset : DataSet
         The object the plans read.
     device, protocol : str
@@ -79,7 +80,6 @@ def simulate(ctx: RunContext, dataset: DataSet, device: str, protocol: str,
     scale : float
         Whole object / simulated slice.
     """
-    engine = Engine(seed=ctx.seed)
     io = IOPath(engine, dataset, device, protocol, warm=warm, trace=ctx.trace)
     bm = BufferManager(engine, io, trace=ctx.trace)
     total = max(1, expected_reads)
@@ -96,6 +96,17 @@ def throughput_mb_s(st: ScanStats) -> float:
 
 
 def common_metrics(out: Outcome) -> dict:
+    """Every DB2 metric of a scan, extensive ones scaled to the whole object.
+
+    Parameters
+    ----------
+    out : Outcome
+
+    Returns
+    -------
+    dict
+        Metric name → value; each experiment reports its own subset.
+    """
     st, c, k = out.stats, out.cache, out.scale
     return {
         "elapsed_s": st.elapsed_s * k,
@@ -151,8 +162,8 @@ def run_skip_sequential(params: dict, ctx: RunContext) -> RunResult:
     ds = DataSet("TS1", n)
     stop = _slice_pages(n, 1.0 / (k * access.LIST_PREFETCH_MAX))
     plan = access.skip_sequential(n, k, 0, stop)
-    out = simulate(ctx, ds, params["device"], params["protocol"], [plan], plan.reads,
-                   scale=n / stop)
+    out = simulate(ctx, Engine(seed=ctx.seed), ds, params["device"], params["protocol"],
+                   [plan], plan.reads, scale=n / stop)
     return _result("db2_skip_sequential", params, ctx, out, SKIP_METRICS,
                    f"Skip-sequential, 1 page in {k}")
 
@@ -164,9 +175,9 @@ def run_runstats_sampling(params: dict, ctx: RunContext) -> RunResult:
     per_io = (1.0 / access.PREFETCH_QUANTITY if pct >= 100
               else pct / 100.0 / access.LIST_PREFETCH_MAX)
     stop = _slice_pages(n, per_io)
-    rng = Engine(seed=ctx.seed).np_stream("db2.tablesample")
-    plans = access.runstats_plans(n, pct, rng, 0, stop)
-    out = simulate(ctx, ds, params["device"], params["protocol"], plans,
+    engine = Engine(seed=ctx.seed)
+    plans = access.runstats_plans(n, pct, engine.np_stream("db2.tablesample"), 0, stop)
+    out = simulate(ctx, engine, ds, params["device"], params["protocol"], plans,
                    int(stop * per_io) + 1, scale=n / stop)
     return _result("db2_runstats_sampling", params, ctx, out, RUNSTATS_METRICS,
                    f"RUNSTATS TABLESAMPLE SYSTEM {pct:g}")
@@ -189,13 +200,13 @@ def run_index_scan(params: dict, ctx: RunContext) -> RunResult:
     sim_tracks = max(1, int(round(tracks / k)))
     leaf = sim_tracks * PAGES_PER_TRACK
     wanted = max(1, int(round(leaf * params["pct_read"] / 100.0)))
-    layout = Engine(seed=ctx.seed)
+    engine = Engine(seed=ctx.seed)
     order = leaf_key_order(leaf, params.get("disorganization", FULLY_DISORGANIZED) / 100.0,
-                           layout.np_stream("db2.index_layout"))
-    first = int(layout.np_stream("db2.key_range").integers(0, leaf - wanted + 1))
+                           engine.np_stream("db2.index_layout"))
+    first = int(engine.np_stream("db2.key_range").integers(0, leaf - wanted + 1))
     keys = order[first:first + wanted]
     plan = access.index_scan_v9(keys, leaf) if v9 else access.index_scan_v10(keys)
-    out = simulate(ctx, DataSet("IX1", leaf), params["device"], params["protocol"], [plan],
+    out = simulate(ctx, engine, DataSet("IX1", leaf), params["device"], params["protocol"], [plan],
                    plan.reads, warm=params["cache"] == "warm",
                    scale=max(1.0, real_pages / wanted))
     return _result("db2_index_scan", params, ctx, out, INDEX_METRICS,
