@@ -119,6 +119,17 @@ class TimelineWidget(QWidget):
         self.scrub = ScrubBar(controller)
         for wdg in (self.back, self.play, self.forward, self.speed, self.readout):
             wdg.setFont(style.font(style.TEXT_PT))
+        self._lay_out()
+        self.back.clicked.connect(controller.step_back)
+        self.forward.clicked.connect(controller.step_forward)
+        self.play.clicked.connect(controller.toggle)
+        self.speed.currentIndexChanged.connect(self._on_speed_changed)
+        controller.time_changed.connect(self._on_controller_time_changed)
+        controller.playing_changed.connect(self._on_controller_playing_changed)
+        self._on_controller_time_changed(controller.t)
+
+    def _lay_out(self) -> None:
+        """Buttons and read-out on top, the scrubber, then a hint and the marker legend."""
         row = QHBoxLayout()
         for wdg in (self.back, self.play, self.forward, QLabel("Speed:"), self.speed):
             row.addWidget(wdg)
@@ -137,13 +148,6 @@ class TimelineWidget(QWidget):
         under.addWidget(hint, 1)
         under.addWidget(self.legend)
         col.addLayout(under)
-        self.back.clicked.connect(controller.step_back)
-        self.forward.clicked.connect(controller.step_forward)
-        self.play.clicked.connect(controller.toggle)
-        self.speed.currentIndexChanged.connect(self._on_speed_changed)
-        controller.time_changed.connect(self._on_controller_time_changed)
-        controller.playing_changed.connect(self._on_controller_playing_changed)
-        self._on_controller_time_changed(controller.t)
 
     def _on_speed_changed(self, index: int) -> None:
         self.controller.set_speed(self.speed.itemData(index))

@@ -221,7 +221,9 @@ class TrackView(ReplayViewBase):
             return 0.0
         done = "done" if s.io_done else "in progress"
         counts = {k: sum(pg.status == k for pg in s.pages) for k in ("hit", "miss", "staged")}
-        style.text(p, x, y, f"I/O {s.io_id} ({done}): {len(s.pages)} pages in list order —"
+        n = len(s.pages)
+        pages = f"{n} page{'' if n == 1 else 's'}"
+        style.text(p, x, y, f"I/O {s.io_id} ({done}): {pages} in list order —"
                    f" {counts['hit']} hits, {counts['miss']} waiting for a drive, "
                    f"{counts['staged']} staged after a miss", w=w)
         colours = {"waiting": style.EMPTY, "hit": style.GREEN, "miss": style.VERMILLION,
