@@ -56,9 +56,10 @@ class CpuView(ReplayViewBase):
     """Lanes per engine; the unit of work moves between zIIP and CP lanes."""
 
     TITLE = "SRB/TCB switches"
-    CAPTION = ("Natural runs as an enclave SRB on a zIIP; every operating-system "
-               "service it needs (timer, I/O wait, GETMAIN, SVC, a 3GL call) makes it "
-               "switch to TCB mode on a general CP and back, and each switch costs CPU.")
+    CAPTION = ("Work on a zIIP runs as an enclave SRB (Natural, DB2 prefetch); every "
+               "operating-system service it needs (timer, I/O wait, GETMAIN, SVC, a 3GL "
+               "call) makes it switch to TCB mode on a general CP and back, and each "
+               "switch costs CPU.")
 
     @classmethod
     def supports(cls, data: ReplayData) -> bool:
