@@ -1,7 +1,9 @@
 """Run history: every run's experiment, parameters, seed and metrics in sqlite.
 
 The database lives in the user's data directory (``QStandardPaths``
-AppDataLocation, or ``$ZPERFLAB_DATA_DIR`` when set, which tests use) as
+AppDataLocation, or ``$ZPERFLAB_DATA_DIR`` when set, which tests use; with
+only ``$ZPERFLAB_SETTINGS`` set — a private settings file — the history lives
+beside that file, so a private profile never writes the user's history) as
 ``history.sqlite3``. It runs in WAL mode so the history panel can read
 while a run is being recorded; one :class:`History` object owns the only
 writing connection and serialises writes with a lock. The schema version is
@@ -73,10 +75,14 @@ class RunRecord:
 
 
 def data_dir() -> Path:
-    """Where the history lives: ``$ZPERFLAB_DATA_DIR`` or AppDataLocation."""
+    """Where the history lives: ``$ZPERFLAB_DATA_DIR``, beside
+    ``$ZPERFLAB_SETTINGS``, or AppDataLocation."""
     env = os.environ.get(ENV_DIR)
     if env:
         return Path(env)
+    private = os.environ.get("ZPERFLAB_SETTINGS")
+    if private:
+        return Path(private).resolve().parent
     from PySide6.QtCore import QCoreApplication, QStandardPaths  # only when needed
     if not QCoreApplication.applicationName() or QCoreApplication.instance() is None:
         # The command line has no QApplication; name it as app.gui does so
@@ -159,10 +165,26 @@ class History:
             raise KeyError(f"no run #{run_id} in the history")
         return _record(row)
 
+    def restore(self, record: RunRecord) -> int:
+        """Put a deleted run back with its id and time stamp (undo of a delete)."""
+        row = (record.id, record.created, record.experiment, json.dumps(record.params, sort_keys=True),
+               int(record.seed), json.dumps(record.metrics), record.scenario, record.label)
+        try:
+            with self._lock, self._db:
+                self._db.execute(
+                    "INSERT INTO runs (id, created, experiment, params, seed, metrics, scenario,"
+                    " label) VALUES (?, ?, ?, ?, ?, ?, ?, ?)", row)
+        except sqlite3.Error as exc:
+            raise HistoryError(f"cannot restore run #{record.id} in {self.path}: {exc}") from None
+        return record.id
+
     def delete(self, run_id: int) -> bool:
         """Delete a run; True if it existed."""
-        with self._lock, self._db:
-            cur = self._db.execute("DELETE FROM runs WHERE id = ?", (int(run_id),))
+        try:
+            with self._lock, self._db:
+                cur = self._db.execute("DELETE FROM runs WHERE id = ?", (int(run_id),))
+        except sqlite3.Error as exc:
+            raise HistoryError(f"cannot delete run #{run_id} from {self.path}: {exc}") from None
         return cur.rowcount > 0
 
 

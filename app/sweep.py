@@ -7,6 +7,12 @@ Points run in a ``concurrent.futures.ProcessPoolExecutor`` with the
 ``models.experiments.run_experiment`` with the sweep's one seed, so a curve
 is the same whatever the pool size or completion order. :class:`SweepWorker`
 runs a sweep off the GUI thread with progress and cancel (QtCore only).
+
+Cancel reaches the points already running, not only those still queued: the
+pool's processes share one ``multiprocessing`` event, given to each point as
+``run_experiment``'s ``cancel``, so a model stops at its next progress report
+(``RunContext.progress`` raises ``Cancelled``) and the cores are free when
+:func:`run_sweep` returns.
 """
 from __future__ import annotations
 
@@ -14,6 +20,7 @@ import importlib
 import multiprocessing
 import os
 import threading
+import traceback
 from concurrent.futures import FIRST_COMPLETED, ProcessPoolExecutor, wait
 from dataclasses import dataclass, field
 from typing import Any, Callable
@@ -43,7 +50,8 @@ class SweepSpec:
         Overrides every point shares.
     seed : int
     runner : str
-        ``"module:function"`` run in the workers (tests pass their own).
+        ``"module:function"`` run in the workers (tests pass their own),
+        called as ``run(name, overrides, seed=..., cancel=event)``.
     """
 
     experiment: str
@@ -85,9 +93,21 @@ def _resolve(runner: str) -> Callable:
     return getattr(importlib.import_module(module), name)
 
 
+#: In a pool process: the sweep's shared cancel event (set by :func:`_init_worker`).
+_CANCEL = None
+
+
+def _init_worker(cancel) -> None:
+    global _CANCEL
+    _CANCEL = cancel
+
+
 def run_point(runner: str, experiment: str, overrides: dict, seed: int) -> dict:
-    """Run one point (in a worker process); returns its metrics as floats."""
-    result = _resolve(runner)(experiment, overrides, seed=seed)
+    """Run one point (in a worker process); returns its metrics as floats.
+
+    Raises ``models.run.Cancelled`` when the sweep is cancelled mid-point.
+    """
+    result = _resolve(runner)(experiment, overrides, seed=seed, cancel=_CANCEL)
     return {k: float(v) for k, v in result.metrics.items()}
 
 
@@ -104,14 +124,18 @@ def run_sweep(spec: SweepSpec, workers: int | None = None,
     Raises
     ------
     SweepCancelled
-        ``cancel`` was set; points not started are dropped.
+        ``cancel`` was set; queued points are dropped and running points
+        stop at their model's next progress report (this call returns once
+        they have).
     ParamError, NotImplementedYet
         From the first point that fails (the rest are cancelled).
     """
     points = spec.points()
     out: list[list[dict]] = [[{} for _ in spec.values] for _ in spec.variants]
     ctx = multiprocessing.get_context("spawn")
-    pool = ProcessPoolExecutor(max_workers=workers or default_workers(), mp_context=ctx)
+    stop = ctx.Event()
+    pool = ProcessPoolExecutor(max_workers=workers or default_workers(), mp_context=ctx,
+                               initializer=_init_worker, initargs=(stop,))
     try:
         pending = {pool.submit(run_point, spec.runner, spec.experiment, over, spec.seed): (v, i)
                    for v, i, over in points}
@@ -127,7 +151,10 @@ def run_sweep(spec: SweepSpec, workers: int | None = None,
                 if progress is not None:
                     progress(done_count, len(points))
     finally:
-        pool.shutdown(wait=False, cancel_futures=True)
+        # Stop the points still running too, and wait for them, so a
+        # cancelled or failed sweep leaves no core busy.
+        stop.set()
+        pool.shutdown(wait=True, cancel_futures=True)
     return SweepResult(spec, tuple(tuple(row) for row in out))
 
 
@@ -166,6 +193,9 @@ def _qt_worker_class() -> type:
                 self.cancelled.emit()
             except (ParamError, NotImplementedYet) as exc:
                 self.failed.emit(str(exc))
+            except Exception as exc:  # a model bug must reach the view, not hang it
+                traceback.print_exc()
+                self.failed.emit(f"a point failed: {type(exc).__name__}: {exc}")
             else:
                 self.finished.emit(result)
 

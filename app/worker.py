@@ -5,11 +5,17 @@
 — and reports back through queued signals, so the window keeps repainting
 during a full-scale run. :meth:`RunWorker.cancel` sets the
 ``threading.Event`` the model checks at every progress report.
+
+:class:`TaskRunner` does the same for any other long job of the window (the
+published-vs-model table, an A/B comparison, the slide deck): a function
+``job(progress, cancel)`` runs on its own thread and its value, failure or
+cancellation comes back as a signal.
 """
 from __future__ import annotations
 
 import threading
 import traceback
+from typing import Callable
 
 from PySide6.QtCore import QObject, QThread, Signal, Slot
 
@@ -92,5 +98,100 @@ class RunThread(QObject):
     def stop(self) -> None:
         """Cancel any run and end the thread (window closing)."""
         self.worker.cancel()
+        self.thread.quit()
+        self.thread.wait(10_000)
+
+
+#: Failures that are the user's to fix, shown as their own one-line message.
+EXPECTED_ERRORS: tuple[type[Exception], ...] = (ParamError, NotImplementedYet, OSError)
+
+
+class _TaskWorker(QObject):
+    progressed = Signal(float)
+    succeeded = Signal(object)
+    failed = Signal(str)
+    cancelled = Signal()
+    done = Signal()
+    start_requested = Signal(object)
+
+    def __init__(self) -> None:
+        super().__init__()
+        self.cancel_event = threading.Event()
+        self.expected: tuple[type[Exception], ...] = EXPECTED_ERRORS
+        self.start_requested.connect(self._run)
+
+    @Slot(object)
+    def _run(self, job: Callable) -> None:
+        self.cancel_event.clear()
+        try:
+            value = job(self.progressed.emit, self.cancel_event)
+        except Cancelled:
+            self.cancelled.emit()
+        except self.expected as exc:
+            self.failed.emit(str(exc))
+        except Exception as exc:  # a bug must reach the user, not kill the thread
+            traceback.print_exc()
+            self.failed.emit(f"{type(exc).__name__}: {exc}")
+        else:
+            self.succeeded.emit(value)
+        self.done.emit()
+
+
+class TaskRunner(QObject):
+    """Runs ``job(progress, cancel)`` on its own thread, one job at a time.
+
+    ``progress(fraction)`` may be called from the job; ``cancel`` is a
+    ``threading.Event`` the job checks (raising :class:`models.run.Cancelled`).
+    Signals, delivered on the GUI thread: ``progressed(float)``,
+    ``succeeded(object)`` with the job's value, ``failed(str)`` (one line),
+    ``cancelled()`` and ``done()`` after any of them.
+
+    Parameters
+    ----------
+    name : str
+        Thread name (shows in debuggers).
+    expected : tuple of exception types
+        Failures reported as their own message, without a traceback.
+    """
+
+    progressed = Signal(float)
+    succeeded = Signal(object)
+    failed = Signal(str)
+    cancelled = Signal()
+    done = Signal()
+
+    def __init__(self, name: str, parent: QObject | None = None,
+                 expected: tuple[type[Exception], ...] = ()) -> None:
+        super().__init__(parent)
+        self.thread = QThread(self)
+        self.thread.setObjectName(f"zperflab-{name}")
+        self.worker = _TaskWorker()
+        self.worker.expected = EXPECTED_ERRORS + tuple(expected)
+        self.worker.moveToThread(self.thread)
+        for sig in ("progressed", "succeeded", "failed", "cancelled"):
+            getattr(self.worker, sig).connect(getattr(self, sig))
+        self.worker.done.connect(self._on_worker_done)
+        self.running = False
+        self.thread.start()
+
+    def start(self, job: Callable) -> bool:
+        """Start ``job``; False (nothing started) if a job is still running."""
+        if self.running:
+            return False
+        self.running = True
+        self.worker.start_requested.emit(job)
+        return True
+
+    def cancel(self) -> None:
+        """Ask the running job to stop at its next check."""
+        self.worker.cancel_event.set()
+
+    def _on_worker_done(self) -> None:
+        self.running = False
+        self.done.emit()
+
+    def stop(self) -> None:
+        """Cancel any job and end the thread (window closing)."""
+        self.cancel()
         self.thread.quit()
         self.thread.wait(10_000)

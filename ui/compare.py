@@ -1,15 +1,29 @@
 """A/B comparison: two runs of a scenario side by side with a delta table in the
-published style ("elapsed time ratio", "rate ratio")."""
+published style ("elapsed time ratio", "rate ratio").
+
+:class:`CompareView` is the Compare tab. Its bar sets up two variants of the
+current scenario that differ in one parameter and asks the window to run
+them (:attr:`CompareView.run_requested`); the window runs both on a worker
+and calls :meth:`CompareView.set_results`. Two runs picked in the History
+tab are shown the same way. The view computes nothing but the B/A ratios of
+the figures it is given.
+"""
 from __future__ import annotations
 
-from PySide6.QtWidgets import QHBoxLayout, QTableWidget, QTableWidgetItem, QVBoxLayout, QWidget
+from PySide6.QtCore import Qt, Signal
+from PySide6.QtWidgets import (QAbstractItemView, QComboBox, QHBoxLayout, QHeaderView, QLabel,
+                               QLineEdit, QProgressBar, QPushButton, QTableWidget,
+                               QTableWidgetItem, QVBoxLayout, QWidget)
 
+from models import experiments
 from ui.charts import ChartsView
 
 #: Metrics whose B/A ratio the case-study papers name, and the name they use.
 RATIO_NAMES = {"elapsed_s": "elapsed time ratio", "throughput_mb_s": "rate ratio",
                "pages_per_s": "rate ratio", "cpu_s": "CPU time ratio", "cpu_ms": "CPU time ratio",
                "io_ms": "I/O time ratio", "srb_switches": "switch ratio"}
+#: Parameter kinds a user can type an A and a B value for.
+COMPARABLE_KINDS = ("int", "float", "bool", "choice")
 
 
 def delta_rows(a, b) -> list[tuple[str, float, float, float | None, str]]:
@@ -24,26 +38,137 @@ def delta_rows(a, b) -> list[tuple[str, float, float, float | None, str]]:
     return rows
 
 
+def other_value(param, current):
+    """A sensible B for parameter ``param`` when A is ``current``."""
+    if param.kind == "choice":
+        others = [c for c in param.choices if c != current]
+        return others[0] if others else current
+    if param.kind == "bool":
+        return not current
+    hi = param.max if param.max is not None else float("inf")
+    value = current * 2 if current else 1
+    value = min(value, hi)
+    return int(value) if param.kind == "int" else value
+
+
 class CompareView(QWidget):
     """Runs A and B: their charts side by side above the delta table."""
 
+    #: (parameter, text of A, text of B): the user asked to run the two variants.
+    run_requested = Signal(str, str, str)
+    cancel_requested = Signal()
+
     def __init__(self, parent: QWidget | None = None):
         super().__init__(parent)
+        self.experiment: str | None = None
+        self.base: dict = {}
         self.left, self.right = ChartsView(self), ChartsView(self)
-        self.table = QTableWidget(0, 4, self)
-        self.table.setHorizontalHeaderLabels(["", "A", "B", "B / A"])
-        self.table.setStyleSheet("font-size: 13pt;")
+        self.left.tabs.currentChanged.connect(self._on_left_current_changed)
+        self.label_a, self.label_b = QLabel("A"), QLabel("B")
+        self.table = self._build_table()
+        layout = QVBoxLayout(self)
+        layout.addLayout(self._build_bar())
+        heads = QHBoxLayout()
+        for label in (self.label_a, self.label_b):
+            label.setStyleSheet("font-size: 13pt; font-weight: bold;")
+            label.setAlignment(Qt.AlignmentFlag.AlignCenter)
+            heads.addWidget(label, 1)
+        layout.addLayout(heads)
         top = QHBoxLayout()
         top.addWidget(self.left)
         top.addWidget(self.right)
-        layout = QVBoxLayout(self)
         layout.addLayout(top, 3)
-        layout.addWidget(self.table, 1)
+        layout.addWidget(self.table, 2)
+
+    def _build_table(self) -> QTableWidget:
+        t = QTableWidget(0, 4, self)
+        t.setObjectName("compareTable")
+        t.setHorizontalHeaderLabels(["", "A", "B", "B / A"])
+        t.setStyleSheet("font-size: 13pt;")
+        t.verticalHeader().setVisible(False)
+        t.setEditTriggers(QAbstractItemView.EditTrigger.NoEditTriggers)
+        t.setAlternatingRowColors(True)
+        t.horizontalHeader().setSectionResizeMode(0, QHeaderView.ResizeMode.Stretch)
+        return t
+
+    def _build_bar(self) -> QHBoxLayout:
+        self.param = QComboBox()
+        self.param.setObjectName("compareParam")
+        self.param.setToolTip("The one parameter the two runs differ in")
+        self.param.currentIndexChanged.connect(self._on_param_current_index_changed)
+        self.value_a, self.value_b = QLineEdit(), QLineEdit()
+        for field, which in ((self.value_a, "A"), (self.value_b, "B")):
+            field.setMaximumWidth(140)
+            field.setToolTip(f"Value of the parameter in run {which}")
+        self.run_button = QPushButton("Run A and B")
+        self.run_button.setToolTip("Run both variants of the current scenario on a worker")
+        self.run_button.clicked.connect(self._on_run_button_clicked)
+        self.cancel_button = QPushButton("Cancel")
+        self.cancel_button.setEnabled(False)
+        self.cancel_button.clicked.connect(self.cancel_requested)
+        self.progress = QProgressBar()
+        self.progress.setRange(0, 1000)
+        self.progress.setMaximumWidth(200)
+        self.status = QLabel("Open a case study, then pick a parameter to compare.")
+        self.status.setWordWrap(True)
+        bar = QHBoxLayout()
+        for w in (QLabel("Vary:"), self.param, QLabel("A:"), self.value_a, QLabel("B:"),
+                  self.value_b, self.run_button, self.cancel_button, self.progress):
+            bar.addWidget(w)
+        bar.addWidget(self.status, 1)
+        return bar
+
+    # ---- set-up -----------------------------------------------------------
+    def set_scenario(self, experiment: str | None, overrides: dict) -> None:
+        """Offer the parameters of ``experiment``, A preset to the scenario's values."""
+        self.experiment, self.base = experiment, dict(overrides)
+        self.param.blockSignals(True)
+        self.param.clear()
+        if experiment is not None:
+            for p in experiments.get(experiment).schema.params:
+                if p.kind in COMPARABLE_KINDS:
+                    self.param.addItem(p.title, p.name)
+                    self.param.setItemData(self.param.count() - 1, p.help, Qt.ItemDataRole.ToolTipRole)
+        self.param.blockSignals(False)
+        self.run_button.setEnabled(self.param.count() > 0)
+        self._on_param_current_index_changed(self.param.currentIndex())
+
+    def _on_param_current_index_changed(self, _index: int) -> None:
+        name = self.param.currentData()
+        if name is None or self.experiment is None:
+            return
+        p = experiments.get(self.experiment).schema[name]
+        a = self.base.get(name, p.default)
+        self.value_a.setText(str(a))
+        self.value_b.setText(str(other_value(p, a)))
+
+    def _on_run_button_clicked(self) -> None:
+        name = self.param.currentData()
+        if name is not None:
+            self.run_requested.emit(name, self.value_a.text().strip(), self.value_b.text().strip())
+
+    def set_running(self, running: bool, text: str = "") -> None:
+        """Enable Cancel while the window runs the variants; show ``text``."""
+        self.run_button.setEnabled(not running and self.param.count() > 0)
+        self.cancel_button.setEnabled(running)
+        self.progress.setVisible(running)
+        if running:
+            self.progress.setValue(0)
+        if text:
+            self.status.setText(text)
+
+    # ---- results ----------------------------------------------------------
+    def _on_left_current_changed(self, index: int) -> None:
+        # Keep both sides on the same chart.
+        if 0 <= index < self.right.tabs.count():
+            self.right.tabs.setCurrentIndex(index)
 
     def set_results(self, a, b, label_a: str = "A", label_b: str = "B") -> None:
         """Show runs ``a`` and ``b``."""
         self.left.set_result(a)
         self.right.set_result(b)
+        self.label_a.setText(label_a)
+        self.label_b.setText(label_b)
         rows = delta_rows(a, b)
         self.table.setHorizontalHeaderLabels(["", label_a, label_b, f"{label_b} / {label_a}"])
         self.table.setRowCount(len(rows))
@@ -51,5 +176,9 @@ class CompareView(QWidget):
             cells = (f"{label} ({name})", f"{va:.4g}", f"{vb:.4g}",
                      "—" if ratio is None else f"{ratio:.3g}")
             for c, text in enumerate(cells):
-                self.table.setItem(r, c, QTableWidgetItem(text))
-        self.table.resizeColumnsToContents()
+                item = QTableWidgetItem(text)
+                if c:
+                    item.setTextAlignment(Qt.AlignmentFlag.AlignRight | Qt.AlignmentFlag.AlignVCenter)
+                self.table.setItem(r, c, item)
+        for c in (1, 2, 3):
+            self.table.resizeColumnToContents(c)

@@ -1,16 +1,26 @@
-"""The sweep view: vary one parameter, one curve per variant, on a worker thread
-with progress and Cancel (the points themselves run on a process pool)."""
+"""The Sweep tab: vary one parameter of the current scenario, one curve per variant,
+on a worker thread with progress and Cancel (the points run on a process pool).
+
+The set-up bar offers the numeric parameters of the scenario's experiment
+(values prefilled across the parameter's range) and a choice parameter whose
+every value becomes a curve; :meth:`SweepView.set_scenario` loads them from
+the window's scenario, whose other values every point shares.
+"""
 from __future__ import annotations
 
 import numpy as np
 from PySide6.QtCore import QThread
-from PySide6.QtWidgets import (QComboBox, QHBoxLayout, QLabel, QProgressBar, QPushButton,
-                               QVBoxLayout, QWidget)
+from PySide6.QtWidgets import (QComboBox, QHBoxLayout, QLabel, QLineEdit, QProgressBar,
+                               QPushButton, QVBoxLayout, QWidget)
 
 from app.sweep import SweepResult, SweepSpec, SweepWorker
 from models import experiments
+from models.params import ParamError
 from ui.charts import ChartWidget
 from ui.charts.series import ChartData, Series
+
+#: Points a prefilled sweep has (the user can type any list).
+DEFAULT_POINTS = 6
 
 
 def sweep_chart(result: SweepResult, metric: str) -> ChartData:
@@ -27,34 +37,134 @@ def sweep_chart(result: SweepResult, metric: str) -> ChartData:
                      metric, y_unit, series)
 
 
+def default_values(param, current) -> str:
+    """A comma-separated spread over ``param``'s range (around ``current`` if open-ended)."""
+    lo = param.min if param.min is not None else 0
+    hi = param.max if param.max is not None else max(2 * (current or 1), lo + 1)
+    if param.kind == "int":
+        if lo >= 1 and hi / lo >= 100:
+            raw = np.geomspace(lo, hi, DEFAULT_POINTS)
+        else:
+            raw = np.linspace(lo, hi, DEFAULT_POINTS)
+        values = sorted({int(round(v)) for v in raw})
+    else:
+        values = [float(f"{v:.3g}") for v in np.linspace(lo, hi, DEFAULT_POINTS)]
+    return ", ".join(str(v) for v in values)
+
+
 class SweepView(QWidget):
-    """Run a :class:`~app.sweep.SweepSpec` and plot one metric's curves."""
+    """Set up, run a :class:`~app.sweep.SweepSpec` and plot one metric's curves."""
 
     def __init__(self, parent: QWidget | None = None, workers: int | None = None):
         super().__init__(parent)
         self.workers = workers
+        self.experiment: str | None = None
+        self.base: dict = {}
         self.chart = ChartWidget(self)
         self.metric = QComboBox(self)
+        self.metric.setToolTip("The metric plotted on the y axis")
         self.metric.currentTextChanged.connect(self._on_metric_changed)
         self.progress = QProgressBar(self)
+        self.progress.setMaximumWidth(220)
         self.run_button = QPushButton("Run sweep", self)
+        self.run_button.setToolTip("Run every point on all cores (a process pool)")
         self.cancel_button = QPushButton("Cancel", self)
+        self.cancel_button.setToolTip("Stop the sweep, including the points already running")
         self.cancel_button.setEnabled(False)
         self.cancel_button.clicked.connect(self.cancel)
         self.status = QLabel("", self)
+        self.status.setWordWrap(True)
+        layout = QVBoxLayout(self)
+        layout.addLayout(self._build_setup())
         bar = QHBoxLayout()
         for w in (QLabel("Metric:"), self.metric, self.run_button, self.cancel_button,
-                  self.progress, self.status):
+                  self.progress):
             bar.addWidget(w)
-        layout = QVBoxLayout(self)
+        bar.addWidget(self.status, 1)
         layout.addLayout(bar)
         layout.addWidget(self.chart, 1)
         self.spec: SweepSpec | None = None
         self.result: SweepResult | None = None
         self._thread: QThread | None = None
         self._worker = None
-        self.run_button.clicked.connect(lambda: self.spec and self.start(self.spec))
+        self.run_button.clicked.connect(self._on_run_button_clicked)
 
+    def _build_setup(self) -> QHBoxLayout:
+        self.param = QComboBox(self)
+        self.param.setObjectName("sweepParam")
+        self.param.setToolTip("The parameter on the x axis")
+        self.param.currentIndexChanged.connect(self._on_param_current_index_changed)
+        self.values = QLineEdit(self)
+        self.values.setObjectName("sweepValues")
+        self.values.setToolTip("Values of the swept parameter, comma separated, in plot order")
+        self.curves = QComboBox(self)
+        self.curves.setObjectName("sweepCurves")
+        self.curves.setToolTip("One curve for every value of this parameter")
+        row = QHBoxLayout()
+        row.addWidget(QLabel("Sweep:"))
+        row.addWidget(self.param)
+        row.addWidget(QLabel("over"))
+        row.addWidget(self.values, 1)
+        row.addWidget(QLabel("Curves for:"))
+        row.addWidget(self.curves)
+        return row
+
+    # ---- set-up -----------------------------------------------------------
+    def set_scenario(self, experiment: str | None, overrides: dict) -> None:
+        """Offer the parameters of ``experiment``; ``overrides`` are shared by every point."""
+        self.experiment, self.base = experiment, dict(overrides)
+        for combo in (self.param, self.curves):
+            combo.blockSignals(True)
+            combo.clear()
+        self.curves.addItem("— one curve —", None)
+        if experiment is not None:
+            for p in experiments.get(experiment).schema.params:
+                if p.kind in ("int", "float"):
+                    self.param.addItem(p.title, p.name)
+                elif p.kind in ("choice", "bool"):
+                    self.curves.addItem(p.title, p.name)
+        for combo in (self.param, self.curves):
+            combo.blockSignals(False)
+        self._on_param_current_index_changed(self.param.currentIndex())
+        self.run_button.setEnabled(self.param.count() > 0)
+        title = experiments.get(experiment).title if experiment else "no experiment"
+        self.status.setText(f"{title}: pick a parameter and press Run sweep.")
+
+    def _on_param_current_index_changed(self, _index: int) -> None:
+        name = self.param.currentData()
+        if name is not None and self.experiment is not None:
+            p = experiments.get(self.experiment).schema[name]
+            self.values.setText(default_values(p, self.base.get(name, p.default)))
+
+    def build_spec(self) -> SweepSpec:
+        """The sweep the set-up bar describes; ParamError with one line if it is bad."""
+        if self.experiment is None or self.param.currentData() is None:
+            raise ParamError("open a scenario whose experiment has a numeric parameter first")
+        schema = experiments.get(self.experiment).schema
+        p = schema[self.param.currentData()]
+        texts = [t.strip() for t in self.values.text().split(",") if t.strip()]
+        if not texts:
+            raise ParamError(f"type the values of '{p.title}' to sweep, e.g. 1, 10, 100")
+        values = tuple(p.coerce(t) for t in texts)
+        base = {k: v for k, v in self.base.items() if k != p.name}
+        variants: tuple = (("", {}),)
+        curve = self.curves.currentData()
+        if curve is not None:
+            cp = schema[curve]
+            options = cp.choices if cp.kind == "choice" else (False, True)
+            variants = tuple((str(c), {curve: c}) for c in options)
+            base.pop(curve, None)
+        return SweepSpec(self.experiment, p.name, values, variants, base)
+
+    def _on_run_button_clicked(self) -> None:
+        try:
+            spec = self.build_spec()
+        except ParamError as exc:
+            self.status.setText(str(exc))
+            return
+        self.start(spec)
+
+    # ---- running ----------------------------------------------------------
     def start(self, spec: SweepSpec) -> None:
         """Run ``spec`` on a worker thread; the chart updates when it finishes."""
         self.spec = spec
@@ -73,10 +183,22 @@ class SweepView(QWidget):
         self.status.setText("running…")
         self._thread.start()
 
+    @property
+    def running(self) -> bool:
+        return self._thread is not None and self._thread.isRunning()
+
     def cancel(self) -> None:
-        """Stop the running sweep (points already running finish in their processes)."""
+        """Stop the running sweep, the points already running included."""
         if self._worker is not None:
             self._worker.cancel()
+            self.status.setText("cancelling…")
+
+    def shutdown(self) -> None:
+        """Cancel and wait for the sweep (window closing)."""
+        self.cancel()
+        if self._thread is not None:
+            self._thread.quit()
+            self._thread.wait(30_000)
 
     def _done(self, text: str) -> None:
         self.status.setText(text)
