@@ -291,14 +291,19 @@ class IOSubsystem:
         address_s = ch.ADDRESS_S
         trigger = SEQ_TRIGGER_TRACKS * rpt
         depth = self._prestage_tracks
+        half = depth // 2
         prev = (-2, -2)
         conn = 0.0
         hits = pages = 0
+        # Sequential-detection state in locals, written back around yields
+        # (another I/O may run while this one waits).
+        seq_run, seq_next = self._seq_run, self._seq_next
         for i, (track, mask) in enumerate(groups):
             n = mask.bit_count()
             pages += n
+            starts = mask & ~(mask << 1)              # one bit per run of records
             if zhpf:
-                step = address_s * (mask & ~(mask << 1)).bit_count()
+                step = address_s * starts.bit_count()
             else:
                 step = ch.command_mode_cost(prev, track, mask, rpt)
                 prev = (track, mask.bit_length() - 1)
@@ -315,7 +320,9 @@ class IOSubsystem:
                 need = mask & ~e[0]
             if need:
                 if e is None or need & ~e[1]:
+                    self._seq_run, self._seq_next = seq_run, seq_next
                     yield t          # a drive read is issued now
+                    seq_run, seq_next = self._seq_run, self._seq_next
                 hold = self._run_ready(batch, i) if batch is not None else 0.0
                 t = self._await(t, track, n, need, res, hold)
             else:
@@ -323,22 +330,25 @@ class IOSubsystem:
                 if tr is not None:
                     tr.hits(t, track, mask)
             if seq:
-                # Sequential detection (inlined _seq_due: this runs per group).
-                starts = mask & ~(mask << 1)          # one bit per run of records
+                # Sequential detection: contiguous records across tracks.
                 if starts & (starts - 1):
-                    self._seq_run = 0                 # a gap inside the track
-                elif track * rpt + (mask & -mask).bit_length() - 1 == self._seq_next:
-                    self._seq_run += n
+                    seq_run = 0                       # a gap inside the track
+                elif track * rpt + (mask & -mask).bit_length() - 1 == seq_next:
+                    seq_run += n
                 else:
-                    self._seq_run = n
-                self._seq_next = track * rpt + mask.bit_length()
-                if self._seq_run >= trigger:
+                    seq_run = n
+                seq_next = track * rpt + mask.bit_length()
+                if seq_run >= trigger:
                     ahead = self._seq_staged_to - track
-                    if ahead < depth // 2 or ahead > depth:
+                    if ahead < half or ahead > depth:
+                        self._seq_run, self._seq_next = seq_run, seq_next
                         yield t
                         self._prestage(t, track)
-            t += n * xfer
-            conn += n * xfer
+                        seq_run, seq_next = self._seq_run, self._seq_next
+            x = n * xfer
+            t += x
+            conn += x
+        self._seq_run, self._seq_next = seq_run, seq_next
         res.conn += conn
         res.hits += hits
         res.pages += pages
@@ -437,25 +447,30 @@ class IOSubsystem:
         touched = self._touched
         odds = self._full_track_odds
         be = self.backend
+        revisits, visits = self._revisits, self._visits
         batch = [None] * len(groups)
         for i, (track, mask) in enumerate(groups):
+            visits += 1.0
             if track in touched:
-                self._revisits += 1.0
+                revisits += 1.0
             else:
                 touched.add(track)
-            self._visits += 1.0
             e = entries.get(track)
-            need = mask if e is None else mask & ~(e[0] | e[1])
-            if not need:
-                continue
-            have = 0 if e is None else e[0] | e[1]
-            if self._revisits and self._revisits >= odds * self._visits:
+            if e is None:
+                need, have = mask, 0
+            else:
+                have = e[0] | e[1]
+                need = mask & ~have
+                if not need:
+                    continue
+            if revisits and revisits >= odds * visits:
                 done = self._stage(t, track, self.full_mask & ~have, FULL, res)
             elif need & (need - 1):
                 done = self._stage(t, track, need, PARTIAL, res)
             else:
                 done = self._stage(t, track, need, RECORD, res)
             batch[i] = (be.last_drive, done)
+        self._revisits, self._visits = revisits, visits
         return batch
 
     @staticmethod
