@@ -12,3 +12,16 @@ def test_void_qt_calls_do_not_leak_references_to_none(qapp):
     # A broken binding (PySide6 6.12.0 on 3.11) loses one reference per call,
     # and the interpreter aborts at exit once None's count runs out.
     assert sys.getrefcount(None) >= before - 5
+
+
+def test_signal_emits_do_not_leak_references_to_true(qapp):
+    from PySide6.QtCore import QObject, Signal
+
+    class Emitter(QObject):
+        fired = Signal()
+
+    e = Emitter()
+    before = sys.getrefcount(True)
+    for _ in range(200):
+        e.fired.emit()
+    assert sys.getrefcount(True) >= before - 5
