@@ -215,15 +215,23 @@ class Backend:
         return done
 
     def _ssd(self, t: float, d: int, nbytes: int) -> float:
+        """An SSD read: flash access on one of the drive's lanes, in parallel
+        with the other lanes, then the data through the drive's one port.
+
+        The lanes overlap the access latency; the media rate is the drive's,
+        shared by its lanes (one SAS port, one controller), so big stages
+        queue for bandwidth while small record stages mostly do not.
+        """
         lanes = self.lanes[d]
         i = lanes.index(min(lanes))
         start = t if t > lanes[i] else lanes[i]
-        done = start + self.access + nbytes / self.rate
+        ready = start + self.access
+        port = self.free_at[d]
+        done = (ready if ready > port else port) + nbytes / self.rate
         lanes[i] = done
+        self.free_at[d] = done
         self.accesses[d] += 1
-        self.busy[d] += done - start
-        if done > self.free_at[d]:
-            self.free_at[d] = done
+        self.busy[d] += nbytes / self.rate
         return done
 
     def _native(self, t: float, track: int, first: int, count: int) -> float:

@@ -116,3 +116,13 @@ def test_run_tracks_stops_at_strip_and_cylinder_ends():
     assert b.run_tracks(0, 100) == 4 and b.run_tracks(5, 100) == 3 and b.run_tracks(8, 2) == 2
     n = be.Backend(profile("3390"), 4096, 1, "7+P", Engine(1).stream("d"))
     assert n.run_tracks(0, 100) == 15 and n.run_tracks(14, 100) == 1
+
+
+def test_ssd_lanes_overlap_access_but_share_the_drive_bandwidth():
+    """Eight record reads on one SSD finish in about one access; eight track reads queue for the port."""
+    b = be.Backend(profile("SSD"), 4096, 1, "7+P", Engine(1).stream("d"))
+    small = max(b._ssd(0.0, 0, 4608) for _ in range(8))
+    assert small < b.access + 8 * 4608 / b.rate + 1e-9
+    b2 = be.Backend(profile("SSD"), 4096, 1, "7+P", Engine(1).stream("d"))
+    big = max(b2._ssd(0.0, 0, 55296) for _ in range(8))
+    assert big == pytest.approx(b2.access + 8 * 55296 / b2.rate)
