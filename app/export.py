@@ -217,3 +217,40 @@ def copy_chart(chart, scale: float = 1.0) -> QImage:
     image = chart_image(chart, scale)
     QGuiApplication.clipboard().setImage(image)
     return image
+
+
+def result_tables(result) -> list:
+    """A run's tables for export: its metrics (with units) first, then its reports."""
+    from models import experiments
+    from models.run import Table
+    units = {m.name: m.unit for m in experiments.get(result.experiment).metrics}
+    metrics = Table("Metrics", ("metric", "value", "unit"),
+                    tuple((k, float(v), units.get(k, "")) for k, v in result.metrics.items()))
+    return [metrics, *result.reports]
+
+
+def save_tables_csv(tables, path: str | Path) -> Path:
+    """Several report tables in one CSV: each one's title row, header, rows, a blank line."""
+    rows: list[list] = []
+    for table in tables:
+        rows += [[table.title], list(table.columns), *map(list, table.rows), []]
+    if not rows:
+        raise ExportError(f"cannot write {path}: there are no tables")
+    return save_rows_csv(rows[:-1], path)
+
+
+def save_tables_png(tables, path: str | Path, scale: float = 1.0) -> Path:
+    """Several report tables drawn one under the other in one PNG image."""
+    images = [table_image(t, scale=scale) for t in tables]
+    if not images:
+        raise ExportError(f"cannot write {path}: there are no tables")
+    w, h = max(i.width() for i in images), sum(i.height() for i in images)
+    sheet = QImage(w, h, QImage.Format.Format_ARGB32)
+    sheet.fill(QColor("white"))
+    p = QPainter(sheet)
+    y = 0
+    for image in images:
+        p.drawImage(0, y, image)
+        y += image.height()
+    p.end()
+    return atomic_write(path, lambda tmp: _save_image(sheet, tmp))

@@ -80,10 +80,13 @@ def _menus(win, a: SimpleNamespace) -> None:
     for act in (a.zoom_in, a.zoom_out, a.fit):
         v.addAction(act)
     win.docks_menu = v.addMenu("&Panels")
+    win.view_menu = v
     r = bar.addMenu("&Run")
     r.addAction(a.run)
     r.addAction(a.cancel)
+    win.run_menu = r
     cases = bar.addMenu("&Case studies")
+    win.cases_menu = cases
     for name in scenario_io.case_names():
         exp = experiments.get(name)
         act = QAction(exp.title, win)
@@ -115,3 +118,29 @@ def _toolbar(win, a: SimpleNamespace) -> QComboBox:
     for act in (a.run, a.cancel, None, a.zoom_out, a.zoom_in, a.fit):
         tb.addSeparator() if act is None else tb.addAction(act)
     return combo
+
+
+def extend_menus(win, study, exports) -> None:
+    """Add the study actions (Run, View), the Export menu and tab shortcuts.
+
+    ``study`` is a :class:`ui.actions_study.StudyActions`, ``exports`` an
+    :class:`ui.actions_export.ExportActions`.
+    """
+    s = study.a
+    win.run_menu.addSeparator()
+    for act in (s.compare, s.sweep, s.published):
+        win.run_menu.addAction(act)
+    win.view_menu.addSeparator()
+    win.view_menu.addAction(s.history)
+    tabs = win.view_menu.addMenu("&Tabs")
+    for i in range(win.tabs.count()):
+        name = win.tabs.tabText(i)
+        act = _act(win, name, lambda i=i: win.tabs.setCurrentIndex(i), [f"Ctrl+{i + 1}"],
+                   f"Show the {name} tab (Ctrl+{i + 1})")
+        tabs.addAction(act)
+    export_menu = win.menuBar().addMenu("E&xport")
+    win.menuBar().insertMenu(win.cases_menu.menuAction(), export_menu)
+    exports.fill_menu(export_menu)
+    for menu in (win.run_menu, win.view_menu, export_menu):
+        menu.setToolTipsVisible(True)
+    win.export_menu = export_menu

@@ -1,25 +1,29 @@
 """zPerfLab's main window: canvas tab, palette, inspector, results, files and runs.
 
 The window assembles parts that live in their own modules (actions, canvas,
-docks, start page) and holds the behaviour that ties them together: opening
-and saving files, starting and cancelling runs, and handing finished runs to
-the results dock and to any extra views (animation, charts) added with
-:meth:`MainWindow.add_view`.
+docks, start page, the study tabs in ``ui.actions_study`` and the Export menu
+in ``ui.actions_export``) and holds the behaviour that ties them together:
+opening and saving files, starting and cancelling runs, handing finished runs
+to the results dock and to the views added with :meth:`MainWindow.add_view`,
+and which side panels each tab shows (see docs/ui.md, "Layout").
 """
 from __future__ import annotations
 
 import os
 
 from PySide6.QtCore import QEventLoop, QMimeData, Qt, QTimer, Signal
-from PySide6.QtWidgets import (QApplication, QDockWidget, QFileDialog, QLabel, QMainWindow,
-                               QMessageBox, QProgressBar, QScrollArea, QStackedWidget, QTabWidget)
+from PySide6.QtWidgets import (QApplication, QDockWidget, QFileDialog, QHBoxLayout, QLabel,
+                               QMainWindow, QMessageBox, QProgressBar, QPushButton, QScrollArea,
+                               QStackedWidget, QTabWidget, QVBoxLayout, QWidget)
 
 from app import scenario_io, settings
 from app.worker import RunThread
 from models import experiments
 from models.run import RunResult
 from models.scenario import Scenario, ScenarioError
-from ui.actions import build_actions
+from ui.actions import build_actions, extend_menus
+from ui.actions_export import ExportActions
+from ui.actions_study import StudyActions
 from ui.canvas.scene import CanvasScene
 from ui.canvas.view import CanvasView
 from ui.docks.inspector import Inspector
@@ -30,6 +34,10 @@ from ui.start_page import StartPage
 from ui.views import install_result_views
 
 FILE_FILTER = "zPerfLab scenarios (*.zpl.json *.json);;All files (*)"
+#: Side panels each tab shows at first; the user's changes are kept per tab.
+DOCK_PLAN = {"canvas": {"palette", "inspector", "results"}, "charts": {"results"}}
+#: Default width of the right-hand panels (Properties and Results, tabbed).
+RIGHT_DOCK_WIDTH = 400
 
 
 class MainWindow(QMainWindow):
@@ -55,10 +63,14 @@ class MainWindow(QMainWindow):
         self.setCentralWidget(self.tabs)
         self.views: dict[str, object] = {"canvas": self.canvas_stack}
         self.view_holders: dict[str, QScrollArea] = {}
+        self.followers: list[str] = []
         self.path: str | None = None
         self.last_result: RunResult | None = None
+        #: The scenario (file document) of the run in progress or last run.
+        self.run_scenario_document: dict | None = None
         self.runner = RunThread(self)
         self._shut_down = False
+        self._task_cancel = None
         self._build_docks()
         self.actions_ = build_actions(self)
         self._build_status()
@@ -66,6 +78,12 @@ class MainWindow(QMainWindow):
         self._refresh_recent()
         self._update_title()
         install_result_views(self)
+        self.study = StudyActions(self)
+        self.exports = ExportActions(self)
+        extend_menus(self, self.study, self.exports)
+        self.dock_plan = {name: set(DOCK_PLAN.get(name, ())) for name in self.views}
+        self._shown_tab = "canvas"
+        self._apply_dock_plan("canvas")
 
     # ---- assembly --------------------------------------------------------
     def _dock(self, title: str, name: str, widget, area) -> QDockWidget:
@@ -82,16 +100,36 @@ class MainWindow(QMainWindow):
         self.palette = Palette()
         self.palette.setMinimumWidth(235)
         self.inspector = Inspector(self.editor, self.scene)
-        self.inspector.setMinimumWidth(400)
+        self.inspector.setMinimumWidth(300)
         self.results = ResultsPanel()
         left, right = Qt.DockWidgetArea.LeftDockWidgetArea, Qt.DockWidgetArea.RightDockWidgetArea
         self.palette_dock = self._dock("Components", "paletteDock", self.palette, left)
         self.inspector_dock = self._dock("Properties", "inspectorDock", self.inspector, right)
-        self.results_dock = self._dock("Results", "resultsDock", self.results, right)
-        self.splitDockWidget(self.inspector_dock, self.results_dock, Qt.Orientation.Vertical)
+        self.results_dock = self._dock("Results", "resultsDock", self._results_box(), right)
+        # Tabbed, not stacked: each gets the full height, and one width.
+        self.tabifyDockWidget(self.inspector_dock, self.results_dock)
+        self.inspector_dock.raise_()
         self.resizeDocks([self.palette_dock], [230], Qt.Orientation.Horizontal)
-        self.resizeDocks([self.inspector_dock], [380], Qt.Orientation.Horizontal)
-        self.resizeDocks([self.inspector_dock, self.results_dock], [250, 450], Qt.Orientation.Vertical)
+        self.resizeDocks([self.inspector_dock], [RIGHT_DOCK_WIDTH], Qt.Orientation.Horizontal)
+        self.docks = {"palette": self.palette_dock, "inspector": self.inspector_dock,
+                      "results": self.results_dock}
+
+    def _results_box(self) -> QWidget:
+        """The results panel under a row of buttons (published table, export)."""
+        box = QWidget()
+        layout = QVBoxLayout(box)
+        layout.setContentsMargins(0, 0, 0, 0)
+        row = QHBoxLayout()
+        row.setContentsMargins(6, 4, 6, 0)
+        self.published_button = QPushButton("Published vs model…")
+        self.published_button.setToolTip("The case study's published figures beside the "
+                                          "model's, with the deviation (F8)")
+        self.published_button.clicked.connect(lambda _=False: self.study.show_published())
+        row.addWidget(self.published_button)
+        row.addStretch(1)
+        layout.addLayout(row)
+        layout.addWidget(self.results, 1)
+        return box
 
     def _build_status(self) -> None:
         self.status = QLabel("Ready")
@@ -102,13 +140,29 @@ class MainWindow(QMainWindow):
         self.progress.setFixedWidth(220)
         self.progress.setVisible(False)
         self.statusBar().addPermanentWidget(self.progress)
-        for dock in (self.palette_dock, self.inspector_dock, self.results_dock):
-            self.docks_menu.addAction(dock.toggleViewAction())
+        self.task_label = QLabel()
+        self.task_progress = QProgressBar()
+        self.task_progress.setRange(0, 1000)
+        self.task_progress.setFixedWidth(160)
+        self.task_cancel = QPushButton("Cancel")
+        self.task_cancel.setToolTip("Stop this job; nothing is written")
+        self.task_cancel.clicked.connect(self._on_task_cancel_clicked)
+        for w in (self.task_label, self.task_progress, self.task_cancel):
+            w.setVisible(False)
+            self.statusBar().addPermanentWidget(w)
+        for name, key in (("palette", "Ctrl+Shift+1"), ("inspector", "Ctrl+Shift+2"),
+                          ("results", "Ctrl+Shift+3")):
+            act = self.docks[name].toggleViewAction()
+            act.setShortcut(key)
+            act.setToolTip(f"Show or hide this panel on the current tab ({key})")
+            act.triggered.connect(lambda on, n=name: self._on_dock_toggled(n, on))
+            self.docks_menu.addAction(act)
 
     def _connect(self) -> None:
         self.editor.message.connect(self.say)
         self.scene.hint.connect(self.say)
         self.scene.issues_changed.connect(self._on_scene_issues_changed)
+        self.scene.selectionChanged.connect(self._on_scene_selection_changed)
         self.editor.undo_stack.cleanChanged.connect(self._on_undo_stack_clean_changed)
         self.palette.kind_activated.connect(self._on_palette_kind_activated)
         self.tabs.currentChanged.connect(self._on_tabs_current_changed)
@@ -139,6 +193,11 @@ class MainWindow(QMainWindow):
             combo.setCurrentIndex(max(0, combo.findData(self.editor.scenario.experiment)))
         self._update_title()
 
+    def _on_scene_selection_changed(self) -> None:
+        # Picking a component means editing it: bring its properties forward.
+        if self.scene.selected_node_ids() and self.inspector_dock.isVisible():
+            self.inspector_dock.raise_()
+
     def _on_undo_stack_clean_changed(self, _clean: bool) -> None:
         self._update_title()
 
@@ -150,15 +209,74 @@ class MainWindow(QMainWindow):
         dirty = "" if self.editor.undo_stack.isClean() else " *"
         self.setWindowTitle(f"zPerfLab — {name}{dirty}")
 
+    # ---- layout: the side panels each tab shows ---------------------------
+    def tab_name(self, index: int | None = None) -> str:
+        """The view name of tab ``index`` (default: the current tab)."""
+        widget = self.tabs.widget(self.tabs.currentIndex() if index is None else index)
+        for name, holder in self.view_holders.items():
+            if holder is widget:
+                return name
+        return "canvas"
+
     def _on_tabs_current_changed(self, index: int) -> None:
-        # The palette only serves the canvas; the wide animation and chart
-        # views get its room.
-        self.palette_dock.setVisible(index == 0)
+        # The palette and inspector only serve the canvas; the results sit
+        # beside the charts; the wide views (animation, history, sweep,
+        # compare) get the whole width. Each tab keeps what the user chose.
+        if not hasattr(self, "dock_plan"):
+            return
+        self._apply_dock_plan(self.tab_name(index))
+
+    def _apply_dock_plan(self, name: str) -> None:
+        self._shown_tab = name
+        plan = self.dock_plan.setdefault(name, set(DOCK_PLAN.get(name, ())))
+        for key, dock in self.docks.items():
+            dock.setVisible(key in plan)
+        if "results" in plan and (name != "canvas" or self.last_result is not None):
+            self.results_dock.raise_()
+
+    def _on_dock_toggled(self, name: str, on: bool) -> None:
+        plan = self.dock_plan.setdefault(self._shown_tab, set())
+        (plan.add if on else plan.discard)(name)
+
+    # ---- long jobs in the status bar --------------------------------------
+    def begin_task(self, text: str, cancel=None) -> None:
+        """Show a job's progress bar (and Cancel, if ``cancel`` is given)."""
+        self._task_cancel = cancel
+        self.task_label.setText(text)
+        self.task_progress.setValue(0)
+        for w in (self.task_label, self.task_progress):
+            w.setVisible(True)
+        self.task_cancel.setVisible(cancel is not None)
+
+    def task_progressed(self, fraction: float) -> None:
+        self.task_progress.setValue(int(fraction * 1000))
+
+    def end_task(self) -> None:
+        for w in (self.task_label, self.task_progress, self.task_cancel):
+            w.setVisible(False)
+        self._task_cancel = None
+
+    def _on_task_cancel_clicked(self) -> None:
+        if self._task_cancel is not None:
+            self._task_cancel()
 
     def _on_palette_kind_activated(self, key: str) -> None:
         self.show_canvas()
         center = self.view.mapToScene(self.view.viewport().rect().center())
         self.editor.add_component(key, center.x(), center.y())
+
+    def open_scenario(self, scenario: Scenario, message: str) -> bool:
+        """Replace the edited scenario (after the usual 'save changes?'); False if refused."""
+        if not self._confirm_discard():
+            return False
+        self._load(scenario, None)
+        self.say(message)
+        return True
+
+    def scenario_label(self) -> str:
+        """How the history names the current scenario: its title or file name."""
+        sc = self.editor.scenario
+        return sc.title or (os.path.basename(self.path) if self.path else "")
 
     def _load(self, scenario: Scenario, path: str | None) -> None:
         self.path = path
@@ -263,6 +381,10 @@ class MainWindow(QMainWindow):
 
     # ---- editing ---------------------------------------------------------
     def delete_selected(self) -> None:
+        """Del: the selected runs on the History tab, else the canvas selection."""
+        if self.tab_name() == "history":
+            self.study.history_panel.delete_selected()
+            return
         self.editor.delete(self.scene.selected_node_ids(), self.scene.selected_link_ids())
 
     def select_all(self) -> None:
@@ -303,6 +425,7 @@ class MainWindow(QMainWindow):
             self.results_dock.raise_()
             self.say("Cannot run yet: see the warnings next to the components.")
             return False
+        self.run_scenario_document = scenario_io.to_document(self.editor.scenario)
         self.progress.setValue(0)
         self.progress.setVisible(True)
         self.actions_.run.setEnabled(False)
@@ -333,9 +456,8 @@ class MainWindow(QMainWindow):
         self.last_result = result
         self.results.show_result(result)
         self.results_dock.raise_()
-        for name, view in self.views.items():
-            if name != "canvas":
-                view.set_result(result)
+        for name in self.followers:
+            self.views[name].set_result(result)
         self.say(f"Finished {experiments.get(result.experiment).title}.")
         self.run_finished.emit(result)
 
@@ -354,9 +476,12 @@ class MainWindow(QMainWindow):
         self.run_done.emit()
 
     # ---- extra views -----------------------------------------------------
-    def add_view(self, name: str, widget) -> None:
-        """Add a result view (a QWidget with ``set_result(result)``) as a tab."""
+    def add_view(self, name: str, widget, follows_runs: bool = True) -> None:
+        """Add a view as a tab; one that ``follows_runs`` has ``set_result(result)``
+        called after every run."""
         self.views[name] = widget
+        if follows_runs:
+            self.followers.append(name)
         # In a scroll area, so a view's minimum size cannot widen the window.
         holder = QScrollArea()
         holder.setWidgetResizable(True)
@@ -364,7 +489,7 @@ class MainWindow(QMainWindow):
         holder.setWidget(widget)
         self.view_holders[name] = holder
         self.tabs.addTab(holder, name.capitalize())
-        if self.last_result is not None:
+        if follows_runs and self.last_result is not None:
             widget.set_result(self.last_result)
 
     def show_view(self, name: str) -> str | None:
@@ -374,6 +499,21 @@ class MainWindow(QMainWindow):
             return f"no '{name}' view in this build; views: {', '.join(self.views)}"
         self.tabs.setCurrentWidget(self.view_holders.get(name, view))
         return None
+
+    def charts_view(self):
+        """The Charts tab's view (``None`` in a build without charts)."""
+        return self.views.get("charts")
+
+    def current_chart(self):
+        """The chart the Export menu acts on: the Sweep or Compare tab's when one
+        of them is in front, else the chart in front on the Charts tab."""
+        name = self.tab_name()
+        if name == "sweep":
+            return self.study.sweep_view.chart
+        if name == "compare":
+            return self.study.compare_view.left.current_chart()
+        charts = self.charts_view()
+        return charts.current_chart() if charts is not None else None
 
     def closeEvent(self, event) -> None:
         if not self._confirm_discard():
@@ -392,6 +532,8 @@ class MainWindow(QMainWindow):
             return
         self._shut_down = True
         self.runner.stop()
+        self.study.shutdown()
+        self.exports.deck_runner.stop()
         for signal in (self.scene.selectionChanged, self.scene.issues_changed,
                        self.editor.undo_stack.cleanChanged):
             signal.disconnect()

@@ -92,8 +92,19 @@ def _wrapped(html: str) -> QLabel:
     return label
 
 
+#: A report wider than this many columns, with few rows, is shown turned: its
+#: columns become rows, so a narrow dock shows every figure without scrolling.
+TURN_COLUMNS, TURN_ROWS = 4, 3
+
+
 def _report_table(report: Table) -> QTableWidget:
     rows = [tuple(format_number(c) for c in row) for row in report.rows]
+    if len(report.columns) > TURN_COLUMNS and 0 < len(rows) <= TURN_ROWS:
+        # One column per entity (volume, drive), headed by its first cell.
+        header = (str(report.columns[0]), *(row[0] for row in rows))
+        turned = [(str(col), *(row[c] for row in rows))
+                  for c, col in enumerate(report.columns) if c > 0]
+        return _table(header, turned)
     return _table(report.columns, rows)
 
 
@@ -106,6 +117,7 @@ def _table(columns, rows) -> QTableWidget:
     for r, row in enumerate(rows):
         for c, cell in enumerate(row):
             item = QTableWidgetItem(str(cell))
+            item.setToolTip(f"{columns[c]}: {cell}")
             if c > 0:
                 item.setTextAlignment(Qt.AlignmentFlag.AlignRight | Qt.AlignmentFlag.AlignVCenter)
             t.setItem(r, c, item)

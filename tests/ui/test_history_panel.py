@@ -1,0 +1,104 @@
+"""Run history in the window: every run recorded, re-open, compare two, delete with undo."""
+import pytest
+
+
+def run_db2(window, qtbot, **props):
+    """Set workload/channel values on the db2_io case study and run it."""
+    sc = window.editor.scenario
+    for key, value in props.items():
+        node = sc.of_category(sc.param(key).group)[0]
+        assert window.editor.set_property(node.id, key, value) is None
+    with qtbot.waitSignal(window.run_finished, timeout=60_000) as sig:
+        assert window.run()
+    return sig.args[0]
+
+
+@pytest.fixture
+def db2(window):
+    assert window.open_case_or_file("db2_io") is None
+    return window
+
+
+def panel(window):
+    return window.study.history_panel
+
+
+def select(window, *run_ids):
+    p = panel(window)
+    p.table.clearSelection()
+    for r, rec in enumerate(p.records):
+        if rec.id in run_ids:
+            p.table.selectRow(r) if len(run_ids) == 1 else _add_row(p.table, r)
+
+
+def _add_row(table, row):
+    from PySide6.QtCore import QItemSelectionModel
+    flags = QItemSelectionModel.SelectionFlag.Select | QItemSelectionModel.SelectionFlag.Rows
+    table.selectionModel().select(table.model().index(row, 0), flags)
+
+
+def test_a_finished_run_lands_in_history_and_shows_in_the_panel(db2, qtbot, tmp_path):
+    result = run_db2(db2, qtbot, pages=8)
+    hist = db2.study.history
+    assert hist.path.parent == tmp_path               # the private profile, not the user's
+    rec = hist.runs()[0]
+    assert rec.experiment == "db2_io" and rec.params["pages"] == 8
+    assert rec.metrics == pytest.approx(dict(result.metrics))
+    p = panel(db2)
+    assert p.table.rowCount() == 1
+    assert p.table.item(0, 2).text() == "One DB2 I/O"
+    assert "pages=8" in p.table.item(0, 3).text()
+    assert p.table.item(0, 4).text().startswith("io_ms ")
+    assert p.table.item(0, 4).text().split(",")[0].endswith(" ms")
+    db2.study.a.history.trigger()
+    assert db2.tab_name() == "history"
+
+
+def test_reopen_restores_the_runs_scenario_and_parameters(db2, qtbot):
+    run_db2(db2, qtbot, pages=8, cache="cold")
+    rid = db2.study.history.runs()[0].id
+    run_db2(db2, qtbot, pages=20, cache="resident")
+    assert db2.editor.scenario.run_request()[1]["pages"] == 20
+    select(db2, rid)
+    panel(db2).reopen_button.click()
+    name, overrides = db2.editor.scenario.run_request()
+    assert (name, overrides["pages"], overrides["cache"]) == ("db2_io", 8, "cold")
+    assert db2.tab_name() == "canvas"
+    notes = [w.text() for w in db2.results.widget().findChildren(type(db2.results.headline))]
+    assert any(f"from run history #{rid}" in t for t in notes)
+
+
+def test_compare_two_selected_runs_shows_the_delta_table(db2, qtbot):
+    a = run_db2(db2, qtbot, cache="resident")
+    b = run_db2(db2, qtbot, cache="cold")
+    ids = [r.id for r in db2.study.history.runs()]
+    select(db2, *ids)
+    p = panel(db2)
+    assert p.compare_button.isEnabled()
+    p.compare_button.click()
+    cv = db2.study.compare_view
+    assert db2.tab_name() == "compare"
+    assert cv.table.rowCount() == len(a.metrics)
+    assert cv.table.horizontalHeaderItem(3).text() == f"run #{max(ids)} / run #{min(ids)}"
+    row = [cv.table.item(0, c).text() for c in range(4)]
+    assert row[0] == "I/O time ratio (io_ms)"
+    # A cold cache stages from the drives: far slower than reading from cache.
+    assert float(row[3]) == pytest.approx(b.metrics["io_ms"] / a.metrics["io_ms"], rel=1e-3)
+    assert float(row[3]) > 2
+
+
+def test_delete_removes_a_run_and_undo_brings_it_back(db2, qtbot):
+    run_db2(db2, qtbot)
+    run_db2(db2, qtbot, pages=4)
+    hist = db2.study.history
+    keep, gone = [r.id for r in hist.runs()]
+    before = hist.get(gone)
+    select(db2, gone)
+    db2.show_view("history")
+    db2.delete_selected()                      # Del on the History tab
+    assert [r.id for r in hist.runs()] == [keep]
+    assert panel(db2).table.rowCount() == 1
+    assert len(db2.editor.scenario.nodes) == 8     # the canvas was not touched
+    assert "Undo delete" in panel(db2).status.text()
+    panel(db2).undo_button.click()
+    assert hist.get(gone) == before and panel(db2).table.rowCount() == 2

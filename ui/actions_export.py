@@ -1,0 +1,243 @@
+"""The Export menu: chart PNG/SVG/CSV, results tables, clipboard and the slide deck.
+
+:class:`ExportActions` owns the actions and their handlers so the window
+class stays about behaviour. Every file is written atomically by
+:mod:`app.export` / :mod:`app.pptx_export`; a failure shows one message box
+and the app keeps running. The deck's published-vs-model table runs the
+model, so the deck is built on a :class:`~app.worker.TaskRunner` with the
+window's task progress bar.
+"""
+from __future__ import annotations
+
+import time
+from types import SimpleNamespace
+
+from PySide6.QtCore import QRectF
+from PySide6.QtGui import QAction, QColor, QImage, QKeySequence, QPainter
+from PySide6.QtWidgets import QFileDialog, QInputDialog
+
+from app import export, pptx_export
+from app.worker import TaskRunner
+from models import experiments
+from ui.charts.published import HEADER, published_rows
+
+#: Pixel size of each chart on a slide (16:9, sharp on a projector).
+SLIDE_CHART_SIZE = (1600, 900)
+#: Scale of the canvas snapshot (scene units → pixels).
+CANVAS_SCALE = 2.0
+
+
+def canvas_image(scene, scale: float = CANVAS_SCALE, margin: float = 30.0) -> QImage:
+    """The whole scenario drawn from the scene (not the scrolled view), on white."""
+    rect = scene.itemsBoundingRect().adjusted(-margin, -margin, margin, margin)
+    if rect.isEmpty():
+        rect = QRectF(0, 0, 640, 360)
+    image = QImage(round(rect.width() * scale), round(rect.height() * scale),
+                   QImage.Format.Format_ARGB32)
+    image.fill(QColor("white"))
+    p = QPainter(image)
+    p.setRenderHint(QPainter.RenderHint.Antialiasing)
+    p.setRenderHint(QPainter.RenderHint.TextAntialiasing)
+    scene.render(p, QRectF(0, 0, image.width(), image.height()), rect)
+    p.end()
+    return image
+
+
+def parse_size(text: str) -> tuple[int, int]:
+    """``"1920x1080"`` → (1920, 1080); ValueError with one line if it is not a size."""
+    try:
+        w, h = (int(x) for x in text.lower().replace("×", "x").split("x"))
+    except ValueError:
+        raise ValueError(f"'{text}' is not a size: type WIDTHxHEIGHT, e.g. 1920x1080") from None
+    if not (16 <= w <= 8000 and 16 <= h <= 8000):
+        raise ValueError(f"{w}x{h} is out of range: 16 to 8000 pixels a side")
+    return w, h
+
+
+class ExportActions:
+    """The Export menu of ``win`` (a MainWindow) and what its items do."""
+
+    def __init__(self, win) -> None:
+        self.win = win
+        self.deck_runner = TaskRunner("deck", win, expected=(export.ExportError,))
+        self.deck_runner.progressed.connect(win.task_progressed)
+        self.deck_runner.succeeded.connect(lambda path: win.say(f"Saved slides {path}"))
+        self.deck_runner.failed.connect(lambda text: win.alert("Slides not saved", text))
+        self.deck_runner.cancelled.connect(lambda: win.say("Slides cancelled: nothing written."))
+        self.deck_runner.done.connect(win.end_task)
+        self.a = self._build_actions()
+
+    def _act(self, text: str, slot, keys: str = "", tip: str = "") -> QAction:
+        act = QAction(text, self.win)
+        if keys:
+            act.setShortcut(QKeySequence(keys))
+        act.setToolTip(f"{tip} ({keys})" if keys else tip)
+        act.setStatusTip(tip)
+        act.triggered.connect(lambda _=False: slot())
+        self.win.addAction(act)
+        return act
+
+    def _build_actions(self) -> SimpleNamespace:
+        a = SimpleNamespace()
+        a.png = self._act("Chart as &PNG…", lambda: self.chart_png(1.0), "Ctrl+E",
+                          "Save the chart in front as a PNG at screen size")
+        a.png2 = self._act("Chart as PNG at &2×…", lambda: self.chart_png(2.0), "Ctrl+Shift+E",
+                           "Save the chart in front as a sharp PNG at twice the screen size")
+        a.png_size = self._act("Chart as PNG at a chosen &size…", self.chart_png_size,
+                               "Ctrl+Alt+E", "Save the chart laid out at an exact pixel size")
+        a.svg = self._act("Chart as S&VG…", self.chart_svg, "Ctrl+Shift+G",
+                          "Save the chart in front as a vector SVG")
+        a.csv = self._act("Chart &data as CSV…", self.chart_csv, "Ctrl+Shift+D",
+                          "Save every point of the chart in front, units in the header")
+        a.tables_csv = self._act("Results &tables as CSV…", self.tables_csv, "Ctrl+Shift+T",
+                                 "Save the last run's metrics and report tables as CSV")
+        a.tables_png = self._act("Results tables as &image…", self.tables_png, "Ctrl+Alt+T",
+                                 "Save the last run's metrics and report tables as a PNG")
+        a.copy = self._act("&Copy chart", self.copy_chart, "Ctrl+Shift+C",
+                           "Copy the chart in front to the clipboard as an image")
+        a.slides = self._act("S&lides (PowerPoint)…", self.slides, "Ctrl+Shift+P",
+                             "A deck of the case study: title, canvas, charts and "
+                             "published-vs-model table")
+        return a
+
+    def fill_menu(self, menu) -> None:
+        a = self.a
+        for act in (a.png, a.png2, a.png_size, a.svg, a.csv, None, a.copy, None,
+                    a.tables_csv, a.tables_png, None, a.slides):
+            menu.addSeparator() if act is None else menu.addAction(act)
+
+    # ---- helpers ----------------------------------------------------------
+    def _ask(self, title: str, name: str, file_filter: str) -> str:
+        path, _ = QFileDialog.getSaveFileName(self.win, title, name, file_filter)
+        return path
+
+    def _save(self, what: str, write) -> bool:
+        try:
+            path = write()
+        except export.ExportError as exc:
+            self.win.alert(f"{what} not saved", str(exc))
+            return False
+        self.win.say(f"Saved {what.lower()} {path}")
+        return True
+
+    def _chart(self):
+        chart = self.win.current_chart()
+        if chart is None or chart.data is None:
+            self.win.alert("No chart", "There is no chart to export: run the scenario (F5) "
+                           "and show the Charts or Sweep tab.")
+            return None
+        return chart
+
+    def _stem(self) -> str:
+        chart = self.win.current_chart()
+        key = chart.data.key if chart is not None and chart.data is not None else "chart"
+        exp = self.win.editor.scenario.experiment or "zperflab"
+        return f"{exp}-{key}"
+
+    # ---- charts -------------------------------------------------------------
+    def chart_png(self, scale: float) -> bool:
+        chart = self._chart()
+        path = chart and self._ask("Export chart as PNG", f"{self._stem()}.png", "PNG image (*.png)")
+        return bool(path) and self._save("Chart", lambda: export.save_chart_png(chart, path, scale))
+
+    def chart_png_size(self) -> bool:
+        chart = self._chart()
+        if chart is None:
+            return False
+        text, ok = QInputDialog.getText(self.win, "Chart size", "Width × height in pixels:",
+                                        text="1920x1080")
+        if not ok:
+            return False
+        try:
+            size = parse_size(text)
+        except ValueError as exc:
+            self.win.alert("Chart not saved", str(exc))
+            return False
+        path = self._ask("Export chart as PNG", f"{self._stem()}-{size[0]}x{size[1]}.png",
+                         "PNG image (*.png)")
+        return bool(path) and self._save("Chart", lambda: export.save_chart_png(chart, path, size=size))
+
+    def chart_svg(self) -> bool:
+        chart = self._chart()
+        path = chart and self._ask("Export chart as SVG", f"{self._stem()}.svg", "SVG image (*.svg)")
+        return bool(path) and self._save("Chart", lambda: export.save_chart_svg(chart, path))
+
+    def chart_csv(self) -> bool:
+        chart = self._chart()
+        path = chart and self._ask("Export chart data", f"{self._stem()}.csv", "CSV (*.csv)")
+        return bool(path) and self._save("Chart data", lambda: export.save_chart_csv(chart, path))
+
+    def copy_chart(self) -> bool:
+        chart = self._chart()
+        if chart is None:
+            return False
+        try:
+            export.copy_chart(chart)
+        except export.ExportError as exc:
+            self.win.alert("Chart not copied", str(exc))
+            return False
+        self.win.say("Copied the chart to the clipboard.")
+        return True
+
+    # ---- tables -------------------------------------------------------------
+    def _tables(self):
+        result = self.win.last_result
+        if result is None:
+            self.win.alert("No results", "There are no results to export: run the scenario (F5).")
+            return None
+        return export.result_tables(result)
+
+    def tables_csv(self) -> bool:
+        tables = self._tables()
+        path = tables and self._ask("Export results tables", f"{self.win.last_result.experiment}"
+                                    "-results.csv", "CSV (*.csv)")
+        return bool(path) and self._save("Tables", lambda: export.save_tables_csv(tables, path))
+
+    def tables_png(self) -> bool:
+        tables = self._tables()
+        path = tables and self._ask("Export results tables", f"{self.win.last_result.experiment}"
+                                    "-results.png", "PNG image (*.png)")
+        return bool(path) and self._save("Tables", lambda: export.save_tables_png(tables, path, 2.0))
+
+    # ---- slides -------------------------------------------------------------
+    def slides(self) -> bool:
+        """Ask for a file, grab the pictures here, then build the deck on a worker."""
+        win = self.win
+        exp_name = win.editor.scenario.experiment
+        if exp_name is None:
+            win.alert("No case study", "Open a case study or choose an experiment first.")
+            return False
+        if self.deck_runner.running:
+            win.say("The slides are still being built.")
+            return False
+        path = self._ask("Slides (PowerPoint)", f"{exp_name}.pptx", "PowerPoint (*.pptx)")
+        if not path:
+            return False
+        try:
+            job = self._deck_job(path, exp_name)
+        except export.ExportError as exc:
+            win.alert("Slides not saved", str(exc))
+            return False
+        win.begin_task("Building slides…", self.deck_runner.cancel)
+        return self.deck_runner.start(job)
+
+    def _deck_job(self, path: str, exp_name: str):
+        win = self.win
+        exp = experiments.get(exp_name)
+        canvas = export.png_bytes(canvas_image(win.scene))
+        charts = []
+        if win.last_result is not None and win.last_result.experiment == exp_name:
+            for chart in win.charts_view().charts().values():
+                image = export.chart_image(chart, size=SLIDE_CHART_SIZE)
+                charts.append(pptx_export.Slide(chart.data.title, export.png_bytes(image)))
+        title = win.editor.scenario.title or exp.title
+        subtitle = (f"{exp.title} — zPerfLab, {time.strftime('%Y-%m-%d')}, "
+                    f"seed {experiments.DEFAULT_SEED}")
+
+        def job(progress, cancel):
+            rows = published_rows(exp_name, None, lambda f: progress(0.9 * f), cancel)
+            table = (HEADER, rows) if rows else None
+            return pptx_export.build_deck(path, title, subtitle, canvas_png=canvas,
+                                          charts=charts, table=table)
+        return job
+

@@ -1,0 +1,196 @@
+"""History, comparison, sweeps and published-vs-model, wired into the main window.
+
+:class:`StudyActions` opens the run history, records every finished run,
+adds the History, Sweep and Compare tabs, and owns the actions that reach
+them (Run ▸ Compare…, Sweep…, Published vs model, View ▸ History). The
+views only show; the runs go through ``models.experiments.run_experiment``
+on worker threads.
+"""
+from __future__ import annotations
+
+import json
+from types import SimpleNamespace
+
+from PySide6.QtGui import QAction, QKeySequence
+
+from app import scenario_io
+from app.history import History, HistoryError, RunRecord
+from app.worker import TaskRunner
+from models import experiments
+from models.params import ParamError
+from models.scenario import ScenarioError
+from ui.charts.published import PublishedDialog
+from ui.compare import CompareView
+from ui.history_panel import HistoryPanel
+from ui.sweep_view import SweepView
+
+
+def open_history() -> tuple[History | None, str]:
+    """The user's run history, or ``None`` and why it cannot be used."""
+    try:
+        return History(), ""
+    except HistoryError as exc:
+        return None, f"Runs are not recorded: {exc}"
+
+
+class StudyActions:
+    """The study tabs and actions of ``win`` (a MainWindow)."""
+
+    def __init__(self, win) -> None:
+        self.win = win
+        self.history, problem = open_history()
+        self.history_panel = HistoryPanel(self.history, problem)
+        self.sweep_view = SweepView()
+        self.compare_view = CompareView()
+        self.published = PublishedDialog(win)
+        self.compare_runner = TaskRunner("compare", win)
+        self._compare_labels = ("A", "B")
+        for name, widget in (("history", self.history_panel), ("sweep", self.sweep_view),
+                             ("compare", self.compare_view)):
+            win.add_view(name, widget, follows_runs=False)
+        self._connect()
+        self.a = self._build_actions()
+
+    def _connect(self) -> None:
+        self.win.run_finished.connect(self._on_window_run_finished)
+        self.history_panel.reopen_requested.connect(self.reopen)
+        self.history_panel.compare_requested.connect(self.compare_records)
+        cv, r = self.compare_view, self.compare_runner
+        cv.run_requested.connect(self._on_compare_view_run_requested)
+        cv.cancel_requested.connect(r.cancel)
+        r.progressed.connect(lambda f: cv.progress.setValue(int(f * 1000)))
+        r.succeeded.connect(self._on_compare_runner_succeeded)
+        r.failed.connect(lambda text: cv.set_running(False, f"Failed: {text}"))
+        r.cancelled.connect(lambda: cv.set_running(False, "Cancelled: no comparison."))
+
+    def _act(self, text: str, slot, keys: str, tip: str) -> QAction:
+        act = QAction(text, self.win)
+        act.setShortcut(QKeySequence(keys))
+        act.setToolTip(f"{tip} ({keys})")
+        act.setStatusTip(tip)
+        act.triggered.connect(lambda _=False: slot())
+        self.win.addAction(act)
+        return act
+
+    def _build_actions(self) -> SimpleNamespace:
+        a = SimpleNamespace()
+        a.compare = self._act("&Compare…", self.show_compare, "F6",
+                              "Run two variants of the scenario that differ in one parameter, "
+                              "side by side with B/A ratios")
+        a.sweep = self._act("S&weep…", self.show_sweep, "F7",
+                            "Vary one parameter over a range and plot the curves")
+        a.published = self._act("&Published vs model", self.show_published, "F8",
+                                "The case study's published figures beside the model's")
+        a.history = self._act("Run &history", lambda: self.win.show_view("history"), "Ctrl+H",
+                              "Every recorded run: re-open, compare, delete")
+        return a
+
+    def shutdown(self) -> None:
+        """Stop the workers and close the database (window closing)."""
+        self.sweep_view.shutdown()
+        self.compare_runner.stop()
+        self.published.runner.stop()
+        if self.history is not None:
+            self.history.close()
+
+    # ---- history -------------------------------------------------------------
+    def _on_window_run_finished(self, result) -> None:
+        self.record(result)
+
+    def record(self, result, label: str = "") -> int | None:
+        """Store a finished run with the scenario it came from; its id or None."""
+        if self.history is None:
+            return None
+        doc = self.win.run_scenario_document
+        try:
+            rid = self.history.add(result, scenario=json.dumps(doc) if doc else "",
+                                   label=label or self.win.scenario_label())
+        except HistoryError as exc:
+            self.win.say(str(exc))
+            return None
+        self.history_panel.refresh(select_id=rid)
+        return rid
+
+    def reopen(self, record: RunRecord) -> None:
+        """Open the scenario a stored run came from and show its stored metrics."""
+        win = self.win
+        try:
+            scenario = (scenario_io.from_document(json.loads(record.scenario), f"run #{record.id}")
+                        if record.scenario else scenario_io.load_case(record.experiment))
+        except (ValueError, scenario_io.ScenarioFileError) as exc:
+            win.alert("Cannot re-open the run", str(exc))
+            return
+        if not win.open_scenario(scenario, f"Re-opened run #{record.id} of {record.when()}."):
+            return
+        win.results.show_result(record.as_result())
+        if not record.scenario:
+            win.say(f"Run #{record.id} kept no scenario: opened the built-in case study.")
+
+    def compare_records(self, a: RunRecord, b: RunRecord) -> None:
+        self.compare_view.set_results(a.as_result(), b.as_result(), f"run #{a.id}", f"run #{b.id}")
+        self.compare_view.status.setText(f"Runs #{a.id} and #{b.id} from the history "
+                                         "(stored metrics: no traces).")
+        self.win.show_view("compare")
+
+    # ---- compare and sweep ---------------------------------------------------
+    def _scenario_request(self) -> tuple[str, dict] | None:
+        try:
+            return self.win.editor.scenario.run_request()
+        except ScenarioError as exc:
+            self.win.alert("The scenario cannot run yet", str(exc))
+            return None
+
+    def show_compare(self) -> None:
+        request = self._scenario_request()
+        if request is not None and not self.compare_runner.running:
+            self.compare_view.set_scenario(*request)
+            self.compare_view.status.setText("Pick a parameter and its two values, then "
+                                             "Run A and B.")
+        self.win.show_view("compare")
+
+    def show_sweep(self) -> None:
+        request = self._scenario_request()
+        if request is not None and not self.sweep_view.running:
+            self.sweep_view.set_scenario(*request)
+        self.win.show_view("sweep")
+
+    def _on_compare_view_run_requested(self, name: str, text_a: str, text_b: str) -> None:
+        cv = self.compare_view
+        exp = experiments.get(cv.experiment)
+        try:
+            va, vb = exp.schema[name].coerce(text_a), exp.schema[name].coerce(text_b)
+        except ParamError as exc:
+            cv.status.setText(str(exc))
+            return
+        over_a, over_b = {**cv.base, name: va}, {**cv.base, name: vb}
+        self._compare_labels = (f"{name} = {va}", f"{name} = {vb}")
+        self.win.run_scenario_document = scenario_io.to_document(self.win.editor.scenario)
+
+        def job(progress, cancel):
+            a = experiments.run_experiment(exp.name, over_a, trace=True, cancel=cancel,
+                                           progress=lambda f: progress(0.5 * f))
+            b = experiments.run_experiment(exp.name, over_b, trace=True, cancel=cancel,
+                                           progress=lambda f: progress(0.5 + 0.5 * f))
+            return a, b
+        cv.set_running(True, f"Running {exp.title} twice…")
+        self.compare_runner.start(job)
+
+    def _on_compare_runner_succeeded(self, pair) -> None:
+        a, b = pair
+        la, lb = self._compare_labels
+        self.compare_view.set_results(a, b, la, lb)
+        self.compare_view.set_running(False, "Done: both runs are in the history.")
+        self.record(a, f"compare: {la}")
+        self.record(b, f"compare: {lb}")
+
+    # ---- published vs model ------------------------------------------------
+    def show_published(self) -> None:
+        win = self.win
+        name = win.editor.scenario.experiment or (win.last_result and win.last_result.experiment)
+        if not name:
+            win.alert("No case study", "Open a case study or choose an experiment first.")
+            return
+        self.published.show()
+        self.published.raise_()
+        if self.published.experiment != name or not self.published.table.rows:
+            self.published.compute(name)
