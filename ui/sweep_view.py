@@ -61,9 +61,9 @@ class SweepView(QWidget):
         self.experiment: str | None = None
         self.base: dict = {}
         self.chart = ChartWidget(self)
-        self.metric = QComboBox(self)
-        self.metric.setToolTip("The metric plotted on the y axis")
-        self.metric.currentTextChanged.connect(self._on_metric_changed)
+        self.metric_box = QComboBox(self)
+        self.metric_box.setToolTip("The metric plotted on the y axis")
+        self.metric_box.currentTextChanged.connect(self._on_metric_changed)
         self.progress = QProgressBar(self)
         self.progress.setMaximumWidth(220)
         self.run_button = QPushButton("Run sweep", self)
@@ -77,7 +77,7 @@ class SweepView(QWidget):
         layout = QVBoxLayout(self)
         layout.addLayout(self._build_setup())
         bar = QHBoxLayout()
-        for w in (QLabel("Metric:"), self.metric, self.run_button, self.cancel_button,
+        for w in (QLabel("Metric:"), self.metric_box, self.run_button, self.cancel_button,
                   self.progress):
             bar.addWidget(w)
         bar.addWidget(self.status, 1)
@@ -213,13 +213,13 @@ class SweepView(QWidget):
     def _on_worker_finished(self, result: SweepResult) -> None:
         self.result = result
         names = [m.name for m in experiments.get(result.spec.experiment).metrics]
-        current = self.metric.currentText()
-        self.metric.blockSignals(True)
-        self.metric.clear()
-        self.metric.addItems(names)
-        self.metric.setCurrentText(current if current in names else names[0])
-        self.metric.blockSignals(False)
-        self._on_metric_changed(self.metric.currentText())
+        current = self.metric_box.currentText()
+        self.metric_box.blockSignals(True)
+        self.metric_box.clear()
+        self.metric_box.addItems(names)
+        self.metric_box.setCurrentText(current if current in names else names[0])
+        self.metric_box.blockSignals(False)
+        self._on_metric_changed(self.metric_box.currentText())
         self._done("done")
 
     def _on_worker_failed(self, message: str) -> None:

@@ -33,7 +33,7 @@ def test_sweep_view_runs_on_a_worker_and_plots_one_curve_per_variant(qtbot):
     view.start(spec)
     assert not view.run_button.isEnabled()
     qtbot.waitUntil(lambda: view.status.text() == "done", timeout=60_000)
-    view.metric.setCurrentText("io_ms")
+    view.metric_box.setCurrentText("io_ms")
     assert [s.name for s in view.chart.data.series] == ["FICON", "zHPF"]
     assert view.chart.data.y_unit == "ms"
     assert view.progress.value() == 6 and view.run_button.isEnabled()

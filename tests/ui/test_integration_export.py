@@ -1,0 +1,123 @@
+"""The Export menu in the window: every format written, a failure is one message,
+the deck builds on a worker, the published table fills without blocking."""
+import csv
+import xml.dom.minidom
+
+import pytest
+from PySide6.QtGui import QGuiApplication, QImage
+from PySide6.QtWidgets import QFileDialog, QInputDialog
+
+from models import calibration
+
+
+@pytest.fixture
+def ran(window, qtbot):
+    """db2_io run with a cold cache (every chart has data), Charts tab in front."""
+    window.open_case_or_file("db2_io")
+    cu = window.editor.scenario.of_category("control_unit")[0]
+    window.editor.set_property(cu.id, "cache", "cold")
+    with qtbot.waitSignal(window.run_finished, timeout=60_000):
+        window.run()
+    window.show_view("charts")
+    QGuiApplication.processEvents()
+    return window
+
+
+@pytest.fixture
+def save_to(monkeypatch):
+    """Answer every save dialog with the next path of a list."""
+    paths = []
+
+    def answer(*_args, **_kw):
+        return str(paths.pop(0)), ""
+    monkeypatch.setattr(QFileDialog, "getSaveFileName", answer)
+    return paths
+
+
+@pytest.fixture
+def alerts(ran, monkeypatch):
+    seen = []
+    monkeypatch.setattr(ran, "alert", lambda title, text: seen.append((title, text)))
+    return seen
+
+
+def test_chart_png_at_1x_2x_and_a_chosen_size(ran, save_to, alerts, tmp_path, monkeypatch):
+    chart = ran.current_chart()
+    save_to += [tmp_path / "a.png", tmp_path / "b.png", tmp_path / "c.png"]
+    ran.exports.a.png.trigger()
+    ran.exports.a.png2.trigger()
+    monkeypatch.setattr(QInputDialog, "getText", lambda *a, **k: ("800x450", True))
+    ran.exports.a.png_size.trigger()
+    one, two, exact = (QImage(str(tmp_path / n)) for n in ("a.png", "b.png", "c.png"))
+    assert alerts == []
+    assert abs(one.width() - chart.width()) <= 2 and one.height() > 300
+    assert (two.width(), two.height()) == pytest.approx((2 * one.width(), 2 * one.height()), abs=2)
+    assert (exact.width(), exact.height()) == (800, 450)
+
+
+def test_svg_csv_tables_and_clipboard(ran, save_to, alerts, tmp_path):
+    save_to += [tmp_path / "c.svg", tmp_path / "c.csv", tmp_path / "t.csv", tmp_path / "t.png"]
+    a = ran.exports.a
+    for act in (a.svg, a.csv, a.tables_csv, a.tables_png):
+        act.trigger()
+    assert alerts == []
+    assert xml.dom.minidom.parse(str(tmp_path / "c.svg")).documentElement.tagName == "svg"
+    rows = list(csv.reader(open(tmp_path / "c.csv")))
+    assert len(rows) - 1 == sum(len(s.x) for s in ran.current_chart().data.series)
+    tables = list(csv.reader(open(tmp_path / "t.csv")))
+    titles = [r[0] for r in tables if len(r) == 1]
+    assert titles == ["Metrics"] + [t.title for t in ran.last_result.reports]
+    assert ["io_ms", str(ran.last_result.metrics["io_ms"]), "ms"] in tables
+    img = QImage(str(tmp_path / "t.png"))
+    assert img.height() > img.width() / 4 and not img.isNull()
+    a.copy.trigger()
+    assert not QGuiApplication.clipboard().image().isNull()
+
+
+def test_failed_export_is_one_message_and_writes_nothing(ran, save_to, alerts, tmp_path, qtbot):
+    save_to += [tmp_path / "gone" / "x.png", tmp_path / "gone" / "x.pptx"]
+    ran.exports.a.png2.trigger()
+    assert len(alerts) == 1 and "cannot write" in alerts[0][1] and "gone" in alerts[0][1]
+    with qtbot.waitSignal(ran.exports.deck_runner.done, timeout=60_000):
+        ran.exports.a.slides.trigger()         # fails on the worker, after the table
+    assert len(alerts) == 2 and alerts[1][0] == "Slides not saved" and "x.pptx" in alerts[1][1]
+    left = {p.name for p in tmp_path.rglob("*")} - {"settings.ini"}
+    assert {n for n in left if not n.startswith("history.sqlite3")} == set()
+    assert ran.isVisible() and not ran.task_progress.isVisible()   # the app keeps running
+
+
+def test_no_chart_to_export_says_so_once(window, save_to, monkeypatch):
+    seen = []
+    monkeypatch.setattr(window, "alert", lambda title, text: seen.append(title))
+    window.exports.a.svg.trigger()
+    assert seen == ["No chart"]
+
+
+def test_slides_build_on_a_worker_with_every_part(ran, save_to, alerts, tmp_path, qtbot):
+    from pptx import Presentation
+    save_to.append(tmp_path / "deck.pptx")
+    with qtbot.waitSignal(ran.exports.deck_runner.done, timeout=60_000):
+        ran.exports.a.slides.trigger()
+        assert ran.task_progress.isVisible()       # progress shown while it builds
+    assert alerts == [] and not ran.task_progress.isVisible()
+    prs = Presentation(str(tmp_path / "deck.pptx"))
+    titles = [s.shapes.title.text for s in prs.slides]
+    charts = list(ran.charts_view().charts().values())
+    assert titles[0] == ran.editor.scenario.title or titles[0] == "One DB2 I/O"
+    assert titles[1] == "The scenario"
+    assert titles[2:2 + len(charts)] == [c.data.title for c in charts]
+    assert titles[-1].startswith("Published vs model")
+    table = [sh for sh in prs.slides[-1].shapes if sh.has_table][0].table
+    n = sum(t["experiment"] == "db2_io" for t in calibration.load_targets())
+    assert len(table.rows) == n + 1
+
+
+def test_published_table_fills_on_a_worker_without_blocking(ran, qtbot):
+    dialog = ran.study.published
+    with qtbot.waitSignal(dialog.rows_ready, timeout=60_000) as sig:
+        ran.published_button.click()
+        assert dialog.isVisible() and dialog.table.rowCount() == 0   # returned at once
+        assert dialog.progress.isVisible()
+    ids = [t["id"] for t in calibration.load_targets() if t["experiment"] == "db2_io"]
+    assert sig.args[0] == "db2_io" and [r[0] for r in dialog.table.rows] == ids
+    assert dialog.table.rowCount() == len(ids) and not dialog.progress.isVisible()

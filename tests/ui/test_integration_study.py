@@ -1,0 +1,67 @@
+"""Run ▸ Compare… and Sweep… on the current scenario, through the window."""
+import pytest
+
+
+@pytest.fixture
+def db2(window):
+    window.open_case_or_file("db2_io")
+    return window
+
+
+def test_compare_runs_two_variants_side_by_side_and_records_both(db2, qtbot):
+    db2.study.a.compare.trigger()
+    assert db2.tab_name() == "compare"
+    cv = db2.study.compare_view
+    cv.param.setCurrentIndex(cv.param.findData("cache"))
+    assert (cv.value_a.text(), cv.value_b.text()) == ("resident", "cold")
+    with qtbot.waitSignal(db2.study.compare_runner.done, timeout=60_000):
+        cv.run_button.click()
+        assert cv.cancel_button.isEnabled()
+    assert cv.label_a.text() == "cache = resident" and cv.label_b.text() == "cache = cold"
+    rows = {cv.table.item(r, 0).text(): cv.table.item(r, 3).text()
+            for r in range(cv.table.rowCount())}
+    assert float(rows["I/O time ratio (io_ms)"]) > 2          # staging from the drives is slow
+    assert list(cv.left.charts()) and list(cv.left.charts()) == list(cv.right.charts())
+    labels = [r.label for r in db2.study.history.runs()]
+    assert labels == ["compare: cache = cold", "compare: cache = resident"]
+
+
+def test_compare_refuses_a_bad_value_with_its_reason(db2):
+    db2.study.show_compare()
+    cv = db2.study.compare_view
+    cv.param.setCurrentIndex(cv.param.findData("pages"))
+    cv.value_b.setText("999")
+    cv.run_button.click()
+    assert "out of range" in cv.status.text() and not db2.study.compare_runner.running
+
+
+def test_compare_of_a_scenario_that_cannot_run_says_why(window, monkeypatch):
+    seen = []
+    monkeypatch.setattr(window, "alert", lambda title, text: seen.append(title))
+    window.new_scenario()
+    window.study.a.compare.trigger()
+    assert seen == ["The scenario cannot run yet"]
+
+
+def test_sweep_from_the_run_menu_plots_one_curve_per_choice(db2, qtbot):
+    db2.study.a.sweep.trigger()
+    sv = db2.study.sweep_view
+    assert db2.tab_name() == "sweep" and sv.param.currentData() == "pages"
+    sv.values.setText("1, 32")
+    sv.curves.setCurrentIndex(sv.curves.findData("layout"))
+    sv.run_button.click()
+    qtbot.waitUntil(lambda: sv.status.text() == "done", timeout=60_000)
+    sv.metric_box.setCurrentText("io_ms")
+    assert [s.name for s in sv.chart.data.series] == ["contiguous", "discontiguous"]
+    assert sv.chart.data.x_label == "pages"
+    io = sv.result.metric("io_ms")
+    assert (io[:, 1] > io[:, 0]).all()                 # 32 pages take longer than 1
+    assert db2.current_chart() is sv.chart             # Export acts on the sweep chart
+
+
+def test_a_bad_sweep_value_is_refused(db2):
+    db2.study.show_sweep()
+    sv = db2.study.sweep_view
+    sv.values.setText("1, lots")
+    sv.run_button.click()
+    assert "lots" in sv.status.text() and not sv.running
