@@ -248,6 +248,39 @@ class Backend:
         self._book(0, start, done)
         return done
 
+    def parity_drive(self, track: int) -> int:
+        """Drive holding the RAID-5 parity of the stripe row a track is in."""
+        extent, t_in = divmod(track, EXTENT_TRACKS)
+        row = t_in // self.strip_tracks // self.data_per_row
+        return extent % self.ranks * self.active + self.active - 1 - row % self.active
+
+    def destage(self, t: float, track: int, first: int, count: int) -> tuple[float, int]:
+        """Write ``count`` modified records of ``track`` from cache to the drives.
+
+        RAID-5 small write: on the data drive and on the row's parity drive,
+        read the old sectors, then write the new ones when they come round
+        again (one turn later on a disk; a second access on SSD). Native
+        3390: update in place, one pass. Returns (time both writes are done,
+        drive operations).
+        """
+        if self.native:
+            return self._native(t, track, first, count), 1
+        drive, base = self.locate(track)
+        off = base + first * self.rec_bytes
+        nbytes = count * self.rec_bytes
+        done = 0.0
+        for d in (drive, self.parity_drive(track)):
+            if self.lanes is not None:
+                end = self._ssd(self._ssd(t, d, nbytes), d, nbytes)
+            else:
+                end = self._hdd(t, d, off, nbytes) + self.rot     # same sectors, next turn
+                self.free_at[d] = end
+                self.busy[d] += self.rot
+                self.end_off[d] = -1
+            if end > done:
+                done = end
+        return done, 4
+
     def _book(self, d: int, start: float, done: float) -> None:
         self.free_at[d] = done
         self.busy[d] += done - start

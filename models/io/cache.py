@@ -32,6 +32,12 @@ class CacheStats:
     disk_bytes: int = 0
     host_bytes: int = 0
     evicted_slots: int = 0
+    write_requests: int = 0         # records written (DASD fast write)
+    fast_writes: int = 0            # of which ended once in cache + NVS
+    nvs_waits: int = 0              # write groups delayed by a full NVS
+    destages: int = 0               # destage operations (one per track written)
+    destage_ops: int = 0            # drive reads + writes they took
+    destage_bytes: int = 0
 
     @property
     def hit_ratio(self) -> float:

@@ -20,6 +20,11 @@ def cache_table(sub) -> Table:
         ("disk bytes / request", round(st.disk_bytes_per_request)),
         ("host adapter bytes / request", round(st.host_bytes_per_request)),
         ("slots evicted (LRU)", sub.cache.evicted),
+        ("write requests", st.write_requests),
+        ("fast writes", st.fast_writes),
+        ("NVS full delays", st.nvs_waits),
+        ("destages", st.destages),
+        ("destage drive operations", st.destage_ops),
     )
     return Table("Cache activity", ("counter", "value"), rows,
                  note=f"{sub.device} behind a DS8000-style unit, "

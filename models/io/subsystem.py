@@ -21,6 +21,7 @@ from models.io.backend import Backend
 from models.io.cache import FULL, PARTIAL, RECORD, CacheDirectory, CacheStats
 from models.io.devices import profile
 from models.io.trace_io import IOTrace
+from models.io.writes import NVS, NVS_FRACTION, write_program
 
 #: Sequential detection: contiguous records read in a row before the unit
 #: prestages (two tracks' worth of records, DS8000 sequential detection).
@@ -153,6 +154,8 @@ class IOSubsystem:
         self.tr = IOTrace(trace, name, self.backend, engine) if trace is not None else None
         on_evict = self.tr.evict if self.tr is not None else None
         self.cache = CacheDirectory(max(1, int(cache_gb * 2**30 // 4096)), on_evict)
+        self.nvs = NVS(max(self.full_mask.bit_count() * record_bytes,
+                           int(cache_gb * 2**30 * NVS_FRACTION)))
         self.volume = Resource(engine, 1 + aliases, name)
         self.totals = IOResult()
         self.requests = 0
@@ -188,6 +191,24 @@ class IOSubsystem:
         later than the present, the process first waits until then, so
         concurrent I/Os reach the drives in time order.
         """
+        return self._io(groups, write=False)
+
+    def write_pages(self, pages):
+        """Process step: write these page numbers in one request (``yield from``)."""
+        return self.write(pages_to_groups(pages, self.rpt))
+
+    def write(self, groups):
+        """Process step: one write request of ``(track, mask)`` groups.
+
+        A DASD fast write (:mod:`models.io.writes`): the I/O ends once the
+        records are in cache and NVS; the destage to the drives follows in
+        the background. ``res.hits`` counts the fast-written records; DISC
+        is time waiting for NVS space.
+        """
+        return self._io(groups, write=True)
+
+    def _io(self, groups, write: bool):
+        """Process step shared by reads and writes: IOSQ, then the program."""
         vol = self.volume
         eng = self.engine
         t_q = eng.now
@@ -198,7 +219,9 @@ class IOSubsystem:
         yield vol           # free volume: granted at once, no engine event
         res = IOResult(rid)
         res.iosq = eng.now - t_q
-        if self.max_addresses is None:
+        if write:
+            prog = write_program(self, eng.now, groups, res)
+        elif self.max_addresses is None:
             prog = self._channel_io(eng.now, groups, res)      # one channel I/O
         else:
             prog = self._programs(eng.now, groups, res)
@@ -212,7 +235,7 @@ class IOSubsystem:
                 t_sync = prog.send(None)
         except StopIteration as stop:
             t_end = stop.value
-        if self.max_addresses is None:
+        if write or self.max_addresses is None:
             self._add_totals(res)
         if t_end > eng.now:
             yield t_end - eng.now

@@ -1,0 +1,106 @@
+"""The write path: DASD fast write into cache and NVS, destage to the drives.
+
+A write I/O moves its records over the channel into cache slots and a copy
+into the control unit's non-volatile storage (NVS); the unit ends the I/O as
+soon as both copies are in (a **fast write**: no drive in the response time).
+It then destages the modified records to the drives in the background — on a
+RAID-5 rank a small write reads the old data and parity and writes the new
+(:meth:`models.io.backend.Backend.destage`) — and frees their NVS space when
+that is done. If NVS is full, the write waits (disconnected) until a destage
+frees room: the "NVS full" delay RMF reports, and how a write burst larger
+than NVS falls to drive speed.
+
+Source of the one constant: DS8000 NVS is sized at 1/32 of the installed
+cache (IBM DS8800 Architecture and Implementation, SG24-8886, "NVS").
+"""
+from __future__ import annotations
+
+from heapq import heappop, heappush
+
+from models.io import channel as ch
+
+#: NVS as a fraction of the cache (DS8000: 1/32 of installed memory).
+NVS_FRACTION = 1.0 / 32.0
+
+
+class NVS:
+    """Non-volatile write cache: bytes held until their destage completes.
+
+    Parameters
+    ----------
+    capacity : int
+        Bytes.
+    """
+
+    def __init__(self, capacity: int):
+        if capacity < 1:
+            raise ValueError("NVS needs at least one byte")
+        self.capacity = capacity
+        self.used = 0
+        self._frees: list = []        # heap of (destage done, bytes)
+
+    def room_at(self, t: float, nbytes: int) -> float:
+        """Earliest time from ``t`` at which ``nbytes`` fit (frees what is done)."""
+        frees = self._frees
+        while frees and frees[0][0] <= t:
+            self.used -= heappop(frees)[1]
+        if nbytes > self.capacity:
+            raise ValueError(f"a {nbytes}-byte write exceeds NVS ({self.capacity} bytes)")
+        while self.used + nbytes > self.capacity:
+            done, b = heappop(frees)
+            self.used -= b
+            t = done
+        return t
+
+    def hold(self, nbytes: int, until: float) -> None:
+        """Keep ``nbytes`` in NVS until their destage is done at ``until``."""
+        self.used += nbytes
+        heappush(self._frees, (until, nbytes))
+
+
+def write_program(sub, t: float, groups, res):
+    """Generator: the channel program of one write I/O from ``t``; returns its end.
+
+    Yields the times at which the unit is about to issue destages (so
+    concurrent I/Os reach the drives in time order, as for reads).
+
+    Parameters
+    ----------
+    sub : models.io.subsystem.IOSubsystem
+    t : float
+    groups : list of (track, mask)
+    res : IOResult
+        Filled in: pend, disc (NVS full), conn, pages, hits (fast writes).
+    """
+    t = sub._start(t, res)
+    st = sub.stats
+    rec = sub.record_bytes
+    xfer = ch.SLOT_S + sub.link_s_per_record
+    prev = (-2, -2)
+    for track, mask in groups:
+        n = mask.bit_count()
+        step = ch.ADDRESS_S * ch.runs(mask) if sub.zhpf else \
+            ch.command_mode_cost(prev, track, mask, sub.rpt)
+        prev = (track, mask.bit_length() - 1)
+        t += step + n * xfer
+        res.conn += step + n * xfer
+        room = sub.nvs.room_at(t, n * rec)
+        if room > t:
+            st.nvs_waits += 1
+            res.disc += room - t
+            t = room
+        sub.cache.add(track, mask, t)
+        sub.cache.valid(track, t)
+        yield t
+        first = ch.lowest(mask)
+        count = mask.bit_length() - first
+        done, ops = sub.backend.destage(t, track, first, count)
+        sub.nvs.hold(n * rec, done)
+        st.destages += 1
+        st.destage_ops += ops
+        st.destage_bytes += count * sub.backend.rec_bytes
+        res.hits += n
+        res.pages += n
+    st.write_requests += res.pages
+    st.fast_writes += res.pages
+    return t
