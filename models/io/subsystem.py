@@ -463,6 +463,15 @@ class IOSubsystem:
         touched that another record of the track is likely to be wanted
         (odds above record transfer time / positioning time).
 
+        In full-track mode the LPO stages every track of the list, also one
+        already in cache: it schedules the list on the drives from the list
+        alone, ahead of the channel's cache look-ups (DOMAIN.md: "it can
+        re-stage pages that are already cached"). Records already valid are
+        still read from cache by the channel; the re-stage costs drive time
+        that later misses wait behind. Lists inside
+        an active sequential stream are left to sequential prestage
+        (:meth:`_in_stream`): the unit classifies them as sequential.
+
         Returns, per group, ``(drive, ready time)`` of the read it issued,
         or None when the group needed none.
         """
@@ -472,22 +481,30 @@ class IOSubsystem:
         be = self.backend
         revisits, visits = self._revisits, self._visits
         batch = [None] * len(groups)
+        restage = not self._in_stream(groups[0][0]) if groups else False
+        full = self.full_mask
         for i, (track, mask) in enumerate(groups):
             visits += 1.0
             if track in touched:
                 revisits += 1.0
             else:
                 touched.add(track)
+            full_mode = revisits and revisits >= odds * visits
             e = entries.get(track)
             if e is None:
                 need, have = mask, 0
             else:
                 have = e[0] | e[1]
                 need = mask & ~have
-                if not need:
+                if not need and not (full_mode and restage and self._cached(e, t)):
                     continue
-            if revisits and revisits >= odds * visits:
-                done = self._stage(t, track, self.full_mask & ~have, FULL, res)
+            if full_mode and restage and not need:
+                # Cached records stay valid (the channel reads them as hits);
+                # the re-stage only takes drive time from the misses.
+                self._stage(t, track, full, FULL, res)
+                continue            # nothing for the channel to wait for
+            elif full_mode:
+                done = self._stage(t, track, full & ~have, FULL, res)
             elif need & (need - 1):
                 done = self._stage(t, track, need, PARTIAL, res)
             else:
@@ -495,6 +512,21 @@ class IOSubsystem:
             batch[i] = (be.last_drive, done)
         self._revisits, self._visits = revisits, visits
         return batch
+
+    @staticmethod
+    def _cached(e: list, t: float) -> bool:
+        """Whether a directory entry's records are all in cache at ``t`` (no stage in flight)."""
+        return not e[1] or e[2] <= t
+
+    def _in_stream(self, track: int) -> bool:
+        """Whether ``track`` lies in the window of the active sequential stream.
+
+        The stream runs at most one prestage depth behind what is staged
+        ahead of it; two interleaved prefetch I/Os of one scan keep within
+        two depths.
+        """
+        to = self._seq_staged_to
+        return to >= 0 and to - 2 * self._prestage_tracks <= track <= to
 
     @staticmethod
     def _run_ready(batch: list, i: int) -> float:
