@@ -8,9 +8,9 @@ def run_db2(window, qtbot, **props):
     for key, value in props.items():
         node = sc.of_category(sc.param(key).group)[0]
         assert window.editor.set_property(node.id, key, value) is None
-    with qtbot.waitSignal(window.run_finished, timeout=60_000) as sig:
+    with qtbot.waitSignal(window.run_done, timeout=60_000):
         assert window.run()
-    return sig.args[0]
+    return window.last_result
 
 
 @pytest.fixture

@@ -16,7 +16,7 @@ def ran(window, qtbot):
     window.open_case_or_file("db2_io")
     cu = window.editor.scenario.of_category("control_unit")[0]
     window.editor.set_property(cu.id, "cache", "cold")
-    with qtbot.waitSignal(window.run_finished, timeout=60_000):
+    with qtbot.waitSignal(window.run_done, timeout=60_000):
         window.run()
     window.show_view("charts")
     QGuiApplication.processEvents()
@@ -114,10 +114,12 @@ def test_slides_build_on_a_worker_with_every_part(ran, save_to, alerts, tmp_path
 
 def test_published_table_fills_on_a_worker_without_blocking(ran, qtbot):
     dialog = ran.study.published
-    with qtbot.waitSignal(dialog.rows_ready, timeout=60_000) as sig:
+    got = []
+    dialog.rows_ready.connect(lambda name, rows: got.append(name))
+    with qtbot.waitSignal(dialog.runner.done, timeout=60_000):
         ran.published_button.click()
         assert dialog.isVisible() and dialog.table.rowCount() == 0   # returned at once
         assert dialog.progress.isVisible()
     ids = [t["id"] for t in calibration.load_targets() if t["experiment"] == "db2_io"]
-    assert sig.args[0] == "db2_io" and [r[0] for r in dialog.table.rows] == ids
+    assert got == ["db2_io"] and [r[0] for r in dialog.table.rows] == ids
     assert dialog.table.rowCount() == len(ids) and not dialog.progress.isVisible()

@@ -9,7 +9,7 @@ TABS = ("canvas", "charts", "animation", "history", "sweep", "compare")
 @pytest.fixture
 def ran(window, qtbot):
     window.open_case_or_file("db2_io")
-    with qtbot.waitSignal(window.run_finished, timeout=60_000):
+    with qtbot.waitSignal(window.run_done, timeout=60_000):
         window.run()
     return window
 
