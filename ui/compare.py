@@ -170,10 +170,14 @@ class CompareView(QWidget):
         self.label_a.setText(label_a)
         self.label_b.setText(label_b)
         rows = delta_rows(a, b)
+        helps = {m.name: m.help for m in experiments.get(a.experiment).metrics} \
+            if a.experiment in experiments.registry() else {}
         self.table.setHorizontalHeaderLabels(["", label_a, label_b, f"{label_b} / {label_a}"])
         self.table.setRowCount(len(rows))
         for r, (name, va, vb, ratio, label) in enumerate(rows):
-            cells = (f"{label} ({name})", f"{va:.4g}", f"{vb:.4g}",
+            # The papers' name for the ratio where they have one, else what the metric is.
+            shown = label if name in RATIO_NAMES or not helps.get(name) else helps[name]
+            cells = (f"{shown} ({name})", f"{va:.4g}", f"{vb:.4g}",
                      "—" if ratio is None else f"{ratio:.3g}")
             for c, text in enumerate(cells):
                 item = QTableWidgetItem(text)

@@ -69,10 +69,13 @@ class ChartWidget(pg.PlotWidget):
         elif "span" in kinds:
             self._draw_spans(item, data)
         else:
+            item.enableAutoRange()
             self._draw_lines(item, data)
         if len(data.series) < 2 and "span" not in kinds:
             item.legend.hide()
-        item.enableAutoRange()
+        if not kinds & {"bar", "stack", "span"}:
+            item.enableAutoRange(axis="y")
+        # Bars and spans keep the ranges they set: room above for the value labels.
 
     def _draw_lines(self, item: pg.PlotItem, data: ChartData) -> None:
         while len(self._buffers) < len(data.series):
