@@ -122,7 +122,7 @@ def _build_parser() -> argparse.ArgumentParser:
     g = sub.add_parser("gui", help="open the desktop app (options for headless screenshots)")
     g.add_argument("--open", metavar="CASE_OR_FILE", help="built-in case study or scenario file")
     g.add_argument("--run", action="store_true", help="run the scenario after opening it")
-    g.add_argument("--view", choices=("canvas", "animation", "charts"), default="canvas")
+    g.add_argument("--view", choices=("canvas", "charts", "animation", "history", "sweep", "compare"), default="canvas")
     g.add_argument("--size", default="1280x800", help="window size WxH")
     g.add_argument("--screenshot", metavar="FILE", help="render the window to FILE and exit")
     g.set_defaults(func=cmd_gui)

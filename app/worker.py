@@ -19,7 +19,9 @@ from typing import Callable
 
 from PySide6.QtCore import QObject, QThread, Signal, Slot
 
+from app import settings
 from models import experiments
+from models.engine import Trace
 from models.params import ParamError
 from models.run import Cancelled, NotImplementedYet
 
@@ -52,7 +54,9 @@ class RunWorker(QObject):
     def _run(self, name: str, overrides: dict, seed: int) -> None:
         self._cancel.clear()
         try:
-            result = experiments.run_experiment(name, overrides, seed=seed, trace=True,
+            # A bounded ring: full-scale runs keep their newest rows only.
+            trace = Trace(limit=settings.trace_rows())
+            result = experiments.run_experiment(name, overrides, seed=seed, trace=trace,
                                                 progress=self.progressed.emit, cancel=self._cancel)
         except Cancelled:
             self.cancelled.emit()
@@ -60,7 +64,7 @@ class RunWorker(QObject):
             title = experiments.get(name).title
             self.failed.emit(f"'{title}' ({name}) is not implemented yet: its model is still "
                              "being built. Try another case study.")
-        except ParamError as exc:
+        except (ParamError, settings.SettingsError) as exc:
             self.failed.emit(str(exc))
         except Exception as exc:  # a model bug must reach the user, not kill the thread
             traceback.print_exc()

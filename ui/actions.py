@@ -9,9 +9,9 @@ from __future__ import annotations
 from types import SimpleNamespace
 
 from PySide6.QtGui import QAction, QKeySequence
-from PySide6.QtWidgets import QComboBox, QLabel, QMainWindow, QToolBar
+from PySide6.QtWidgets import QComboBox, QInputDialog, QLabel, QMainWindow, QToolBar
 
-from app import scenario_io
+from app import scenario_io, settings
 from models import experiments
 
 K = QKeySequence.StandardKey
@@ -54,6 +54,9 @@ def build_actions(win) -> SimpleNamespace:
     a.run = _act(win, "&Run", win.run, ["F5"], "Run the scenario's experiment (F5)")
     a.cancel = _act(win, "&Cancel run", win.cancel_run, ["Esc"], "Stop the running experiment (Esc)")
     a.cancel.setEnabled(False)
+    a.trace_rows = _act(win, "Replay &trace size…", lambda: ask_trace_rows(win), (),
+                        "How many of a run's newest events are kept for the animation "
+                        "(memory stays bounded on full-scale runs)")
     for act in (a.undo, a.redo):
         win.addAction(act)
     _menus(win, a)
@@ -84,6 +87,8 @@ def _menus(win, a: SimpleNamespace) -> None:
     r = bar.addMenu("&Run")
     r.addAction(a.run)
     r.addAction(a.cancel)
+    r.addSeparator()
+    r.addAction(a.trace_rows)
     win.run_menu = r
     cases = bar.addMenu("&Case studies")
     win.cases_menu = cases
@@ -144,3 +149,19 @@ def extend_menus(win, study, exports) -> None:
     for menu in (win.run_menu, win.view_menu, export_menu):
         menu.setToolTipsVisible(True)
     win.export_menu = export_menu
+
+
+def ask_trace_rows(win) -> None:
+    """Let the user set how many trace rows a run keeps for replay."""
+    try:
+        current = settings.trace_rows()
+    except settings.SettingsError:
+        current = settings.DEFAULT_TRACE_ROWS   # the bad value is replaced below
+    rows, ok = QInputDialog.getInt(
+        win, "Replay trace size",
+        "Events kept for the animation of each run (newest first).\n"
+        "28 bytes each: 2,000,000 events ≈ 56 MB.",
+        current, settings.MIN_TRACE_ROWS, 100_000_000, 100_000)
+    if ok:
+        settings.set_trace_rows(rows)
+        win.statusBar().showMessage(f"Runs now keep the newest {rows:,} events for replay.", 5000)
