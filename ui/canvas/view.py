@@ -26,6 +26,9 @@ class CanvasView(QGraphicsView):
         self.setTransformationAnchor(QGraphicsView.ViewportAnchor.AnchorUnderMouse)
         self.setViewportUpdateMode(QGraphicsView.ViewportUpdateMode.BoundingRectViewportUpdate)
         self._pan_from: QPointF | None = None
+        # After "fit", keep the whole scenario in view as the window or the
+        # docks change size, until the user zooms by hand.
+        self._keep_fitted = False
 
     # ---- drag and drop from the palette --------------------------------
     def dragEnterEvent(self, event) -> None:
@@ -51,15 +54,18 @@ class CanvasView(QGraphicsView):
     # ---- zoom and pan --------------------------------------------------
     def zoom(self, factor: float) -> None:
         """Zoom by ``factor`` within 25 %–400 %."""
+        self._keep_fitted = False
         current = self.transform().m11()
         factor = max(ZOOM_MIN / current, min(ZOOM_MAX / current, factor))
         self.scale(factor, factor)
 
     def reset_zoom(self) -> None:
+        self._keep_fitted = False
         self.resetTransform()
 
     def fit(self) -> None:
         """Show every component, never magnified above 100 %."""
+        self._keep_fitted = True
         rect = self.scene().itemsBoundingRect()
         if rect.isEmpty():
             self.resetTransform()
@@ -68,6 +74,11 @@ class CanvasView(QGraphicsView):
         if self.transform().m11() > 1.0:
             self.resetTransform()
             self.centerOn(rect.center())
+
+    def resizeEvent(self, event) -> None:
+        super().resizeEvent(event)
+        if self._keep_fitted:
+            self.fit()
 
     def wheelEvent(self, event) -> None:
         if event.modifiers() & Qt.KeyboardModifier.ControlModifier:
