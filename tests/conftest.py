@@ -8,6 +8,7 @@ import pytest  # noqa: E402
 
 
 @pytest.fixture(autouse=True)
-def _private_data_dir(tmp_path, monkeypatch):
-    """Run history and other user data go to a temporary folder, never the user's."""
-    monkeypatch.setenv("ZPERFLAB_DATA_DIR", str(tmp_path / "data"))
+def _private_data_dir(tmp_path_factory, monkeypatch):
+    """Run history and other user data go to a temporary folder, never the user's
+    (a folder of its own, so tests that inspect tmp_path see only their files)."""
+    monkeypatch.setenv("ZPERFLAB_DATA_DIR", str(tmp_path_factory.mktemp("data")))

@@ -1,4 +1,6 @@
 """Run history in the window: every run recorded, re-open, compare two, delete with undo."""
+import os
+from pathlib import Path
 import pytest
 
 
@@ -40,7 +42,8 @@ def _add_row(table, row):
 def test_a_finished_run_lands_in_history_and_shows_in_the_panel(db2, qtbot, tmp_path):
     result = run_db2(db2, qtbot, pages=8)
     hist = db2.study.history
-    assert hist.path.parent == tmp_path               # the private profile, not the user's
+    # the private test folder (tests/conftest.py), not the user's data
+    assert hist.path.parent == Path(os.environ["ZPERFLAB_DATA_DIR"])
     rec = hist.runs()[0]
     assert rec.experiment == "db2_io" and rec.params["pages"] == 8
     assert rec.metrics == pytest.approx(dict(result.metrics))
