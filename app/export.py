@@ -71,15 +71,16 @@ def chart_image(chart, scale: float = 1.0, size: tuple[int, int] | None = None) 
     scale : float
         1 for screen size, 2 for a sharp slide image (text scales too).
     size : (width, height) or None
-        Exact pixel size: the chart is laid out at that size first, so
-        labels keep their point size instead of being stretched.
+        Lay the chart out at this size first, so labels keep their point
+        size instead of being stretched; the image is ``size`` × ``scale``
+        pixels (slides lay out at 960×540 and render at 2× so the text is
+        large enough to read from the back of a room).
     """
     from pyqtgraph.exporters import ImageExporter
     old = chart.size()
     if size is not None:
         chart.resize(*size)
         QGuiApplication.processEvents()
-        scale = 1.0
     try:
         exporter = ImageExporter(_plot_item(chart))
         rect = exporter.getTargetRect()

@@ -13,7 +13,7 @@ import time
 from types import SimpleNamespace
 
 from PySide6.QtCore import QRectF
-from PySide6.QtGui import QAction, QColor, QImage, QKeySequence, QPainter
+from PySide6.QtGui import QAction, QColor, QGuiApplication, QImage, QKeySequence, QPainter
 from PySide6.QtWidgets import QFileDialog, QInputDialog
 
 from app import export, pptx_export
@@ -22,7 +22,7 @@ from models import experiments
 from ui.charts.published import HEADER, published_rows
 
 #: Pixel size of each chart on a slide (16:9, sharp on a projector).
-SLIDE_CHART_SIZE = (1600, 900)
+SLIDE_CHART_SIZE = (960, 540)     # laid out at this size, drawn at 2×
 #: Scale of the canvas snapshot (scene units → pixels).
 CANVAS_SCALE = 2.0
 
@@ -221,15 +221,36 @@ class ExportActions:
         win.begin_task("Building slides…", self.deck_runner.cancel)
         return self.deck_runner.start(job)
 
+    def _chart_slides(self) -> list:
+        """Every chart of the last run as a slide picture.
+
+        A chart on a tab that is not in front has never been laid out (Qt
+        lays out hidden widgets only when they are shown), so each one is
+        brought forward while it is drawn; the tabs the user had are restored.
+        """
+        win = self.win
+        view = win.charts_view()
+        was_tab, was_chart = win.tab_name(), view.tabs.currentWidget()
+        slides = []
+        try:
+            win.show_view("charts")
+            for chart in view.charts().values():
+                view.tabs.setCurrentWidget(chart)
+                QGuiApplication.processEvents()
+                image = export.chart_image(chart, scale=2.0, size=SLIDE_CHART_SIZE)
+                slides.append(pptx_export.Slide(chart.data.title, export.png_bytes(image)))
+        finally:
+            view.tabs.setCurrentWidget(was_chart)
+            win.show_view(was_tab)
+        return slides
+
     def _deck_job(self, path: str, exp_name: str):
         win = self.win
         exp = experiments.get(exp_name)
         canvas = export.png_bytes(canvas_image(win.scene))
         charts = []
         if win.last_result is not None and win.last_result.experiment == exp_name:
-            for chart in win.charts_view().charts().values():
-                image = export.chart_image(chart, size=SLIDE_CHART_SIZE)
-                charts.append(pptx_export.Slide(chart.data.title, export.png_bytes(image)))
+            charts = self._chart_slides()
         title = win.editor.scenario.title or exp.title
         subtitle = (f"{exp.title} — zPerfLab, {time.strftime('%Y-%m-%d')}, "
                     f"seed {experiments.DEFAULT_SEED}")

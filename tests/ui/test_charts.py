@@ -158,3 +158,15 @@ def test_every_landed_experiment_is_charted_from_what_it_records(qtbot, name):
         assert view.charts(), f"{name} records {chartable} but shows no chart"
     else:
         assert "no data" in view.empty.text()
+
+
+def test_device_busy_never_exceeds_100_percent_with_overlapping_ios():
+    """PAV aliases overlap I/Os on one volume: busy is time covered, as RMF shows it."""
+    from models.experiments import run_experiment
+    from ui.charts.series import utilisation_chart
+
+    result = run_experiment("db2_skip_sequential", {"table_pages": 20_000}, trace=True)
+    chart = utilisation_chart(result)
+    busy = dict(zip(chart.categories, chart.series[0].y))
+    assert busy["VOL0"] <= 100.0 + 1e-9
+    assert busy["VOL0"] > 50.0   # a prefetch-bound scan keeps its volume busy
