@@ -29,6 +29,11 @@ def _act(win: QMainWindow, text: str, slot, keys=(), tip: str = "") -> QAction:
     return a
 
 
+def shortcut_action(win: QMainWindow, text: str, slot, keys: str = "", tip: str = "") -> QAction:
+    """An action with one shortcut, named in its tooltip ("Export (Ctrl+E)")."""
+    return _act(win, text, slot, [keys] if keys else (), f"{tip} ({keys})" if keys else tip)
+
+
 def build_actions(win) -> SimpleNamespace:
     """Create the actions, menus and toolbar of ``win`` (a MainWindow)."""
     stack = win.editor.undo_stack

@@ -13,12 +13,13 @@ import time
 from types import SimpleNamespace
 
 from PySide6.QtCore import QRectF
-from PySide6.QtGui import QAction, QColor, QGuiApplication, QImage, QKeySequence, QPainter
+from PySide6.QtGui import QAction, QColor, QGuiApplication, QImage, QPainter
 from PySide6.QtWidgets import QFileDialog, QInputDialog
 
 from app import export, pptx_export
 from app.worker import TaskRunner
 from models import experiments
+from ui.actions import shortcut_action
 from ui.charts.published import HEADER, published_rows
 
 #: Pixel size of each chart on a slide (16:9, sharp on a projector).
@@ -68,14 +69,7 @@ class ExportActions:
         self.a = self._build_actions()
 
     def _act(self, text: str, slot, keys: str = "", tip: str = "") -> QAction:
-        act = QAction(text, self.win)
-        if keys:
-            act.setShortcut(QKeySequence(keys))
-        act.setToolTip(f"{tip} ({keys})" if keys else tip)
-        act.setStatusTip(tip)
-        act.triggered.connect(lambda _=False: slot())
-        self.win.addAction(act)
-        return act
+        return shortcut_action(self.win, text, slot, keys, tip)
 
     def _build_actions(self) -> SimpleNamespace:
         a = SimpleNamespace()

@@ -11,7 +11,7 @@ from __future__ import annotations
 import json
 from types import SimpleNamespace
 
-from PySide6.QtGui import QAction, QKeySequence
+from PySide6.QtGui import QAction
 
 from app import scenario_io
 from app.history import History, HistoryError, RunRecord
@@ -19,6 +19,7 @@ from app.worker import TaskRunner
 from models import experiments
 from models.params import ParamError
 from models.scenario import ScenarioError
+from ui.actions import shortcut_action
 from ui.charts.published import PublishedDialog
 from ui.compare import CompareView
 from ui.history_panel import HistoryPanel
@@ -63,14 +64,8 @@ class StudyActions:
         r.failed.connect(lambda text: cv.set_running(False, f"Failed: {text}"))
         r.cancelled.connect(lambda: cv.set_running(False, "Cancelled: no comparison."))
 
-    def _act(self, text: str, slot, keys: str, tip: str) -> QAction:
-        act = QAction(text, self.win)
-        act.setShortcut(QKeySequence(keys))
-        act.setToolTip(f"{tip} ({keys})")
-        act.setStatusTip(tip)
-        act.triggered.connect(lambda _=False: slot())
-        self.win.addAction(act)
-        return act
+    def _act(self, text: str, slot, keys: str = "", tip: str = "") -> QAction:
+        return shortcut_action(self.win, text, slot, keys, tip)
 
     def _build_actions(self) -> SimpleNamespace:
         a = SimpleNamespace()

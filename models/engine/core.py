@@ -127,13 +127,9 @@ class Process(Event):
         self._handle(cmd)
 
     def _finish(self, value: Any) -> None:
+        """The generator returned: trigger the process with its value."""
         self._target = None
-        self.value = value
-        waiters, self._waiters = self._waiters, None
-        if waiters:
-            eng = self.engine
-            for fn in waiters:
-                heappush(eng._heap, (eng.now, URGENT, eng._next_seq(), fn, value))
+        self.succeed(value)
 
     def _handle(self, cmd: Any) -> None:
         """Act on a yielded value; loops while it can go straight on."""
