@@ -16,6 +16,27 @@ def _parse_size(text: str) -> tuple[int, int]:
     return w, h
 
 
+def release_clipboard() -> None:
+    """Clear the clipboard if this process put data on it.
+
+    Qt destroys the clipboard's QMimeData in a C++ exit handler, after
+    Python has shut down; for data created from Python (Copy on the canvas)
+    shiboken then touches a dead interpreter and the process segfaults on
+    the way out. Clearing it while Python is alive avoids that. The copied
+    components are ours only: nothing else the user copied is touched.
+    """
+    from PySide6.QtGui import QGuiApplication
+
+    app = QGuiApplication.instance()
+    if app is None:
+        return
+    board = app.clipboard()
+    data = board.mimeData()
+    ours = data is not None and any(f.startswith("application/x-zperflab") for f in data.formats())
+    if board.ownsClipboard() or ours:
+        board.clear()
+
+
 def main(args: argparse.Namespace) -> int:
     """Open the main window; with ``--screenshot`` render it and exit."""
     size = _parse_size(args.size)
@@ -28,6 +49,7 @@ def main(args: argparse.Namespace) -> int:
     app = QApplication.instance() or QApplication(sys.argv[:1])
     app.setApplicationName("zPerfLab")
     app.setOrganizationName("zPerfLab")
+    app.aboutToQuit.connect(release_clipboard)
     window = MainWindow()
     window.resize(*size)
     if not getattr(args, "open", None):

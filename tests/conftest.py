@@ -12,3 +12,14 @@ def _private_data_dir(tmp_path_factory, monkeypatch):
     """Run history and other user data go to a temporary folder, never the user's
     (a folder of its own, so tests that inspect tmp_path see only their files)."""
     monkeypatch.setenv("ZPERFLAB_DATA_DIR", str(tmp_path_factory.mktemp("data")))
+
+
+def pytest_sessionfinish(session, exitstatus):
+    """Clear what the tests copied (see app.gui.release_clipboard): left to
+    Qt's exit handlers, it segfaults the process after every test passed."""
+    import sys
+
+    if "PySide6.QtWidgets" in sys.modules:
+        from app.gui import release_clipboard
+
+        release_clipboard()
