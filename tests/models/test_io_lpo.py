@@ -5,20 +5,10 @@ from models.engine import Engine
 from models.io import backend as be
 from models.io.devices import profile
 from models.io.subsystem import IOSubsystem, pages_to_groups, range_to_groups
+from tests.models.io_helpers import run_requests
 
 
-def _run(sub, requests, streams=1):
-    out = []
-    queue = list(requests)
-
-    def proc():
-        while queue:
-            out.append((yield from sub.read(queue.pop(0))))
-
-    for _ in range(streams):
-        sub.engine.process(proc())
-    sub.engine.run()
-    return out
+_run = run_requests
 
 
 def _skip_lists(skip, ios, first=0):

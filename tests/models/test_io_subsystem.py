@@ -7,21 +7,10 @@ from models.io import backend as be
 from models.io.cache import FULL, PARTIAL, RECORD
 from models.io.devices import profile
 from models.io.subsystem import IOSubsystem, pages_to_groups, range_to_groups
+from tests.models.io_helpers import run_requests
 
 
-def _run(sub, requests, streams=1):
-    """Issue the requests (lists of groups) from ``streams`` processes; returns results."""
-    out = []
-    queue = list(requests)
-
-    def proc():
-        while queue:
-            out.append((yield from sub.read(queue.pop(0))))
-
-    for _ in range(streams):
-        sub.engine.process(proc())
-    sub.engine.run()
-    return out
+_run = run_requests
 
 
 def test_record_footprint_on_fixed_block_drives():
