@@ -41,6 +41,11 @@ INDEX_SCHEMA = Schema((
                "reorganized index, read with dynamic prefetch."),
 ))
 
+_THROUGHPUT = Metric("throughput_mb_s", "MB/s", "Pages read per second, in MB/s")
+_ELAPSED = Metric("elapsed_s", "s", "Elapsed time of the scan")
+_IO_MS = Metric("io_ms", "ms", "Mean I/O response time")
+_TRACKS_STAGED = Metric("tracks_staged", "tracks", "Tracks staged into the control unit cache")
+
 _CACHE_METRICS = (
     Metric("cache_hit_ratio", "", "Control unit read hit ratio"),
 )
@@ -50,23 +55,23 @@ EXPERIMENTS = [
         "db2_skip_sequential", "DB2 skip-sequential list prefetch",
         "List prefetch of every k-th page of a table space, cold cache.",
         SKIP_SCHEMA,
-        (Metric("throughput_mb_s", "MB/s"), *_CACHE_METRICS,
-         Metric("cache_misses", ""), Metric("disk_bytes_per_req", "bytes"),
-         Metric("tracks_staged", "tracks"), Metric("io_ms", "ms"),
-         Metric("elapsed_s", "s")),
+        (_THROUGHPUT, *_CACHE_METRICS,
+         Metric("cache_misses", "", "Control unit read misses"), Metric("disk_bytes_per_req", "bytes", "Bytes read from disk per disk request"),
+         _TRACKS_STAGED, _IO_MS,
+         _ELAPSED),
         runs.run_skip_sequential),
     Experiment(
         "db2_runstats_sampling", "RUNSTATS table sampling",
         "Dense skip-sequential: RUNSTATS samples a share of a large table's pages.",
         RUNSTATS_SCHEMA,
-        (Metric("elapsed_s", "s"), Metric("throughput_mb_s", "MB/s"),
-         Metric("seq_staged_track_pct", "%"), *_CACHE_METRICS),
+        (_ELAPSED, _THROUGHPUT,
+         Metric("seq_staged_track_pct", "%", "Share of tracks staged by sequential prestage"), *_CACHE_METRICS),
         runs.run_runstats_sampling),
     Experiment(
         "db2_index_scan", "Disorganized index scan",
         "Scan part of a disorganized index from a cold cache.",
         INDEX_SCHEMA,
-        (Metric("throughput_mb_s", "MB/s"), Metric("elapsed_s", "s"),
-         *_CACHE_METRICS, Metric("io_ms", "ms"), Metric("tracks_staged", "tracks")),
+        (_THROUGHPUT, _ELAPSED,
+         *_CACHE_METRICS, _IO_MS, _TRACKS_STAGED),
         runs.run_index_scan),
 ]
