@@ -106,13 +106,13 @@ class IOPath:
         I/O per volume, one after the other).
         """
         if self._single:
-            res = yield from self.volume(0).read(self._groups(pages, mode))
+            res = yield from self.volume(0).read(self._groups(pages, mode), mode == LIST)
             return res.iosq, res.pend, res.disc, res.conn
         vols, _, _ = self.dataset.locate(pages)
         parts = [0.0, 0.0, 0.0, 0.0]
         for v in np.unique(vols).tolist():
             local = pages[vols == v] - v * self._tpv * PAGES_PER_TRACK
-            res = yield from self.volume(v).read(self._groups(local, mode))
+            res = yield from self.volume(v).read(self._groups(local, mode), mode == LIST)
             for i, x in enumerate((res.iosq, res.pend, res.disc, res.conn)):
                 parts[i] += x
         return tuple(parts)

@@ -75,7 +75,7 @@ def run(params: dict, ctx: RunContext) -> RunResult:
             sub.clear_cache()
             if resident:
                 sub.warm_pages(pages)
-            res = yield from sub.read(groups)
+            res = yield from sub.read(groups, list_prefetch=params["layout"] == "discontiguous")
             results.append(res)
             if i % 50 == 0:
                 ctx.progress(i / SAMPLES)

@@ -94,6 +94,7 @@ class Backend:
         self.last_drive = 0          # drive of the latest stage (for the LPO)
         self.busy = [0.0] * self.n_drives
         self.accesses = [0] * self.n_drives
+        self.rng = rng
         self.phase = [rng.random() for _ in range(self.n_drives)]
         # Arms start over the volume's area: the workload has been using it.
         self.cyl = [int(rng.random() * self._volume_cyls) for _ in range(self.n_drives)]
@@ -111,13 +112,14 @@ class Backend:
         self.rec_bytes = record_footprint(record_bytes)
         self.track_bytes = self.rec_bytes * self.records_per_track
         self.strip_tracks = max(1, STRIP_BYTES // self.track_bytes)
+        self.strip_bytes = self.strip_tracks * self.track_bytes
         self.ncyl = DRIVE_CYLINDERS
         cap = self.disk.capacity_gb * 1e9
         self.cyl_per_byte = DRIVE_CYLINDERS / cap
         self.bytes_per_rev = self.rate * self.rot if self.rot else 1.0
         # Rows of strips one extent occupies on each of its rank's drives.
         self.extent_rows = -(-EXTENT_TRACKS // (self.strip_tracks * self.data_per_row))
-        self._volume_cyls = max(1, int(self.extent_rows * STRIP_BYTES * self.cyl_per_byte))
+        self._volume_cyls = max(1, int(self.extent_rows * self.strip_bytes * self.cyl_per_byte))
 
     # -- layout -------------------------------------------------------------
     def locate(self, track: int) -> tuple[int, int]:
@@ -132,7 +134,9 @@ class Backend:
         parity = self.active - 1 - row % self.active
         drive = (parity + 1 + col) % self.active
         row_abs = slot * self.extent_rows + row
-        offset = row_abs * STRIP_BYTES + t_in_strip * self.track_bytes
+        # The strip's tracks lie packed on the drive, one strip row after
+        # the other: a drive streams from one row's strip into the next.
+        offset = row_abs * self.strip_bytes + t_in_strip * self.track_bytes
         return rank * self.active + drive, offset
 
     # -- timing -------------------------------------------------------------
@@ -207,7 +211,17 @@ class Backend:
         t1 = start + self.access + seek
         rot = self.rot
         angle = (t1 / rot + self.phase[d]) % 1.0
-        target = (offset / self.bytes_per_rev) % 1.0
+        if offset == self.end_off[d]:
+            # Continues the drive's last read after a pause: the start is
+            # where the head was when that read ended.
+            target = (free / rot + self.phase[d]) % 1.0
+        else:
+            # Anywhere else the angle is not known: zoned recording, track
+            # skew, head switches and slipped sectors put a block's angle out
+            # of reach of the unit's layout arithmetic, so a new positioning
+            # waits a uniformly distributed part of a turn (mean: the
+            # published average latency, half a turn).
+            target = self.rng.random()
         done = t1 + ((target - angle) % 1.0) * rot + nbytes / self.rate
         self.cyl[d] = cyl
         self.end_off[d] = offset + nbytes

@@ -26,6 +26,12 @@ from models.io.writes import NVS, NVS_FRACTION, write_program
 #: Sequential detection: contiguous records read in a row before the unit
 #: prestages (two tracks' worth of records, DS8000 sequential detection).
 SEQ_TRIGGER_TRACKS = 2
+#: Adaptive prestage (AMP, Gill & Bathen, FAST 2007, the DS8000's sequential
+#: prefetching): a stream's prestage depth starts at one stripe and grows by a
+#: stripe each time the host has to wait for a track the stream's prestage is
+#: still bringing in, up to this many stripes (a bound on the cache one
+#: stream may hold ahead: 16 stripes of a 7+P rank are ~25 MB).
+AMP_MAX_STRIPES = 16
 STAGING_MODES = {"record": RECORD, "partial": PARTIAL, "full": FULL}
 
 
@@ -169,29 +175,35 @@ class IOSubsystem:
         self._seq_run = 0
         self._seq_staged_to = -1
         be = self.backend
-        # Prestage one full stripe ahead, so every drive of the rank(s) works.
-        self._prestage_tracks = geometry.TRACKS_PER_CYLINDER if be.native else \
+        # Prestage one full stripe ahead, so every drive of the rank(s) works;
+        # AMP deepens it while the host keeps catching up with it.
+        self._stripe_tracks = geometry.TRACKS_PER_CYLINDER if be.native else \
             be.strip_tracks * be.data_per_row * be.ranks
+        self._prestage_tracks = self._stripe_tracks
+        self.amp_waits = 0
 
     # -- public API -----------------------------------------------------------
-    def read_pages(self, pages):
+    def read_pages(self, pages, list_prefetch: bool = False):
         """Process step: read these page numbers in one request (``yield from``)."""
-        return self.read(pages_to_groups(pages, self.rpt))
+        return self.read(pages_to_groups(pages, self.rpt), list_prefetch)
 
     def read_range(self, first: int, count: int):
         """Process step: read ``count`` contiguous pages from ``first``."""
         return self.read(range_to_groups(first, count, self.rpt))
 
-    def read(self, groups):
+    def read(self, groups, list_prefetch: bool = False):
         """Process step: one read request of ``(track, mask)`` groups.
 
-        Use as ``res = yield from sub.read(groups)``. Queues for the volume
+        Use as ``res = yield from sub.read(groups)``. ``list_prefetch``: the
+        request is a DB2 list prefetch; in FICON command mode its channel
+        program has a Locate Record domain per page
+        (:func:`models.io.channel.command_mode_list_cost`). Queues for the volume
         (IOSQ), then runs the channel program(s) and returns an
         :class:`IOResult`. Whenever the control unit issues a drive read
         later than the present, the process first waits until then, so
         concurrent I/Os reach the drives in time order.
         """
-        return self._io(groups, write=False)
+        return self._io(groups, write=False, per_page=list_prefetch)
 
     def write_pages(self, pages):
         """Process step: write these page numbers in one request (``yield from``)."""
@@ -205,9 +217,9 @@ class IOSubsystem:
         the background. ``res.hits`` counts the fast-written records; DISC
         is time waiting for NVS space.
         """
-        return self._io(groups, write=True)
+        return self._io(groups, write=True, per_page=False)
 
-    def _io(self, groups, write: bool):
+    def _io(self, groups, write: bool, per_page: bool):
         """Process step shared by reads and writes: IOSQ, then the program."""
         vol = self.volume
         eng = self.engine
@@ -222,9 +234,9 @@ class IOSubsystem:
         if write:
             prog = write_program(self, eng.now, groups, res)
         elif self.max_addresses is None:
-            prog = self._channel_io(eng.now, groups, res)      # one channel I/O
+            prog = self._channel_io(eng.now, groups, res, per_page)    # one channel I/O
         else:
-            prog = self._programs(eng.now, groups, res)
+            prog = self._programs(eng.now, groups, res, per_page)
         try:
             t_sync = next(prog)
             while True:
@@ -245,7 +257,7 @@ class IOSubsystem:
             self.tr.io_end(eng.now, rid)
         return res
 
-    def plan(self, groups, t: float | None = None) -> IOResult:
+    def plan(self, groups, t: float | None = None, list_prefetch: bool = False) -> IOResult:
         """Run the request's channel program(s) from ``t`` (default now), no IOSQ.
 
         No engine events: drive reads are booked at their (future) issue
@@ -258,17 +270,17 @@ class IOSubsystem:
         if self.tr is not None:
             self.tr.io_start(t, self.requests, res_pages(groups))
         res = IOResult(self.requests)
-        for _ in self._programs(t, groups, res):
+        for _ in self._programs(t, groups, res, list_prefetch):
             pass
         return res
 
-    def _programs(self, t: float, groups, res: IOResult):
+    def _programs(self, t: float, groups, res: IOResult, per_page: bool = False):
         """Generator: the channel I/Os of one request, in turn; returns the end time.
 
         Yields the times at which it is about to book drives.
         """
         for part in ch.split_addresses(groups, self.max_addresses):
-            t = yield from self._channel_io(t, part, res)
+            t = yield from self._channel_io(t, part, res, per_page)
         self._add_totals(res)
         return t
 
@@ -295,7 +307,7 @@ class IOSubsystem:
             self.cache.warm(track, self.full_mask)
 
     # -- the channel program --------------------------------------------------
-    def _channel_io(self, t: float, groups, res: IOResult):
+    def _channel_io(self, t: float, groups, res: IOResult, per_page: bool = False):
         """Generator: one channel I/O from ``t``; returns its end time.
 
         Yields the times at which the unit is about to issue drive reads.
@@ -327,6 +339,9 @@ class IOSubsystem:
             starts = mask & ~(mask << 1)              # one bit per run of records
             if zhpf:
                 step = address_s * starts.bit_count()
+            elif per_page:
+                step = ch.command_mode_list_cost(prev[0], track, mask)
+                prev = (track, 0)
             else:
                 step = ch.command_mode_cost(prev, track, mask, rpt)
                 prev = (track, mask.bit_length() - 1)
@@ -406,6 +421,8 @@ class IOSubsystem:
         if hold > ready:
             ready = hold
         st = self.stats
+        if ready > t and self._in_stream(track):
+            self._amp_wait()
         if ready > t:
             if self.tr is not None:
                 self.tr.wait(t, res.id, track, need, ready)
@@ -553,6 +570,13 @@ class IOSubsystem:
             if b[1] > ready:
                 ready = b[1]
         return ready
+
+    def _amp_wait(self) -> None:
+        """The host waited for a track its stream's prestage is still reading:
+        prestage one stripe deeper (AMP), up to ``AMP_MAX_STRIPES``."""
+        self.amp_waits += 1
+        if self._prestage_tracks < AMP_MAX_STRIPES * self._stripe_tracks:
+            self._prestage_tracks += self._stripe_tracks
 
     # -- sequential detection -----------------------------------------------
     # A stream qualifies after SEQ_TRIGGER_TRACKS tracks' worth of contiguous

@@ -26,12 +26,21 @@ def test_records_queued_on_one_drive_cost_one_disconnect():
 
 
 def test_records_on_different_drives_are_waited_for_separately():
-    """A record whose drive is still busy when the channel reaches it is a miss."""
-    sub = IOSubsystem(Engine(1), protocol="zHPF", seq_detect=False)
-    # One record on each of 8 strips: 8 drives, each read with its own latency.
+    """A record whose drive is still busy when the channel reaches it is a miss.
+
+    One record on each of 8 strips: 8 drives, each with its own (random)
+    rotational delay. The channel disconnects for every record that comes
+    in later than all before it, ~2.7 of 8 on average (harmonic number).
+    """
     pages = [12 * 4 * s for s in range(8)]
-    res = _run(sub, [pages_to_groups(pages)])[0]
-    assert res.misses >= 2 and res.misses + res.hits == 8
+    misses = []
+    for seed in range(40):
+        sub = IOSubsystem(Engine(seed), protocol="zHPF", seq_detect=False)
+        res = _run(sub, [pages_to_groups(pages)])[0]
+        assert res.misses + res.hits == 8
+        misses.append(res.misses)
+    assert 2.0 < sum(misses) / len(misses) < 3.5
+    assert max(misses) >= 4
 
 
 def test_lpo_skip17_hit_ratio_near_published():

@@ -128,3 +128,65 @@ def test_native_3390_turns_slowly():
     n = sum(r.total for r in _run(native, list(lists)))
     m = sum(r.total for r in _run(modern, list(lists)))
     assert n > 2.5 * m
+
+
+def test_random_accesses_wait_half_a_turn_on_average():
+    """A drive read that does not continue the last one waits for the platter
+    a uniformly spread part of a turn: 3.0 ms on average at 10K RPM (DOMAIN.md)."""
+    disk = profile("HDD10K")
+    back = be.Backend(disk, 4096, 1, "7+P", Engine(3).stream("d"))
+    waits = []
+    t = 0.0
+    for i in range(2000):
+        track = (i * 7919) % 20_000                  # scattered, same drive area
+        d, _ = back.locate(track)
+        start = max(t, back.free_at[d])
+        done, nbytes = back.stage(t, track, 0, 1)
+        waits.append(done - start - nbytes / back.rate)
+        t += 0.02                                    # drives idle between reads
+    seek_and_access = disk.access_ms / 1e3
+    mean_wait_ms = 1e3 * (sum(waits) / len(waits) - seek_and_access)
+    assert 3.0 < mean_wait_ms < 4.6                   # half a turn + short seeks
+
+
+def test_reads_that_continue_on_one_drive_stream_without_a_new_turn():
+    """A drive's strips of consecutive RAID rows follow each other on the
+    platter: the second, queued behind the first, needs no new positioning."""
+    back = be.Backend(profile("HDD15K"), 4096, 1, "7+P", Engine(3).stream("d"))
+    d1, _ = back.locate(0)
+    on_d1 = [t for t in range(0, 200, back.strip_tracks) if back.locate(t)[0] == d1]
+    first, _ = back.stage_tracks(0.0, on_d1[0], back.strip_tracks)
+    done, nbytes = back.stage_tracks(0.0, on_d1[1], back.strip_tracks)
+    assert done == pytest.approx(first + nbytes / back.rate)
+
+
+def test_prestage_deepens_while_the_host_catches_up():
+    """AMP: a fast host reading sequentially waits for prestage at first; the
+    unit deepens the prestage and the waits stop."""
+    sub = IOSubsystem(Engine(1), device="HDD10K", protocol="zHPF")
+    res = _run(sub, [range_to_groups(32 * i, 32) for i in range(3000)], streams=2)
+    assert sub.amp_waits > 0
+    assert sub._prestage_tracks > sub._stripe_tracks
+    early = sum(r.disc for r in res[:300]) / 300
+    late = sum(r.disc for r in res[-300:]) / 300
+    assert late < early / 5
+
+
+def test_ficon_list_prefetch_of_adjacent_pages_costs_a_domain_each():
+    """DB2 list prefetch in FICON command mode: a Locate Record per page, so a
+    dense list costs more than the same pages read as one range; zHPF's TCW
+    does not care."""
+    pages = list(range(1200, 1232))
+    times = {}
+    for proto in ("FICON", "zHPF"):
+        for lp in (False, True):
+            sub = IOSubsystem(Engine(1), protocol=proto, seq_detect=False)
+            sub.warm_pages(pages)
+
+            def one():
+                times[proto, lp] = (yield from sub.read(pages_to_groups(pages), list_prefetch=lp)).total
+
+            sub.engine.process(one())
+            sub.engine.run()
+    assert times["FICON", True] > times["FICON", False] + 0.5e-3
+    assert times["zHPF", True] == pytest.approx(times["zHPF", False])
