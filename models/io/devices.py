@@ -104,7 +104,7 @@ PROFILES: dict[str, DiskProfile] = {
     "HDD15K": DiskProfile("HDD15K", rpm=15_000, avg_seek_ms=3.3, settle_ms=0.6,
                           media_mb_s=190.0, access_ms=0.1, capacity_gb=300.0),
     "SSD": DiskProfile("SSD", rpm=0, avg_seek_ms=0.0, settle_ms=0.0,
-                       media_mb_s=300.0, access_ms=0.25, parallelism=8,
+                       media_mb_s=300.0, access_ms=0.35, parallelism=8,
                        capacity_gb=400.0),
     "3390": DiskProfile("3390", rpm=NATIVE_RPM, avg_seek_ms=9.5, settle_ms=1.5,
                         media_mb_s=4.2, access_ms=0.0, capacity_gb=8.5),

@@ -319,7 +319,7 @@ class IOSubsystem:
         batch = None
         if self.lpo:
             yield t
-            batch = self._lpo_schedule(t, groups, res)
+            batch = self._lpo_schedule(t, groups, res, per_page)
         entries = self.cache.tracks
         zhpf, seq, rpt, tr = self.zhpf, self.seq_detect, self.rpt, self.tr
         xfer = ch.SLOT_S + self.link_s_per_record
@@ -363,6 +363,9 @@ class IOSubsystem:
                     seq_run, seq_next = self._seq_run, self._seq_next
                 hold = self._run_ready(batch, i) if batch is not None else 0.0
                 t = self._await(t, track, n, need, res, hold)
+            elif batch is not None and batch[i] is not None and batch[i][1] > t:
+                # In cache, but the LPO re-stages the track for this list.
+                t = self._await(t, track, n, 0, res, self._run_ready(batch, i))
             else:
                 hits += n
                 if tr is not None:
@@ -417,7 +420,7 @@ class IOSubsystem:
         :meth:`_run_ready`). One miss per disconnect; the other records
         transferred on the reconnect are hits.
         """
-        ready = self._ready(t, track, need, res)
+        ready = self._ready(t, track, need, res) if need else 0.0
         if hold > ready:
             ready = hold
         st = self.stats
@@ -470,24 +473,25 @@ class IOSubsystem:
         return done
 
     # -- List Prefetch Optimizer --------------------------------------------
-    def _lpo_schedule(self, t: float, groups, res: IOResult) -> list:
+    def _lpo_schedule(self, t: float, groups, res: IOResult, is_list: bool = False) -> list:
         """Issue every missing record of the list to the drives at once.
 
         Per track: one needed record is staged alone (record caching); two or
         more are staged as one partial-track read spanning them (the drive
         passes them in the same turn anyway); the whole track is staged
-        when this unit has seen enough re-reads of tracks it had already
-        touched that another record of the track is likely to be wanted
+        when the LPO has seen enough lists come back to tracks it had already
+        staged from that another record of the track is likely to be wanted
         (odds above record transfer time / positioning time).
 
-        In full-track mode the LPO stages every track of the list, also one
-        already in cache: it schedules the list on the drives from the list
-        alone, ahead of the channel's cache look-ups (DOMAIN.md: "it can
-        re-stage pages that are already cached"). Records already valid are
-        still read from cache by the channel; the re-stage costs drive time
-        that later misses wait behind. Lists inside
-        an active sequential stream are left to sequential prestage
+        In full-track mode the LPO stages every track of a list prefetch
+        (``is_list``), also one already in cache: it plans the list on the
+        drives from the list alone, ahead of the channel's cache look-ups
+        (DOMAIN.md: "it can re-stage pages that are already cached"), and
+        sends the list's records as its reads complete, so the channel
+        waits for a re-staged track as for a miss. Lists inside an active
+        sequential stream are left to sequential prestage
         (:meth:`_in_stream`): the unit classifies them as sequential.
+        A single-page (synchronous) read is never re-staged.
 
         Returns, per group, ``(drive, ready time)`` of the read it issued,
         or None when the group needed none.
@@ -498,14 +502,12 @@ class IOSubsystem:
         be = self.backend
         revisits, visits = self._revisits, self._visits
         batch = [None] * len(groups)
-        restage = not self._in_stream(groups[0][0]) if groups else False
+        restage = is_list and bool(groups) and not self._in_stream(groups[0][0])
         full = self.full_mask
         for i, (track, mask) in enumerate(groups):
             visits += 1.0
             if track in touched:
                 revisits += 1.0
-            else:
-                touched.add(track)
             full_mode = revisits and revisits >= odds * visits
             e = entries.get(track)
             if e is None:
@@ -516,16 +518,17 @@ class IOSubsystem:
                 if not need and not (full_mode and restage and self._cached(e, t)):
                     continue
             if full_mode and restage and not need:
-                # Cached records stay valid (the channel reads them as hits);
-                # the re-stage only takes drive time from the misses.
-                self._stage(t, track, full, FULL, res)
-                continue            # nothing for the channel to wait for
+                # The LPO plans the list from the list alone: it reads the
+                # track again and sends the list's records as its reads
+                # complete, as for any other record of the list.
+                done = self._stage(t, track, full, FULL, res)
             elif full_mode:
                 done = self._stage(t, track, full & ~have, FULL, res)
             elif need & (need - 1):
                 done = self._stage(t, track, need, PARTIAL, res)
             else:
                 done = self._stage(t, track, need, RECORD, res)
+            touched.add(track)
             batch[i] = (be.last_drive, done)
         self._revisits, self._visits = revisits, visits
         return batch
