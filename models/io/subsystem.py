@@ -26,6 +26,9 @@ from models.io.writes import NVS, NVS_FRACTION, write_program
 #: Sequential detection: contiguous records read in a row before the unit
 #: prestages (two tracks' worth of records, DS8000 sequential detection).
 SEQ_TRIGGER_TRACKS = 2
+#: Sequential streams the unit follows at once per volume (enough for the
+#: interleaved prefetch I/Os of a scan and a synchronous reader).
+SEQ_STREAMS = 8
 #: Adaptive prestage (AMP, Gill & Bathen, FAST 2007, the DS8000's sequential
 #: prefetching): a stream's prestage depth starts at one stripe and grows by a
 #: stripe each time the host has to wait for a track the stream's prestage is
@@ -171,8 +174,9 @@ class IOSubsystem:
         self._touched: set[int] = set()
         self._revisits = 0.0
         self._visits = 0.0
-        self._seq_next = -1          # (track * rpt + record) the stream expects next
-        self._seq_run = 0
+        # Sequential detection: the streams the unit follows, as
+        # {next record expected (track * rpt + record): contiguous records so far}.
+        self._streams: dict[int, int] = {}
         self._seq_staged_to = -1
         be = self.backend
         # Prestage one full stripe ahead, so every drive of the rank(s) works;
@@ -330,9 +334,7 @@ class IOSubsystem:
         prev = (-2, -2)
         conn = 0.0
         hits = pages = 0
-        # Sequential-detection state in locals, written back around yields
-        # (another I/O may run while this one waits).
-        seq_run, seq_next = self._seq_run, self._seq_next
+        streams = self._streams
         for i, (track, mask) in enumerate(groups):
             n = mask.bit_count()
             pages += n
@@ -358,9 +360,7 @@ class IOSubsystem:
                 need = mask & ~e[0]
             if need:
                 if e is None or need & ~e[1]:
-                    self._seq_run, self._seq_next = seq_run, seq_next
                     yield t          # a drive read is issued now
-                    seq_run, seq_next = self._seq_run, self._seq_next
                 hold = self._run_ready(batch, i) if batch is not None else 0.0
                 t = self._await(t, track, n, need, res, hold)
             elif batch is not None and batch[i] is not None and batch[i][1] > t:
@@ -371,25 +371,26 @@ class IOSubsystem:
                 if tr is not None:
                     tr.hits(t, track, mask)
             if seq:
-                # Sequential detection: contiguous records across tracks.
+                # Sequential detection: contiguous records across tracks, per
+                # stream (two prefetch I/Os of one scan reach the unit
+                # interleaved; each continues its own stream).
+                first = track * rpt + (mask & -mask).bit_length() - 1
+                run = streams.pop(first, 0)
                 if starts & (starts - 1):
-                    seq_run = 0                       # a gap inside the track
-                elif track * rpt + (mask & -mask).bit_length() - 1 == seq_next:
-                    seq_run += n
+                    run = 0                           # a gap inside the track
                 else:
-                    seq_run = n
-                seq_next = track * rpt + mask.bit_length()
-                if seq_run >= trigger:
+                    run += n
+                    streams[track * rpt + mask.bit_length()] = run
+                    if len(streams) > SEQ_STREAMS:
+                        del streams[next(iter(streams))]      # the oldest
+                if run >= trigger:
                     ahead = self._seq_staged_to - track
                     if ahead < half or ahead > depth:
-                        self._seq_run, self._seq_next = seq_run, seq_next
                         yield t
                         self._prestage(t, track)
-                        seq_run, seq_next = self._seq_run, self._seq_next
             x = n * xfer
             t += x
             conn += x
-        self._seq_run, self._seq_next = seq_run, seq_next
         res.conn += conn
         res.hits += hits
         res.pages += pages

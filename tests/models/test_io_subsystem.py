@@ -190,3 +190,19 @@ def test_ficon_list_prefetch_of_adjacent_pages_costs_a_domain_each():
             sub.engine.run()
     assert times["FICON", True] > times["FICON", False] + 0.5e-3
     assert times["zHPF", True] == pytest.approx(times["zHPF", False])
+
+
+def test_two_interleaved_prefetch_streams_are_each_detected():
+    """DB2's two prefetch engines read alternate 32-page ranges of one scan;
+    their I/Os reach the unit interleaved and the scan is still prestaged."""
+    sub = IOSubsystem(Engine(1), device="SSD", protocol="FICON")
+    _run(sub, [range_to_groups(32 * i, 32) for i in range(600)], streams=2)
+    assert sub.stats.seq_tracks_staged > 0.9 * (600 * 32 // 12)
+    assert sub.stats.hit_ratio > 0.95
+
+
+def test_sparse_skip_lists_are_not_taken_for_a_stream():
+    """Every 17th page: ascending, but no two records in a row: no prestage."""
+    sub = IOSubsystem(Engine(1), device="HDD15K", protocol="zHPF")
+    _run(sub, [pages_to_groups([17 * (32 * i + j) for j in range(32)]) for i in range(60)], streams=2)
+    assert sub.stats.seq_tracks_staged == 0
