@@ -78,6 +78,15 @@ def test_dense_sampling_is_prestaged_sequentially_and_sparse_is_not():
     assert dense["seq_staged_track_pct"] > 90 > 10 > sparse["seq_staged_track_pct"]
 
 
+def test_dense_sampling_on_ssd_is_prestaged_despite_two_interleaved_engines():
+    """The two prefetch engines' I/Os reach the unit interleaved, each waiting
+    at its own tracks on a fast SSD; the unit still follows both streams."""
+    r = m("db2_runstats_sampling", device="SSD", protocol="FICON", sampling_pct=99,
+          table_pages=50_000)
+    assert r["seq_staged_track_pct"] > 90
+    assert r["cache_hit_ratio"] > 0.98
+
+
 @pytest.mark.xfail(strict=True, reason="needs a back-end bandwidth limit in models/io "
                    "(device adapter / SSD rank): see docs/model-db2.md, 'Needs from the I/O model'")
 def test_zhpf_ssd_elapsed_stays_flat_to_20_pct_then_drops():
