@@ -25,14 +25,9 @@ CASES = [
 #: ramping up) weigh 1/1500 here, 1/8000 at the real budget.
 EXTENSIVE_TOL = 0.03     # elapsed time, counts
 RATIO_TOL = 0.02         # hit ratio (absolute)
-#: Dense skip-sequential under the LPO re-stages the track two lists share
-#: (full-track mode, models.io LPO); where that extra drive read falls
-#: against the stream varies along the table (whole runs of 100k, 200k,
-#: 400k, 800k, 1.6M pages: 45.0, 45.1, 48.5, 47.8, 47.6 MB/s, seed 1), so
-#: a leading slice differs from the whole by up to ~4 % in throughput and
-#: ~6 % in misses: the slice is held to that measured spread.
-LPO_SKIP_TOL = 0.07
-
+#: Cache misses of a dense LPO list are a few per cent of its pages (one
+#: disconnect per drive run): a count of rare events, held to 5 %.
+MISSES_TOL = 0.05
 
 @pytest.mark.parametrize("exp,params", CASES, ids=[f"{e}-{i}" for i, (e, _) in enumerate(CASES)])
 def test_slice_gives_the_same_answer_as_the_whole(monkeypatch, exp, params):
@@ -48,5 +43,5 @@ def test_slice_gives_the_same_answer_as_the_whole(monkeypatch, exp, params):
         elif name == "seq_staged_track_pct":
             assert got == pytest.approx(value, abs=1.0), name
         else:
-            tol = LPO_SKIP_TOL if exp == "db2_skip_sequential" else EXTENSIVE_TOL
+            tol = MISSES_TOL if name == "cache_misses" else EXTENSIVE_TOL
             assert got == pytest.approx(value, rel=tol, abs=1e-9), name
