@@ -16,82 +16,15 @@ pool's processes share one ``multiprocessing`` event, given to each point as
 """
 from __future__ import annotations
 
-import importlib
 import multiprocessing
 import os
 import threading
 import traceback
 from concurrent.futures import FIRST_COMPLETED, ProcessPoolExecutor, wait
-from dataclasses import dataclass, field
 from typing import Any, Callable
 
-import numpy as np
-
-from models.experiments import DEFAULT_SEED
-
-#: The function each point runs: ``run(name, overrides, seed=...)``.
-DEFAULT_RUNNER = "models.experiments:run_experiment"
-
-
-@dataclass(frozen=True)
-class SweepSpec:
-    """What to sweep.
-
-    Parameters
-    ----------
-    experiment : str
-    param : str
-        The parameter varied along the x axis.
-    values : tuple
-        Its values, in plot order.
-    variants : tuple of (label, overrides)
-        One curve each; ``(("", {}),)`` for a single curve.
-    base : dict
-        Overrides every point shares.
-    seed : int
-    runner : str
-        ``"module:function"`` run in the workers (tests pass their own),
-        called as ``run(name, overrides, seed=..., cancel=event)``.
-    """
-
-    experiment: str
-    param: str
-    values: tuple
-    variants: tuple = (("", {}),)
-    base: dict = field(default_factory=dict)
-    seed: int = DEFAULT_SEED
-    runner: str = DEFAULT_RUNNER
-
-    def points(self) -> list[tuple[int, int, dict]]:
-        """(variant index, value index, overrides) for every point."""
-        return [(v, i, {**self.base, **over, self.param: x})
-                for v, (_label, over) in enumerate(self.variants)
-                for i, x in enumerate(self.values)]
-
-
-@dataclass(frozen=True)
-class SweepResult:
-    """Metrics per variant and value: ``metric(name)[variant, value_index]``."""
-
-    spec: SweepSpec
-    metrics: tuple[tuple[dict, ...], ...]
-
-    def metric(self, name: str) -> np.ndarray:
-        """A (variants × values) array of one metric (NaN where missing)."""
-        return np.array([[m.get(name, np.nan) for m in row] for row in self.metrics], dtype=float)
-
-    def labels(self) -> list[str]:
-        return [label for label, _ in self.spec.variants]
-
-
-class SweepCancelled(Exception):
-    """The sweep was cancelled before every point finished."""
-
-
-def _resolve(runner: str) -> Callable:
-    module, _, name = runner.partition(":")
-    return getattr(importlib.import_module(module), name)
-
+from models.sweep import (DEFAULT_RUNNER, SweepCancelled, SweepResult, SweepSpec,  # noqa: F401
+                          resolve_runner)
 
 #: In a pool process: the sweep's shared cancel event (set by :func:`_init_worker`).
 _CANCEL = None
@@ -107,7 +40,7 @@ def run_point(runner: str, experiment: str, overrides: dict, seed: int) -> dict:
 
     Raises ``models.run.Cancelled`` when the sweep is cancelled mid-point.
     """
-    result = _resolve(runner)(experiment, overrides, seed=seed, cancel=_CANCEL)
+    result = resolve_runner(runner)(experiment, overrides, seed=seed, cancel=_CANCEL)
     return {k: float(v) for k, v in result.metrics.items()}
 
 

@@ -3,24 +3,28 @@ on a worker thread with progress and Cancel (the points run on a process pool).
 
 The set-up bar offers the numeric parameters of the scenario's experiment
 (values prefilled across the parameter's range) and a choice parameter whose
-every value becomes a curve; :meth:`SweepView.set_scenario` loads them from
-the window's scenario, whose other values every point shares.
+every value becomes a curve, or, for the DB2 experiments, the paper's six
+protocol × device curves; :meth:`SweepView.set_scenario` loads them from the
+window's scenario, whose other values every point shares.
 """
 from __future__ import annotations
 
 import numpy as np
-from PySide6.QtCore import QThread
+from PySide6.QtCore import Qt, QThread
 from PySide6.QtWidgets import (QComboBox, QHBoxLayout, QLabel, QLineEdit, QProgressBar,
                                QPushButton, QVBoxLayout, QWidget)
 
 from app.sweep import SweepResult, SweepSpec, SweepWorker
 from models import experiments
 from models.params import ParamError
+from models.sweep import PROTOCOL_DEVICE_VARIANTS
 from ui.charts import ChartWidget
 from ui.charts.series import ChartData, Series
 
 #: Points a prefilled sweep has (the user can type any list).
 DEFAULT_POINTS = 6
+#: The "Curves for" entry that draws FICON/zHPF × 10K/15K/SSD.
+PAPER_CURVES = "Protocol × device (paper)"
 
 
 def sweep_chart(result: SweepResult, metric: str) -> ChartData:
@@ -118,6 +122,13 @@ class SweepView(QWidget):
             combo.clear()
         self.curves.addItem("— one curve —", None)
         if experiment is not None:
+            names = {p.name for p in experiments.get(experiment).schema.params}
+            if {"protocol", "device"} <= names:
+                self.curves.addItem(PAPER_CURVES, PAPER_CURVES)
+                self.curves.setItemData(
+                    self.curves.count() - 1,
+                    "REDP-4862's six curves: FICON and zHPF, each on 10K, 15K and SSD drives",
+                    Qt.ToolTipRole)
             for p in experiments.get(experiment).schema.params:
                 if p.kind in ("int", "float"):
                     self.param.addItem(p.title, p.name)
@@ -149,7 +160,11 @@ class SweepView(QWidget):
         base = {k: v for k, v in self.base.items() if k != p.name}
         variants: tuple = (("", {}),)
         curve = self.curves.currentData()
-        if curve is not None:
+        if curve == PAPER_CURVES:
+            variants = PROTOCOL_DEVICE_VARIANTS
+            base.pop("protocol", None)
+            base.pop("device", None)
+        elif curve is not None:
             cp = schema[curve]
             options = cp.choices if cp.kind == "choice" else (False, True)
             variants = tuple((str(c), {curve: c}) for c in options)

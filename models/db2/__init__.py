@@ -9,5 +9,7 @@
   processes reading through the I/O subsystem.
 * :mod:`models.db2.iopath` — the bridge from DB2 reads to models.io.
 * :mod:`models.db2.runs` — the experiments' run functions and reports.
-* :mod:`models.db2.sweep` — one experiment over a list of parameter values.
+
+Sweeps over a parameter (the paper's figure families) are generic:
+:mod:`models.sweep`.
 """

@@ -28,6 +28,19 @@ def test_sweep_curves_are_the_same_with_one_or_two_workers():
     assert two.labels() == ["HDD10K", "SSD"]
 
 
+def test_in_process_sweep_gives_the_pools_numbers():
+    """models.sweep.run_serial (tests, scripts) and the GUI's pool agree point by point."""
+    from models.sweep import run_serial
+    pooled = run_sweep(toy_spec(), workers=2)
+    here = run_serial(toy_spec())
+    for name in ("disc_ms", "io_ms"):
+        assert np.array_equal(pooled.metric(name), here.metric(name))
+    cancel = threading.Event()
+    cancel.set()
+    with pytest.raises(SweepCancelled):
+        run_serial(toy_spec(), cancel=cancel)
+
+
 def test_cancel_stops_the_sweep():
     cancel = threading.Event()
     cancel.set()

@@ -12,7 +12,7 @@ import math
 import pytest
 
 from models.db2 import runs
-from models.db2.sweep import sweep
+from models.sweep import SweepSpec, run_serial
 from models.experiments import run_experiment
 
 
@@ -23,6 +23,12 @@ def small_budget(monkeypatch):
 
 def m(exp, **params):
     return run_experiment(exp, params).metrics
+
+
+def curve(exp, param, values, fixed, metric):
+    """One metric along a sweep (models.sweep, the GUI's sweep points run here)."""
+    spec = SweepSpec(exp, param, tuple(values), base=fixed)
+    return list(run_serial(spec).metric(metric)[0])
 
 
 # -- skip-sequential (E6, E7) ---------------------------------------------------
@@ -53,17 +59,15 @@ def test_lpo_multiplies_sparse_skip_sequential_throughput_and_ssd_more():
 
 
 def test_skip_sequential_elapsed_falls_as_pages_get_sparser():
-    sw = sweep("db2_skip_sequential", "skip", [2, 17, 65, 300, 1000],
-               {"device": "HDD15K", "protocol": "FICON", "table_pages": 200_000})
-    el = sw.curve("elapsed_s")
+    el = curve("db2_skip_sequential", "skip", [2, 17, 65, 300, 1000],
+               {"device": "HDD15K", "protocol": "FICON", "table_pages": 200_000}, "elapsed_s")
     assert all(a > b for a, b in zip(el, el[1:]))
 
 
 # -- RUNSTATS sampling (E8) -------------------------------------------------------
 def test_ficon_sampling_fewer_pages_can_take_longer_than_nearly_all():
-    sw = sweep("db2_runstats_sampling", "sampling_pct", [99, 50, 20],
-               {"device": "HDD10K", "protocol": "FICON"})
-    el = sw.curve("elapsed_s")
+    el = curve("db2_runstats_sampling", "sampling_pct", [99, 50, 20],
+               {"device": "HDD10K", "protocol": "FICON"}, "elapsed_s")
     assert el[1] > el[0] and el[2] > el[0]
 
 
@@ -110,9 +114,8 @@ def test_dense_sampling_on_ssd_is_prestaged_despite_two_interleaved_engines():
                    "which would contradict E9 index100 io_ms: docs/model-db2.md, "
                    "'What is still open, and why'")
 def test_zhpf_ssd_elapsed_stays_flat_to_20_pct_then_drops():
-    sw = sweep("db2_runstats_sampling", "sampling_pct", [99, 50, 20, 5],
-               {"device": "SSD", "protocol": "zHPF"})
-    el = sw.curve("elapsed_s")
+    el = curve("db2_runstats_sampling", "sampling_pct", [99, 50, 20, 5],
+               {"device": "SSD", "protocol": "zHPF"}, "elapsed_s")
     assert el[2] > 0.7 * el[0]          # nearly flat from 99 % down to 20 %
     assert el[3] < 0.6 * el[2]          # then it drops
 

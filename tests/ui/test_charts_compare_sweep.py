@@ -39,6 +39,22 @@ def test_sweep_view_runs_on_a_worker_and_plots_one_curve_per_variant(qtbot):
     assert view.progress.value() == 6 and view.run_button.isEnabled()
 
 
+def test_sweep_view_offers_the_papers_six_protocol_device_curves(qtbot):
+    view = SweepView(workers=1)
+    qtbot.addWidget(view)
+    view.set_scenario("db2_runstats_sampling", {"protocol": "FICON", "device": "SSD"})
+    view.param.setCurrentIndex(view.param.findData("sampling_pct"))
+    view.values.setText("20, 99")
+    view.curves.setCurrentIndex(view.curves.findText("Protocol × device (paper)"))
+    spec = view.build_spec()
+    assert [label for label, _ in spec.variants] == [
+        "FICON HDD10K", "FICON HDD15K", "FICON SSD", "zHPF HDD10K", "zHPF HDD15K", "zHPF SSD"]
+    assert "protocol" not in spec.base and "device" not in spec.base
+    assert len(spec.points()) == 12
+    view.set_scenario("vsam_rls", {})               # no protocol × device there
+    assert view.curves.findText("Protocol × device (paper)") == -1
+
+
 def test_published_vs_model_lists_every_target_of_a_case_study(qtbot):
     from models import calibration
     from ui.charts.published import PublishedTable
