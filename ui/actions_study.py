@@ -143,6 +143,22 @@ class StudyActions:
                                              "Run A and B.")
         self.win.show_view("compare")
 
+    def sync_view(self, name: str) -> None:
+        """Load the canvas scenario into the Sweep or Compare tab when it is
+        brought forward by its tab (not only by its menu item), keeping the
+        user's set-up when the scenario has not changed."""
+        view, busy = ((self.sweep_view, self.sweep_view.running) if name == "sweep"
+                      else (self.compare_view, self.compare_runner.running))
+        if busy:
+            return
+        try:
+            experiment, overrides = self.win.editor.scenario.run_request()
+        except ScenarioError as exc:
+            view.status.setText(f"The scenario cannot run yet: {exc}")
+            return
+        if (view.experiment, view.base) != (experiment, dict(overrides)):
+            view.set_scenario(experiment, overrides)
+
     def show_sweep(self) -> None:
         request = self._scenario_request()
         if request is not None and not self.sweep_view.running:

@@ -224,7 +224,10 @@ class MainWindow(QMainWindow):
         # compare) get the whole width. Each tab keeps what the user chose.
         if not hasattr(self, "dock_plan"):
             return
-        self._apply_dock_plan(self.tab_name(index))
+        name = self.tab_name(index)
+        self._apply_dock_plan(name)
+        if name in ("sweep", "compare") and hasattr(self, "study"):
+            self.study.sync_view(name)
 
     def _apply_dock_plan(self, name: str) -> None:
         self._shown_tab = name

@@ -31,14 +31,16 @@ def sweep_chart(result: SweepResult, metric: str) -> ChartData:
     """One line per variant of ``metric`` against the swept parameter."""
     spec = result.spec
     exp = experiments.get(spec.experiment)
-    x_unit = next((p.unit for p in exp.schema.params if p.name == spec.param), "")
-    y_unit = next((m.unit for m in exp.metrics if m.name == metric), "")
+    param = exp.schema[spec.param]
+    m = next((m for m in exp.metrics if m.name == metric), None)
+    y_unit = m.unit if m is not None else ""
+    y_label = (m.help or metric) if m is not None else metric
     x = np.array(spec.values, dtype=float)
     ys = result.metric(metric)
-    series = tuple(Series(label or metric, x, ys[v], "line")
+    series = tuple(Series(label or y_label, x, ys[v], "line")
                    for v, label in enumerate(result.labels()))
-    return ChartData("sweep", f"{exp.title}: {metric} vs {spec.param}", spec.param, x_unit,
-                     metric, y_unit, series)
+    return ChartData("sweep", f"{exp.title}: {y_label} vs {param.title.lower()}", param.title,
+                     param.unit, y_label, y_unit, series)
 
 
 def default_values(param, current) -> str:
@@ -67,6 +69,7 @@ class SweepView(QWidget):
         self.chart = ChartWidget(self)
         self.metric_box = QComboBox(self)
         self.metric_box.setToolTip("The metric plotted on the y axis")
+        self.metric_box.setSizeAdjustPolicy(QComboBox.SizeAdjustPolicy.AdjustToContents)
         self.metric_box.currentTextChanged.connect(self._on_metric_changed)
         self.progress = QProgressBar(self)
         self.progress.setMaximumWidth(220)
@@ -227,11 +230,15 @@ class SweepView(QWidget):
 
     def _on_worker_finished(self, result: SweepResult) -> None:
         self.result = result
-        names = [m.name for m in experiments.get(result.spec.experiment).metrics]
+        metrics = experiments.get(result.spec.experiment).metrics
+        names = [m.name for m in metrics]
         current = self.metric_box.currentText()
         self.metric_box.blockSignals(True)
         self.metric_box.clear()
-        self.metric_box.addItems(names)
+        for m in metrics:
+            self.metric_box.addItem(m.name)
+            self.metric_box.setItemData(self.metric_box.count() - 1, m.help or m.name,
+                                        Qt.ToolTipRole)
         self.metric_box.setCurrentText(current if current in names else names[0])
         self.metric_box.blockSignals(False)
         self._on_metric_changed(self.metric_box.currentText())

@@ -53,7 +53,9 @@ def test_sweep_from_the_run_menu_plots_one_curve_per_choice(db2, qtbot):
     qtbot.waitUntil(lambda: sv.status.text() == "done", timeout=60_000)
     sv.metric_box.setCurrentText("io_ms")
     assert [s.name for s in sv.chart.data.series] == ["contiguous", "discontiguous"]
-    assert sv.chart.data.x_label == "pages"
+    assert sv.chart.data.x_label == "Pages"                 # the parameter's title
+    assert sv.chart.data.y_label == "I/O response time"     # the metric's description
+    assert sv.chart.data.title == "One DB2 I/O: I/O response time vs pages"
     io = sv.result.metric("io_ms")
     assert (io[:, 1] > io[:, 0]).all()                 # 32 pages take longer than 1
     assert db2.current_chart() is sv.chart             # Export acts on the sweep chart
@@ -65,3 +67,21 @@ def test_a_bad_sweep_value_is_refused(db2):
     sv.values.setText("1, lots")
     sv.run_button.click()
     assert "lots" in sv.status.text() and not sv.running
+
+
+def test_clicking_the_sweep_tab_loads_the_scenario_and_keeps_the_set_up(db2):
+    """The Sweep tab brought forward by its tab, not the menu, offers the
+    scenario's parameters; coming back to it keeps what the user typed."""
+    db2.show_view("sweep")
+    sv = db2.study.sweep_view
+    assert sv.experiment == "db2_io" and sv.param.currentData() == "pages"
+    sv.values.setText("1, 8")
+    db2.show_view("canvas")
+    db2.show_view("sweep")
+    assert sv.values.text() == "1, 8"
+    db2.open_case_or_file("db2_runstats_sampling")
+    db2.show_view("compare")
+    assert db2.study.compare_view.experiment == "db2_runstats_sampling"
+    db2.show_view("sweep")
+    assert sv.experiment == "db2_runstats_sampling"
+    assert sv.curves.findText("Protocol × device (paper)") >= 0
