@@ -365,7 +365,7 @@ class IOSubsystem:
                 t = self._await(t, track, n, need, res, hold)
             elif batch is not None and batch[i] is not None and batch[i][1] > t:
                 # In cache, but the LPO re-stages the track for this list.
-                t = self._await(t, track, n, 0, res, self._run_ready(batch, i))
+                t = self._await(t, track, n, 0, res, self._run_ready(batch, i), mask)
             else:
                 hits += n
                 if tr is not None:
@@ -414,12 +414,14 @@ class IOSubsystem:
         return t
 
     def _await(self, t: float, track: int, n: int, need: int, res: IOResult,
-               hold: float = 0.0) -> float:
+               hold: float = 0.0, restaged: int = 0) -> float:
         """The channel wants ``need`` of ``track``, not in cache: stage or wait.
 
         ``hold`` is a later time the unit stays disconnected until (see
         :meth:`_run_ready`). One miss per disconnect; the other records
-        transferred on the reconnect are hits.
+        transferred on the reconnect are hits. ``restaged``: records in cache
+        that the LPO is reading again for this list (``need`` is 0); the
+        trace shows them as the misses the channel waits for.
         """
         ready = self._ready(t, track, need, res) if need else 0.0
         if hold > ready:
@@ -429,7 +431,7 @@ class IOSubsystem:
             self._amp_wait()
         if ready > t:
             if self.tr is not None:
-                self.tr.wait(t, res.id, track, need, ready)
+                self.tr.wait(t, res.id, track, need or restaged, ready)
             res.disc += ready - t
             t = ready
             self.cache.valid(track, t)
