@@ -46,6 +46,7 @@ class Outcome:
     stats: ScanStats
     cache: CacheCounts
     scale: float              # whole object / simulated slice
+    volumes: str = "VOL0"     # the volumes the scan used, for the report rows
 
 
 def _slice_pages(total_pages: int, pages_per_io: float) -> int:
@@ -86,7 +87,9 @@ def simulate(ctx: RunContext, engine: Engine, dataset: DataSet, device: str, pro
     bm.scan(plans, progress=lambda n: ctx.progress(min(0.99, n / total)))
     engine.run()
     ctx.progress(1.0)
-    return Outcome(bm.stats, io.counts(), scale)
+    vols = sorted(io.subsystems)
+    names = f"VOL{vols[0]}" if len(vols) == 1 else f"VOL{vols[0]}–VOL{vols[-1]}" if vols else "none"
+    return Outcome(bm.stats, io.counts(), scale, names)
 
 
 # -- metrics and reports ----------------------------------------------------------
@@ -127,13 +130,14 @@ def reports(out: Outcome, title: str) -> tuple[Table, ...]:
                                 "are of that slice, metrics scale elapsed time and counts.")
     bp = Table(f"{title}: buffer pool activity", ("read type", "I/Os", "pages"),
                st.mode_rows() + (("getpages", st.getpages, st.getpages),), note)
-    dev = Table("Device activity (per I/O)", ("I/Os", "resp ms", "IOSQ ms", "PEND ms",
-                                               "DISC ms", "CONN ms"),
-                ((st.ios, st.io_ms, *(st.part_ms(i) for i in range(4))),))
-    cache = Table("Cache activity (reads)", ("hits", "misses", "hit ratio", "tracks staged",
-                                             "seq staged %", "disk requests", "bytes/request"),
-                  ((c.hits, c.misses, c.hit_ratio, c.tracks_staged, c.seq_staged_track_pct,
-                    c.disk_requests, c.disk_bytes_per_request),))
+    dev = Table("Device activity (per I/O)", ("volume", "I/Os", "resp ms", "IOSQ ms",
+                                               "PEND ms", "DISC ms", "CONN ms"),
+                ((out.volumes, st.ios, st.io_ms, *(st.part_ms(i) for i in range(4))),))
+    cache = Table("Cache activity (reads)", ("volume", "hits", "misses", "hit ratio",
+                                             "tracks staged", "seq staged %", "disk requests",
+                                             "bytes/request"),
+                  ((out.volumes, c.hits, c.misses, c.hit_ratio, c.tracks_staged,
+                    c.seq_staged_track_pct, c.disk_requests, c.disk_bytes_per_request),))
     cpu = Table("CPU", ("class 2 CPU s", "prefetch engine CPU s", "wait for prefetch s"),
                 ((st.class2_cpu_s * k, st.prefetch_cpu_s * k, st.wait_s * k),))
     return bp, dev, cache, cpu

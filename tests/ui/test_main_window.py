@@ -162,3 +162,21 @@ def test_keyboard_shortcuts_edit_through_the_undo_stack(window, qtbot):
     assert list(sc.nodes) == [a]
     qtbot.keyClick(win.view, Qt.Key.Key_Y, Qt.KeyboardModifier.ControlModifier)  # nothing left to redo
     assert list(sc.nodes) == [a]
+
+
+def test_result_values_stay_in_view_at_projector_size(window, qtbot, monkeypatch):
+    """1280×800: long metric descriptions are elided, never the values."""
+    from models.db2 import runs
+    monkeypatch.setattr(runs, "IO_BUDGET", 300)
+    window.open_case_or_file("db2_runstats_sampling")
+    window.run_and_wait()
+    window.show_view("charts")
+    qtbot.waitUntil(lambda: window.results.metrics_table is not None)
+    table = window.results.metrics_table
+    qtbot.waitUntil(lambda: table.width() <= window.results.viewport().width())   # laid out
+    # Both columns fit the table: no sideways scrolling to reach a value.
+    assert table.columnWidth(0) + table.columnWidth(1) <= table.viewport().width()
+    assert not table.horizontalScrollBar().isVisible()
+    for r in range(table.rowCount()):
+        text = table.item(r, 1).text()
+        assert table.fontMetrics().horizontalAdvance(text) <= table.columnWidth(1), text

@@ -71,7 +71,15 @@ class ResultsPanel(QScrollArea):
             tips.append(name)
         self.metrics_table = _table(("Metric", "Value"), rows)
         for r, name in enumerate(tips):
-            self.metrics_table.item(r, 0).setToolTip(f"metric '{name}' (as in zperflab run --json)")
+            self.metrics_table.item(r, 0).setToolTip(
+                f"{rows[r][0]}: metric '{name}' (as in zperflab run --json)")
+        # The values always show whole; a long description is elided (its
+        # tooltip has it all) rather than pushing the values out of view.
+        head = self.metrics_table.horizontalHeader()
+        head.setStretchLastSection(False)
+        head.setSectionResizeMode(0, QHeaderView.ResizeMode.Stretch)
+        head.setSectionResizeMode(1, QHeaderView.ResizeMode.ResizeToContents)
+        self.metrics_table.setHorizontalScrollBarPolicy(Qt.ScrollBarPolicy.ScrollBarAlwaysOff)
         self.metrics_table.setObjectName("metricsTable")
         layout.addWidget(self.metrics_table)
         for note in result.notes:
