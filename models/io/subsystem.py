@@ -171,7 +171,7 @@ class IOSubsystem:
         # LPO staging choice: whole track pays when the chance that another
         # record of the track is wanted later exceeds transfer / positioning.
         self._full_track_odds = self.backend.record_transfer_s() / self.backend.positioning_s()
-        self._touched: set[int] = set()
+        self._lpo_staged: set[int] = set()
         self._revisits = 0.0
         self._visits = 0.0
         # Sequential detection: the streams the unit follows, as
@@ -207,7 +207,7 @@ class IOSubsystem:
         later than the present, the process first waits until then, so
         concurrent I/Os reach the drives in time order.
         """
-        return self._io(groups, write=False, per_page=list_prefetch)
+        return self._io(groups, write=False, list_prefetch=list_prefetch)
 
     def write_pages(self, pages):
         """Process step: write these page numbers in one request (``yield from``)."""
@@ -221,9 +221,9 @@ class IOSubsystem:
         the background. ``res.hits`` counts the fast-written records; DISC
         is time waiting for NVS space.
         """
-        return self._io(groups, write=True, per_page=False)
+        return self._io(groups, write=True, list_prefetch=False)
 
-    def _io(self, groups, write: bool, per_page: bool):
+    def _io(self, groups, write: bool, list_prefetch: bool):
         """Process step shared by reads and writes: IOSQ, then the program."""
         vol = self.volume
         eng = self.engine
@@ -238,9 +238,9 @@ class IOSubsystem:
         if write:
             prog = write_program(self, eng.now, groups, res)
         elif self.max_addresses is None:
-            prog = self._channel_io(eng.now, groups, res, per_page)    # one channel I/O
+            prog = self._channel_io(eng.now, groups, res, list_prefetch)    # one channel I/O
         else:
-            prog = self._programs(eng.now, groups, res, per_page)
+            prog = self._programs(eng.now, groups, res, list_prefetch)
         try:
             t_sync = next(prog)
             while True:
@@ -278,13 +278,13 @@ class IOSubsystem:
             pass
         return res
 
-    def _programs(self, t: float, groups, res: IOResult, per_page: bool = False):
+    def _programs(self, t: float, groups, res: IOResult, list_prefetch: bool = False):
         """Generator: the channel I/Os of one request, in turn; returns the end time.
 
         Yields the times at which it is about to book drives.
         """
         for part in ch.split_addresses(groups, self.max_addresses):
-            t = yield from self._channel_io(t, part, res, per_page)
+            t = yield from self._channel_io(t, part, res, list_prefetch)
         self._add_totals(res)
         return t
 
@@ -311,7 +311,7 @@ class IOSubsystem:
             self.cache.warm(track, self.full_mask)
 
     # -- the channel program --------------------------------------------------
-    def _channel_io(self, t: float, groups, res: IOResult, per_page: bool = False):
+    def _channel_io(self, t: float, groups, res: IOResult, list_prefetch: bool = False):
         """Generator: one channel I/O from ``t``; returns its end time.
 
         Yields the times at which the unit is about to issue drive reads.
@@ -323,7 +323,7 @@ class IOSubsystem:
         batch = None
         if self.lpo:
             yield t
-            batch = self._lpo_schedule(t, groups, res, per_page)
+            batch = self._lpo_schedule(t, groups, res, list_prefetch)
         entries = self.cache.tracks
         zhpf, seq, rpt, tr = self.zhpf, self.seq_detect, self.rpt, self.tr
         xfer = ch.SLOT_S + self.link_s_per_record
@@ -341,7 +341,7 @@ class IOSubsystem:
             starts = mask & ~(mask << 1)              # one bit per run of records
             if zhpf:
                 step = address_s * starts.bit_count()
-            elif per_page:
+            elif list_prefetch:
                 step = ch.command_mode_list_cost(prev[0], track, mask)
                 prev = (track, 0)
             else:
@@ -476,7 +476,7 @@ class IOSubsystem:
         return done
 
     # -- List Prefetch Optimizer --------------------------------------------
-    def _lpo_schedule(self, t: float, groups, res: IOResult, is_list: bool = False) -> list:
+    def _lpo_schedule(self, t: float, groups, res: IOResult, list_prefetch: bool = False) -> list:
         """Issue every missing record of the list to the drives at once.
 
         Per track: one needed record is staged alone (record caching); two or
@@ -487,7 +487,7 @@ class IOSubsystem:
         (odds above record transfer time / positioning time).
 
         In full-track mode the LPO stages every track of a list prefetch
-        (``is_list``), also one already in cache: it plans the list on the
+        (``list_prefetch``), also one already in cache: it plans the list on the
         drives from the list alone, ahead of the channel's cache look-ups
         (DOMAIN.md: "it can re-stage pages that are already cached"), and
         sends the list's records as its reads complete, so the channel
@@ -500,16 +500,16 @@ class IOSubsystem:
         or None when the group needed none.
         """
         entries = self.cache.tracks
-        touched = self._touched
+        staged = self._lpo_staged
         odds = self._full_track_odds
         be = self.backend
         revisits, visits = self._revisits, self._visits
         batch = [None] * len(groups)
-        restage = is_list and bool(groups) and not self._in_stream(groups[0][0])
+        restage = list_prefetch and bool(groups) and not self._in_stream(groups[0][0])
         full = self.full_mask
         for i, (track, mask) in enumerate(groups):
             visits += 1.0
-            if track in touched:
+            if track in staged:
                 revisits += 1.0
             full_mode = revisits and revisits >= odds * visits
             e = entries.get(track)
@@ -531,7 +531,7 @@ class IOSubsystem:
                 done = self._stage(t, track, need, PARTIAL, res)
             else:
                 done = self._stage(t, track, need, RECORD, res)
-            touched.add(track)
+            staged.add(track)
             batch[i] = (be.last_drive, done)
         self._revisits, self._visits = revisits, visits
         return batch
