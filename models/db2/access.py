@@ -150,21 +150,29 @@ def runstats_plans(table_pages: int, pct: float, rng: np.random.Generator,
 
 
 class SequentialDetector:
-    """DB2's sequential detection over the last 8 getpages.
+    """DB2's sequential detection over the last 8 accesses.
 
-    A getpage is *page-sequential* when it lies ahead of the previous one by
-    at most half a prefetch quantity. With 5 of the last 8 page-sequential,
-    dynamic prefetch is on: the next 32 pages are prefetched.
+    DB2 9 (page level) looks at getpages: one is *page-sequential* when it
+    lies ahead of the previous one by at most half a prefetch quantity; a
+    return to the same page does not count. DB2 10 (``row_level``) looks at
+    rows: a row on the same page as the previous row counts as sequential
+    too, so a range scan whose rows share pages (or a cluster ratio below
+    100 % that revisits a page) keeps dynamic prefetch on (DB2 10 for z/OS
+    Performance Topics, SG24-7942, "row level sequential detection"). With
+    5 of the last 8 sequential, dynamic prefetch is on: the next 32 pages
+    are prefetched.
     """
 
-    def __init__(self) -> None:
+    def __init__(self, row_level: bool = False) -> None:
         self._hist: deque[bool] = deque(maxlen=DETECTION_WINDOW)
         self._last = -(10 ** 12)
         self._count = 0
+        self._lo = 0 if row_level else 1
 
     def getpage(self, page: int) -> bool:
-        """Record a getpage; True when dynamic prefetch is on after it."""
-        seq = 0 < page - self._last <= PREFETCH_QUANTITY // 2
+        """Record an access (a getpage, or a row with ``row_level``); True
+        when dynamic prefetch is on after it."""
+        seq = self._lo <= page - self._last <= PREFETCH_QUANTITY // 2
         if len(self._hist) == DETECTION_WINDOW and self._hist[0]:
             self._count -= 1
         self._hist.append(seq)

@@ -58,6 +58,20 @@ def test_sequential_detector_needs_five_of_eight():
     assert not any(det.getpage(p) for p in range(0, 800, 100))   # jumps > 16 pages
 
 
+def test_row_level_detection_keeps_prefetch_on_when_rows_share_pages():
+    """A clustered range scan, three rows a page: DB2 9 counts getpages and
+    sees a return to the same page as non-sequential; DB2 10 counts rows."""
+    rows = [p for p in range(0, 40) for _ in range(3)]        # pages 0,0,0,1,1,1,...
+    v9, v10 = access.SequentialDetector(), access.SequentialDetector(row_level=True)
+    on9 = [v9.getpage(p) for p in rows]
+    on10 = [v10.getpage(p) for p in rows]
+    assert not any(on9)
+    assert all(on10[8:])
+    # Both stop for rows scattered over the table (cluster ratio near 0).
+    far = access.SequentialDetector(row_level=True)
+    assert not any(far.getpage(p) for p in range(0, 8000, 997))
+
+
 def test_db2_9_reads_a_disorganized_index_synchronously_and_an_organized_one_by_prefetch():
     rng = np.random.default_rng(3)
     leaf = 5000
