@@ -7,6 +7,8 @@ returns that time.
 """
 from __future__ import annotations
 
+import math
+
 from models.cics.task import LockTable
 from models.vsam import costs
 from models.vsam.buffers import BufferPool
@@ -60,9 +62,11 @@ class CouplingFacility:
         return us * 1e-6
 
     def lock_waited(self, key: int, seconds: float) -> None:
-        """Trace a record lock wait that has just ended."""
+        """Trace a record lock wait that has just ended (µs, rounded up: a
+        wait shorter than a microsecond still shows as one)."""
         if self.trace is not None:
-            self.trace.record(self.engine.now, self._cf, self._k_wait, key, int(seconds * 1e6))
+            self.trace.record(self.engine.now, self._cf, self._k_wait, key,
+                              math.ceil(seconds * 1e6))
 
     def cache_read(self, ci: int) -> tuple[bool, float]:
         """Read ``ci`` from the cache structure: (hit, service seconds)."""

@@ -3,8 +3,8 @@ facility, the System Logger and the DASD behind them: one documented place.
 
 Every figure is a global with physical meaning and a source; none is tuned to
 one experiment or one mix. The VSAM/CICS models read them from here. Reads
-use the shared I/O subsystem (``models/io``); when it gains a write path,
-``DASD_FAST_WRITE_MS`` should move there, and ``MIPS`` belongs with the
+and CI writes use the shared I/O subsystem (``models/io``);
+``DASD_FAST_WRITE_MS`` is left for log stream staging writes, and ``MIPS`` belongs with the
 processor model (``models/cpu``); see docs/model-vsam.md.
 
 Sources
@@ -80,8 +80,8 @@ CF_LOG_WRITE_US = 10.0    # System Logger write of a log block to a CF list stru
 #: System Logger IXGWRITE path, thousands of instructions.
 LOGGER_KI = 15.0
 
-#: DS8000 DASD fast write of one 4 KB CI (cache + NVS), milliseconds (reads
-#: are timed by models.io.subsystem; it has no write path yet).
+#: DS8000 DASD fast write of one 4 KB record (cache + NVS), milliseconds: the
+#: log stream staging writes (CI reads and writes go through models.io).
 DASD_FAST_WRITE_MS = 0.25
 
 #: Concurrent I/Os one volume accepts (base plus HyperPAV aliases in use).

@@ -2,10 +2,9 @@
 
 Reads go through the shared I/O subsystem (:class:`models.io.subsystem.
 IOSubsystem`: IOSQ on the volume and its HyperPAV aliases, PEND, zHPF channel
-program, control-unit cache, back-end drive on a miss). The subsystem has no
-write path yet, so CI writes are DASD fast writes timed here
-(:data:`models.vsam.costs.DASD_FAST_WRITE_MS`) while holding the same volume
-queue. Data CI ``i`` is 4 KB record ``i`` of the volume (12 per 3390 track);
+program, control-unit cache, back-end drive on a miss), and so do CI writes
+(DASD fast write into cache and NVS, destaged to the drives in the
+background). Data CI ``i`` is 4 KB record ``i`` of the volume (12 per 3390 track);
 index CIs follow the data component. The control-unit cache starts warm
 (production steady state).
 
@@ -66,17 +65,11 @@ class Volume:
         return True
 
     def write(self, ci: int, count: int = 1):
-        """Write ``count`` CIs in one channel program (DASD fast write)."""
-        sub, eng = self.sub, self.engine
+        """Write ``count`` CIs in one channel program: a DASD fast write
+        through the I/O subsystem (cache and NVS now, destage to the drives
+        later). The CIs of a split follow ``ci`` in its control area."""
         self.writes += count
-        t0 = eng.now
-        sub.requests += 1
-        rid = sub.requests
-        if sub.tr is not None:
-            sub.tr.io_start(t0, rid, count)
-        yield sub.volume
-        yield costs.DASD_FAST_WRITE_MS / 1000.0 * count
-        sub.volume.release()
-        self.io_time += eng.now - t0
-        if sub.tr is not None:
-            sub.tr.io_end(eng.now, rid)
+        t0 = self.engine.now
+        first = self.page(ci)
+        yield from self.sub.write_pages(range(first, first + count))
+        self.io_time += self.engine.now - t0

@@ -75,5 +75,7 @@ def test_cu_cache_miss_pays_seek_and_rotation_hit_does_not():
     assert 0.05e-3 < hit["t"] < 0.5e-3            # a cache-hit I/O: a fraction of a ms
     assert miss["t"] > hit["t"] + 0.001           # milliseconds of seek + rotation
     w = _timed(eng, vol.write(3, count=3))
-    assert w["t"] == pytest.approx(3 * costs.DASD_FAST_WRITE_MS / 1000)
+    # A DASD fast write through the I/O model: one channel program, no drive.
+    assert 0.05e-3 < w["t"] < 0.5e-3
+    assert vol.sub.stats.fast_writes == 3 and vol.sub.stats.write_requests == 3
     assert vol.page(-1) == 10                    # index CIs follow the data component
