@@ -40,6 +40,16 @@ SECTOR_BYTES = 512
 COUNT_FIELD_BYTES = 8
 STRIP_BYTES = 256 * 1024
 EXTENT_TRACKS = 1113 * geometry.TRACKS_PER_CYLINDER
+#: Read look-ahead of an idle drive: after a read it keeps reading the next
+#: sectors into a cache segment until a command comes or the segment is full
+#: (the SCSI caching mode page's default). 2.5-inch enterprise drives of 2012
+#: had 16–64 MB of cache in segments of a few hundred KB; 128 KB, the low
+#: end, is taken: it covers the next two logical tracks, so a unit staging
+#: track after track finds the next one already read, but not the strip of
+#: the next RAID row (221 KB on). An assumption; with 256 KB, FICON skip 65
+#: on 10K reads 2.45 MB/s instead of 2.13. Queued commands (the LPO's
+#: lists) do not benefit: the drive is not idle.
+READ_AHEAD_BYTES = 128 * 1024
 #: Physical cylinders (tracks per surface) of a 2.5-inch enterprise drive of
 #: 2012: on the order of 10^5 (drive data sheets quote ~200k tracks/inch).
 DRIVE_CYLINDERS = 100_000
@@ -196,6 +206,20 @@ class Backend:
 
     def _hdd(self, t: float, d: int, offset: int, nbytes: int) -> float:
         free = self.free_at[d]
+        ahead = offset - self.end_off[d]
+        if t > free and self.end_off[d] >= 0 and 0 <= ahead and ahead + nbytes <= READ_AHEAD_BYTES:
+            # The drive went idle after its last read and has been reading on
+            # into its buffer since (read look-ahead): the data is there as
+            # soon as the head has passed it, with no new positioning.
+            done = free + (ahead + nbytes) / self.rate
+            if done < t:
+                done = t
+            self.end_off[d] = offset + nbytes
+            self.cyl[d] = int(self.end_off[d] * self.cyl_per_byte)
+            self.free_at[d] = done
+            self.busy[d] += (ahead + nbytes) / self.rate
+            self.accesses[d] += 1
+            return done
         if offset == self.end_off[d] and t <= free:
             # Queued right behind a read that ends where this one starts: the
             # drive streams on (command queuing, read-ahead), no repositioning.

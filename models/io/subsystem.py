@@ -423,17 +423,21 @@ class IOSubsystem:
         that the LPO is reading again for this list (``need`` is 0); the
         trace shows them as the misses the channel waits for.
         """
+        # A record neither in cache nor on its way is a read miss even when
+        # the drive has it at once (read look-ahead): the unit had to stage it.
+        demand = need & ~self.cache.pending(track)[0] if need else 0
         ready = self._ready(t, track, need, res) if need else 0.0
         if hold > ready:
             ready = hold
         st = self.stats
         if ready > t and self._in_stream(track):
             self._amp_wait()
-        if ready > t:
+        if ready > t or demand:
             if self.tr is not None:
                 self.tr.wait(t, res.id, track, need or restaged, ready)
-            res.disc += ready - t
-            t = ready
+            if ready > t:
+                res.disc += ready - t
+                t = ready
             self.cache.valid(track, t)
             st.misses += 1
             res.misses += 1

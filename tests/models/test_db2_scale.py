@@ -25,9 +25,10 @@ CASES = [
 #: ramping up) weigh 1/1500 here, 1/8000 at the real budget.
 EXTENSIVE_TOL = 0.03     # elapsed time, counts
 RATIO_TOL = 0.02         # hit ratio (absolute)
-#: Cache misses of a dense LPO list are a few per cent of its pages (one
-#: disconnect per drive run): a count of rare events, held to 5 %.
-MISSES_TOL = 0.05
+#: Cache misses of a dense LPO list are ~5 % of its pages (one disconnect
+#: per drive run): a count of rare events, held to 8 % of itself (0.4 % of
+#: the pages; the slice's start-up reads weigh in).
+MISSES_TOL = 0.08
 
 @pytest.mark.parametrize("exp,params", CASES, ids=[f"{e}-{i}" for i, (e, _) in enumerate(CASES)])
 def test_slice_gives_the_same_answer_as_the_whole(monkeypatch, exp, params):

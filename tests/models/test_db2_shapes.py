@@ -64,6 +64,16 @@ def test_skip_sequential_elapsed_falls_as_pages_get_sparser():
     assert all(a > b for a, b in zip(el, el[1:]))
 
 
+def test_ficon_skip_sequential_throughput_falls_as_pages_get_sparser():
+    """Denser lists read more per second: a full-track stage of the next track
+    finds it in the drive's read look-ahead; sparse ones pay a positioning
+    per page."""
+    mb_s = curve("db2_skip_sequential", "skip", [5, 17, 65, 300],
+                 {"device": "HDD10K", "protocol": "FICON", "table_pages": 300_000},
+                 "throughput_mb_s")
+    assert all(a > b for a, b in zip(mb_s, mb_s[1:])), mb_s
+
+
 # -- RUNSTATS sampling (E8) -------------------------------------------------------
 def test_ficon_sampling_fewer_pages_can_take_longer_than_nearly_all():
     el = curve("db2_runstats_sampling", "sampling_pct", [99, 50, 20],

@@ -103,11 +103,14 @@ def test_drive_streams_on_when_a_read_continues_the_previous_one():
     first = b._hdd(0.0, d, off, 55296)
     second = b._hdd(0.0, d, off + 55296, 55296)           # queued behind, contiguous
     assert second - first == pytest.approx(55296 / b.rate)
-    # Issued after the head has passed: a new positioning, most of a turn.
+    # Issued after the drive went idle: its read look-ahead has the next
+    # track already; a read beyond the look-ahead needs a new positioning.
     b2 = be.Backend(profile("HDD15K"), 4096, 1, "7+P", Engine(1).stream("d"))
     f2 = b2._hdd(0.0, d, off, 55296)
     late = b2._hdd(f2 + 1e-3, d, off + 55296, 55296)
-    assert late - (f2 + 1e-3) > 0.25 * b2.rot
+    assert late == pytest.approx(f2 + 1e-3)
+    far = b2._hdd(late + 1e-3, d, off + 2 * 55296 + be.READ_AHEAD_BYTES, 55296)
+    assert far - (late + 1e-3) > 55296 / b2.rate + b2.access
 
 
 def test_run_tracks_stops_at_strip_and_cylinder_ends():
