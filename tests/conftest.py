@@ -14,6 +14,22 @@ def _private_data_dir(tmp_path_factory, monkeypatch):
     monkeypatch.setenv("ZPERFLAB_DATA_DIR", str(tmp_path_factory.mktemp("data")))
 
 
+@pytest.fixture(autouse=True)
+def _gui_thread_gc(request):
+    """Qt tests collect cycles on the GUI thread only (app.collector), as the
+    app does: a collection on a worker thread can destroy earlier tests'
+    widgets from that thread and deadlock."""
+    if "qtbot" not in request.fixturenames and "qapp" not in request.fixturenames:
+        yield
+        return
+    request.getfixturevalue("qapp")
+    from app import collector
+
+    collector.hold()
+    yield
+    collector.release()
+
+
 def pytest_sessionfinish(session, exitstatus):
     """Clear what the tests copied (see app.gui.release_clipboard): left to
     Qt's exit handlers, it segfaults the process after every test passed."""

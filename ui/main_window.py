@@ -16,7 +16,7 @@ from PySide6.QtWidgets import (QApplication, QDockWidget, QFileDialog, QHBoxLayo
                                QMainWindow, QMessageBox, QProgressBar, QPushButton, QScrollArea,
                                QStackedWidget, QTabWidget, QVBoxLayout, QWidget)
 
-from app import scenario_io, settings
+from app import collector, scenario_io, settings
 from app.worker import RunThread
 from models import experiments
 from models.run import RunResult
@@ -49,6 +49,9 @@ class MainWindow(QMainWindow):
 
     def __init__(self) -> None:
         super().__init__()
+        # Cycles are collected on this thread only, never on a run's worker
+        # thread (which would destroy these widgets from the wrong thread).
+        collector.hold()
         self.resize(1280, 800)
         self.editor = Editor(self)
         self.scene = CanvasScene(self.editor, self)
@@ -540,3 +543,4 @@ class MainWindow(QMainWindow):
         for signal in (self.scene.selectionChanged, self.scene.issues_changed,
                        self.editor.undo_stack.cleanChanged):
             signal.disconnect()
+        collector.release()
