@@ -24,7 +24,7 @@ from concurrent.futures import FIRST_COMPLETED, ProcessPoolExecutor, wait
 from typing import Any, Callable
 
 from models.sweep import (DEFAULT_RUNNER, SweepCancelled, SweepResult, SweepSpec,  # noqa: F401
-                          resolve_runner)
+                          point_metrics)
 
 #: In a pool process: the sweep's shared cancel event (set by :func:`_init_worker`).
 _CANCEL = None
@@ -40,8 +40,7 @@ def run_point(runner: str, experiment: str, overrides: dict, seed: int) -> dict:
 
     Raises ``models.run.Cancelled`` when the sweep is cancelled mid-point.
     """
-    result = resolve_runner(runner)(experiment, overrides, seed=seed, cancel=_CANCEL)
-    return {k: float(v) for k, v in result.metrics.items()}
+    return point_metrics(runner, experiment, overrides, seed, _CANCEL)
 
 
 def default_workers() -> int:

@@ -85,6 +85,14 @@ def resolve_runner(runner: str) -> Callable:
     return getattr(importlib.import_module(module), name)
 
 
+def point_metrics(runner: str, experiment: str, overrides: dict, seed: int,
+                  cancel=None) -> dict:
+    """Run one point of a sweep; its metrics as floats (the pool's and
+    :func:`run_serial`'s one way to run a point)."""
+    result = resolve_runner(runner)(experiment, overrides, seed=seed, cancel=cancel)
+    return {k: float(v) for k, v in result.metrics.items()}
+
+
 #: The paper's curve families: protocol × back-end device (REDP-4862).
 PROTOCOL_DEVICE_VARIANTS = tuple(
     (f"{proto} {dev}", {"protocol": proto, "device": dev})
@@ -103,14 +111,12 @@ def run_serial(spec: SweepSpec, progress: Callable[[int, int], None] | None = No
     ParamError, NotImplementedYet
         From the first point that fails.
     """
-    run = resolve_runner(spec.runner)
     points = spec.points()
     out: list[list[dict]] = [[{} for _ in spec.values] for _ in spec.variants]
     for n, (v, i, over) in enumerate(points, 1):
         if cancel is not None and cancel.is_set():
             raise SweepCancelled("sweep cancelled")
-        result = run(spec.experiment, over, seed=spec.seed, cancel=cancel)
-        out[v][i] = {k: float(x) for k, x in result.metrics.items()}
+        out[v][i] = point_metrics(spec.runner, spec.experiment, over, spec.seed, cancel)
         if progress is not None:
             progress(n, len(points))
     return SweepResult(spec, tuple(tuple(row) for row in out))
