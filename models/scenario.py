@@ -16,6 +16,7 @@ scenario into ``(experiment name, parameter overrides)`` for
 from __future__ import annotations
 
 import math
+from contextlib import contextmanager
 from dataclasses import dataclass, field
 from typing import Any, Callable, Iterable
 
@@ -102,7 +103,8 @@ class Scenario:
         self.links: dict[str, Link] = {}
         self._next = 1
         for name in ("node_added", "node_removed", "link_added", "link_removed",
-                     "property_changed", "moved", "label_changed", "experiment_changed"):
+                     "property_changed", "moved", "label_changed", "experiment_changed",
+                     "batch_finished"):
             setattr(self, name, Callbacks())
 
     # ---- ids -----------------------------------------------------------
@@ -202,6 +204,31 @@ class Scenario:
             experiments.get(name)
         self.experiment = name
         self.experiment_changed.emit(name)
+
+    # ---- batches of edits ------------------------------------------------
+    _batch_depth = 0
+
+    @contextmanager
+    def batch(self):
+        """Group many edits (a paste, undoing a large delete) for the listeners.
+
+        Every edit inside still announces itself, and :attr:`in_batch` is
+        true meanwhile; ``batch_finished`` is announced once when the
+        outermost batch ends, so a listener can put off work that only needs
+        the end state (checking :meth:`issues`) until then.
+        """
+        self._batch_depth += 1
+        try:
+            yield self
+        finally:
+            self._batch_depth -= 1
+            if self._batch_depth == 0:
+                self.batch_finished.emit()
+
+    @property
+    def in_batch(self) -> bool:
+        """True inside :meth:`batch`."""
+        return self._batch_depth > 0
 
     # ---- queries -------------------------------------------------------
     def link_between(self, a: str, b: str) -> Link | None:
