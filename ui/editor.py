@@ -29,6 +29,26 @@ def snap(x: float, y: float) -> tuple[float, float]:
     return round(x / GRID) * GRID, round(y / GRID) * GRID
 
 
+class BatchMacro(cmd.Macro):
+    """A compound edit whose children reach the listeners as one batch.
+
+    Pasting or deleting hundreds of components (and undoing it) then checks
+    the scenario's issues once instead of after every component.
+    """
+
+    def __init__(self, scenario: Scenario, text: str) -> None:
+        super().__init__(text)
+        self.scenario = scenario
+
+    def redo(self) -> None:
+        with self.scenario.batch():
+            super().redo()
+
+    def undo(self) -> None:
+        with self.scenario.batch():
+            super().undo()
+
+
 class Editor(QObject):
     """Owns the scenario being edited and its undo stack."""
 
@@ -67,7 +87,7 @@ class Editor(QObject):
         while label in taken:
             label, i = f"{k.label} {i}", i + 1
         node = Node(sc.new_id(), kind_key, label, *snap(x, y))
-        parent = cmd.Macro(f"Add {label}")
+        parent = BatchMacro(sc, f"Add {label}")
         cmd.AddNodeCommand(sc, node, parent)
         if k.experiments and (sc.experiment is None or sc.experiment not in k.experiments):
             cmd.SetExperimentCommand(sc, k.experiments[0], parent)
@@ -94,7 +114,7 @@ class Editor(QObject):
         link_ids = [ln for ln in link_ids if ln in self.scenario.links and ln not in attached]
         if not node_ids and not link_ids:
             return
-        parent = cmd.Macro(f"Delete {len(node_ids) + len(link_ids)} item(s)")
+        parent = BatchMacro(self.scenario, f"Delete {len(node_ids) + len(link_ids)} item(s)")
         for lid in link_ids:
             cmd.RemoveLinkCommand(self.scenario, lid, parent)
         for nid in node_ids:
@@ -142,7 +162,7 @@ class Editor(QObject):
         targets = [n.id for n in sc.of_category(sc.nodes[node_id].category)
                    if not sc.fixed_by_kind(n.id, key) and n.properties.get(key) != value]
         if targets:
-            parent = cmd.Macro(f"Set {param.title} = {value}")
+            parent = BatchMacro(sc, f"Set {param.title} = {value}")
             for nid in targets:
                 cmd.SetPropertyCommand(sc, nid, key, value, parent)
             self.undo_stack.push(parent)
@@ -173,7 +193,7 @@ class Editor(QObject):
         if not nodes:
             return []
         sc = self.scenario
-        parent, fresh = cmd.Macro(f"Paste {len(nodes)} component(s)"), {}
+        parent, fresh = BatchMacro(sc, f"Paste {len(nodes)} component(s)"), {}
         for raw in nodes:
             node = Node(sc.new_id(), raw["kind"], str(raw["label"]),
                         *snap(float(raw["x"]) + offset, float(raw["y"]) + offset),

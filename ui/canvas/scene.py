@@ -17,11 +17,23 @@ from ui.canvas.items import LinkItem, NodeItem, PortItem
 from ui.editor import GRID, Editor
 
 _CALLBACKS = ("node_added", "node_removed", "link_added", "link_removed", "moved",
-              "property_changed", "label_changed", "experiment_changed")
+              "property_changed", "label_changed", "experiment_changed", "batch_finished")
+
+
+#: The canvas area before anything is drawn; it grows to take in every component.
+_MIN_RECT = QRectF(-400, -300, 2400, 1600)
+#: Room kept around the components (as much as the view's "fit" shows).
+_MARGIN = 30.0
 
 
 class CanvasScene(QGraphicsScene):
-    """Draws :attr:`scenario`; every change arrives through model callbacks."""
+    """Draws :attr:`scenario`; every change arrives through model callbacks.
+
+    A whole scenario (:meth:`bind`) and a batch of edits
+    (:meth:`Scenario.batch <models.scenario.Scenario.batch>`) are drawn in
+    one go: items are added as the model announces them, and the issues are
+    checked once at the end rather than after every component.
+    """
 
     #: The scenario's problems changed (list of :class:`~models.scenario.Issue`).
     issues_changed = Signal(list)
@@ -35,66 +47,115 @@ class CanvasScene(QGraphicsScene):
         self.node_items: dict[str, NodeItem] = {}
         self.link_items: dict[str, LinkItem] = {}
         self._issues: list[Issue] = []
+        self._issues_by_node: dict[str | None, list[str]] = {}
+        # Links at each component, so a moved component redraws only its own.
+        self._links_at: dict[str, set[str]] = {}
         self._link_from: str | None = None
         self._rubber_line: QGraphicsLineItem | None = None
         self._press_positions: dict[str, tuple[float, float]] = {}
-        self.setSceneRect(QRectF(-400, -300, 2400, 1600))
+        self.setSceneRect(_MIN_RECT)
         editor.scenario_replaced.connect(self.bind)
         self.bind(editor.scenario)
 
     # ---- following the model -------------------------------------------
     def bind(self, scenario: Scenario) -> None:
-        """Draw ``scenario`` from scratch and follow its changes."""
+        """Draw ``scenario`` from scratch, in one batch, and follow its changes."""
         if self.scenario is not None:
             for name in _CALLBACKS:
                 getattr(self.scenario, name).disconnect(self._handler(name))
         self.clear()
         self.node_items.clear()
         self.link_items.clear()
+        self._links_at.clear()
+        self._issues, self._issues_by_node = [], {}
+        self.setSceneRect(_MIN_RECT)
         self.scenario = scenario
         for name in _CALLBACKS:
             getattr(scenario, name).connect(self._handler(name))
         for node in scenario.nodes.values():
-            self._on_model_node_added(node)
+            self._add_node_item(node)
         for link in scenario.links.values():
-            self._on_model_link_added(link)
+            self._add_link_item(link)
+        drawn = self.itemsBoundingRect().adjusted(-_MARGIN, -_MARGIN, _MARGIN, _MARGIN)
+        # A large scenario gets a canvas of its own size, so "fit" leaves no
+        # scroll bars; a small one keeps room around it for new components.
+        self.setSceneRect(_MIN_RECT if _MIN_RECT.contains(drawn) else drawn)
         self._refresh_issues()
 
     def _handler(self, name: str):
         # Bound methods compare equal, so disconnect finds the same handler.
-        return getattr(self, f"_on_model_{name}", self._on_model_changed)
+        return getattr(self, f"_on_model_{name}")
 
-    def _on_model_node_added(self, node: Node) -> None:
+    def _add_node_item(self, node: Node) -> NodeItem:
         item = NodeItem(node.id)
-        self.node_items[node.id] = item
-        self.addItem(item)
+        # Placed before it joins the scene, so no link is looked at yet.
         item.setPos(node.x, node.y)
         item.setToolTip(self._tooltip(node))
-        self._refresh_issues()
+        self.node_items[node.id] = item
+        self._links_at.setdefault(node.id, set())
+        self.addItem(item)
+        return item
 
-    def _on_model_node_removed(self, node: Node) -> None:
-        item = self.node_items.pop(node.id)
-        self.removeItem(item)
-        self._refresh_issues()
-
-    def _on_model_link_added(self, link: Link) -> None:
+    def _add_link_item(self, link: Link) -> LinkItem:
         item = LinkItem(link.id)
         self.link_items[link.id] = item
-        self.addItem(item)
+        self._links_at[link.source].add(link.id)
+        self._links_at[link.target].add(link.id)
         item.update_ends(self.node_items[link.source], self.node_items[link.target])
-        self._refresh_issues()
+        self.addItem(item)
+        return item
+
+    def _on_model_node_added(self, node: Node) -> None:
+        item = self._add_node_item(node)
+        self._take_in(item.sceneBoundingRect())
+        self._model_edited()
+
+    def _on_model_node_removed(self, node: Node) -> None:
+        self.removeItem(self.node_items.pop(node.id))
+        # The model removes a component's links first, so none are left here.
+        self._links_at.pop(node.id, None)
+        self._model_edited()
+
+    def _on_model_link_added(self, link: Link) -> None:
+        self._add_link_item(link)
+        self._model_edited()
 
     def _on_model_link_removed(self, link: Link) -> None:
         self.removeItem(self.link_items.pop(link.id))
-        self._refresh_issues()
+        for end in (link.source, link.target):
+            self._links_at.get(end, set()).discard(link.id)
+        self._model_edited()
 
     def _on_model_moved(self, node: Node) -> None:
-        self.node_items[node.id].setPos(node.x, node.y)
+        item = self.node_items[node.id]
+        item.setPos(node.x, node.y)
+        self._take_in(item.sceneBoundingRect())
 
-    def _on_model_changed(self, *args) -> None:
-        for node_id, item in self.node_items.items():
-            item.setToolTip(self._tooltip(self.scenario.nodes[node_id]))
+    def _take_in(self, rect: QRectF) -> None:
+        """Grow the scene (never shrink it) so scrolling and "fit" reach ``rect``."""
+        wanted = self.sceneRect().united(rect.adjusted(-_MARGIN, -_MARGIN, _MARGIN, _MARGIN))
+        if wanted != self.sceneRect():
+            self.setSceneRect(wanted)
+
+    def _on_model_label_changed(self, node: Node) -> None:
+        item = self.node_items[node.id]
+        item.setToolTip(self._tooltip(node))
+        item.update()
+        self._model_edited()
+
+    def _on_model_property_changed(self, node: Node, key: str, value) -> None:
+        self._model_edited()
+
+    def _on_model_experiment_changed(self, name) -> None:
+        self._model_edited()
+
+    def _on_model_batch_finished(self) -> None:
         self._refresh_issues()
+
+    def _model_edited(self) -> None:
+        # Inside a batch the issues are checked once, at batch_finished.
+        if not self.scenario.in_batch:
+            self._refresh_issues()
 
     def _tooltip(self, node: Node) -> str:
         from models import components
@@ -103,19 +164,27 @@ class CanvasScene(QGraphicsScene):
 
     def _refresh_issues(self) -> None:
         self._issues = self.scenario.issues()
-        for item in self.node_items.values():
-            item.update()
+        by_node: dict[str | None, list[str]] = {}
+        for issue in self._issues:
+            by_node.setdefault(issue.node, []).append(issue.message)
+        # Repaint only the components whose notes appeared, changed or went.
+        old = self._issues_by_node
+        self._issues_by_node = by_node
+        for node_id in set(old) | set(by_node):
+            if old.get(node_id) != by_node.get(node_id) and node_id in self.node_items:
+                self.node_items[node_id].update()
         self.issues_changed.emit(list(self._issues))
 
     def issues_for(self, node_id: str) -> list[str]:
         """Problems attached to one component, for drawing next to it."""
-        return [i.message for i in self._issues if i.node == node_id]
+        return list(self._issues_by_node.get(node_id, ()))
 
     def node_item_moved(self, node_id: str) -> None:
         """Keep links glued to a component while it is dragged."""
-        for link in self.scenario.links.values():
-            if node_id in (link.source, link.target) and link.id in self.link_items:
-                self.link_items[link.id].update_ends(self.node_items[link.source],
+        for link_id in self._links_at.get(node_id, ()):
+            link = self.scenario.links.get(link_id)
+            if link is not None and link_id in self.link_items:
+                self.link_items[link_id].update_ends(self.node_items[link.source],
                                                      self.node_items[link.target])
 
     # ---- selection -----------------------------------------------------
@@ -201,6 +270,11 @@ class CanvasScene(QGraphicsScene):
         painter.fillRect(rect, QColor("#fbfcfd"))
         painter.setPen(QPen(QColor("#d5dbe1"), 1.5))
         step = GRID * 2
+        # Zoomed far out (a fitted large scenario) the dots would merge into
+        # a grey wash and cost a point each: keep them at least 8 px apart.
+        scale = painter.worldTransform().m11() or 1.0
+        while step * scale < 8:
+            step *= 2
         left = int(rect.left() // step) * step
         top = int(rect.top() // step) * step
         points = []
