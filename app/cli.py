@@ -34,8 +34,32 @@ def _parse_sets(items: Sequence[str]) -> dict:
         if "=" not in item:
             raise ParamError(f"--set needs KEY=VALUE, got '{item}'")
         key, _, text = item.partition("=")
-        out[key.strip()] = parse_cli_value(text)
+        key = key.strip()
+        if key in out:
+            raise ParamError(f"--set {key} is given twice: give each key once")
+        out[key] = parse_cli_value(text)
     return out
+
+
+def _drawing(args: argparse.Namespace):
+    """(experiment name, scenario or None) the run command was asked for."""
+    if not args.scenario:
+        if not args.experiment:
+            raise ParamError("name an experiment, or give --scenario FILE")
+        return args.experiment, None
+    from app import scenario_io
+
+    notes: list[str] = []
+    try:
+        sc = scenario_io.load(args.scenario, notes)
+    except scenario_io.ScenarioFileError as exc:
+        raise ParamError(str(exc)) from None
+    for line in notes:
+        print(f"zperflab: {line}", file=sys.stderr)
+    name = args.experiment or sc.experiment
+    if name is None:
+        raise ParamError(f"{args.scenario} has no experiment: name one before the file")
+    return name, sc
 
 
 def _fmt(v: object) -> str:
@@ -47,7 +71,8 @@ def _fmt(v: object) -> str:
 def cmd_run(args: argparse.Namespace) -> int:
     try:
         overrides = _parse_sets(args.set or [])
-        result = experiments.run_experiment(args.experiment, overrides, seed=args.seed)
+        name, scenario = _drawing(args)
+        result = experiments.run_experiment(name, overrides, seed=args.seed, scenario=scenario)
     except ParamError as exc:
         return _fail(str(exc))
     except NotImplementedYet as exc:
@@ -56,7 +81,7 @@ def cmd_run(args: argparse.Namespace) -> int:
     if args.json:
         print(json.dumps(result.as_json(), indent=1))
     else:
-        exp = experiments.get(args.experiment)
+        exp = experiments.get(result.experiment)
         print(f"{exp.title} ({exp.name}), seed {result.seed}")
         for p in exp.schema.params:
             unit = f" {p.unit}" if p.unit and result.params[p.name] is not None else ""
@@ -65,6 +90,11 @@ def cmd_run(args: argparse.Namespace) -> int:
         units = {m.name: m.unit for m in exp.metrics}
         for k, v in result.metrics.items():
             print(f"  {k:22} {_fmt(v)} {units.get(k, '')}".rstrip())
+        if result.components:
+            print("Components:")
+            for label, figures in result.components.items():
+                shown = ", ".join(f"{k} {_fmt(v)}" for k, v in figures.items())
+                print(f"  {label:22} {shown}")
         for table in result.reports:
             print(f"\n{table.title}")
             print("  " + " | ".join(table.columns))
@@ -103,7 +133,11 @@ def _build_parser() -> argparse.ArgumentParser:
     sub = p.add_subparsers(dest="command", parser_class=_Parser)
 
     r = sub.add_parser("run", help="run one experiment headless")
-    r.add_argument("experiment")
+    r.add_argument("experiment", nargs="?",
+                   help="experiment (its built-in case study is the drawing); optional "
+                        "with --scenario")
+    r.add_argument("--scenario", metavar="FILE",
+                   help="run the drawing in a scenario file (--set edits a copy)")
     r.add_argument("--set", action="append", metavar="KEY=VALUE",
                    help="set a parameter (JSON value where it parses)")
     r.add_argument("--json", action="store_true", help="print one JSON object")

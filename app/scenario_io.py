@@ -1,6 +1,6 @@
 """Scenario files: versioned JSON, read strictly and written atomically.
 
-A file is one JSON object ``{"format": "zperflab-scenario", "version": 1,
+A file is one JSON object ``{"format": "zperflab-scenario", "version": 2,
 ...}`` with the fields of :meth:`models.scenario.Scenario.to_dict` (see
 docs/scenario-format.md). :func:`load` either returns a whole scenario or
 raises :class:`ScenarioFileError` with one clear line: a corrupt file, a file
@@ -17,52 +17,22 @@ import os
 import tempfile
 from pathlib import Path
 
-from models import experiments
-from models.scenario import Scenario, ScenarioError
+from models import documents, experiments
+from models.documents import FORMAT, VERSION, ScenarioFileError, from_document, to_document
+from models.resources import SCENARIOS as CASES_DIR
+from models.scenario import Scenario
 
-FORMAT = "zperflab-scenario"
-#: Version written by this code; files with a higher number are refused.
-VERSION = 1
-#: Where the built-in case studies are.
-CASES_DIR = Path(__file__).resolve().parent.parent / "resources" / "scenarios"
 SUFFIX = ".zpl.json"
+__all__ = ["FORMAT", "VERSION", "ScenarioFileError", "from_document", "to_document", "load",
+           "save", "case_names", "load_case", "CASES_DIR", "SUFFIX"]
 
 
-class ScenarioFileError(Exception):
-    """A scenario file that cannot be read or written. ``str()`` is one line."""
+def load(path: str | os.PathLike, notes: list | None = None) -> Scenario:
+    """Read a scenario file; :class:`ScenarioFileError` if it cannot be used.
 
-
-def to_document(scenario: Scenario) -> dict:
-    """The JSON object written to a file."""
-    return {"format": FORMAT, "version": VERSION, **scenario.to_dict()}
-
-
-def from_document(doc: object, where: str = "the file") -> Scenario:
-    """Check the format and version, then build the scenario.
-
-    Raises
-    ------
-    ScenarioFileError
-        Not a scenario, a newer version, or bad content.
+    ``notes`` receives a line for the user when an older file was migrated
+    (:func:`models.documents.from_document`).
     """
-    if not isinstance(doc, dict) or doc.get("format") != FORMAT:
-        raise ScenarioFileError(f"{where} is not a zPerfLab scenario (no \"format\": \"{FORMAT}\")")
-    version = doc.get("version")
-    if isinstance(version, bool) or not isinstance(version, int) or version < 1:
-        raise ScenarioFileError(f"{where} has a bad version number: {version!r}")
-    if version > VERSION:
-        raise ScenarioFileError(
-            f"{where} was written by a newer zPerfLab (format version {version}; "
-            f"this one reads up to {VERSION}): update zPerfLab to open it")
-    body = {k: v for k, v in doc.items() if k not in ("format", "version")}
-    try:
-        return Scenario.from_dict(body)
-    except (ScenarioError, KeyError) as exc:
-        raise ScenarioFileError(f"{where}: {exc}") from None
-
-
-def load(path: str | os.PathLike) -> Scenario:
-    """Read a scenario file; :class:`ScenarioFileError` if it cannot be used."""
     path = Path(path)
     try:
         text = path.read_text(encoding="utf-8")
@@ -72,7 +42,7 @@ def load(path: str | os.PathLike) -> Scenario:
         doc = json.loads(text)
     except ValueError as exc:
         raise ScenarioFileError(f"{path.name} is not valid JSON (corrupt file?): {exc}") from None
-    return from_document(doc, path.name)
+    return from_document(doc, path.name, notes)
 
 
 def save(scenario: Scenario, path: str | os.PathLike) -> None:
@@ -108,16 +78,15 @@ def save(scenario: Scenario, path: str | os.PathLike) -> None:
 
 def case_names() -> list[str]:
     """Experiments that have a built-in case study, in registry order."""
-    return [n for n in experiments.registry() if (CASES_DIR / f"{n}.json").exists()]
+    return documents.case_names(experiments.registry())
 
 
 def load_case(name: str) -> Scenario:
     """The built-in case study for experiment ``name``."""
-    path = CASES_DIR / f"{name}.json"
-    if not path.exists():
+    if name not in case_names():
         raise ScenarioFileError(f"no built-in case study called '{name}'; "
                                 f"known: {', '.join(case_names())}")
-    return load(path)
+    return documents.load_case(name)
 
 
 def _reason(exc: BaseException) -> str:

@@ -35,12 +35,13 @@ def _init_worker(cancel) -> None:
     _CANCEL = cancel
 
 
-def run_point(runner: str, experiment: str, overrides: dict, seed: int) -> dict:
+def run_point(runner: str, experiment: str, overrides: dict, seed: int,
+              scenario: dict | None = None) -> dict:
     """Run one point (in a worker process); returns its metrics as floats.
 
     Raises ``models.run.Cancelled`` when the sweep is cancelled mid-point.
     """
-    return point_metrics(runner, experiment, overrides, seed, _CANCEL)
+    return point_metrics(runner, experiment, overrides, seed, _CANCEL, scenario)
 
 
 def default_workers() -> int:
@@ -69,7 +70,8 @@ def run_sweep(spec: SweepSpec, workers: int | None = None,
     pool = ProcessPoolExecutor(max_workers=workers or default_workers(), mp_context=ctx,
                                initializer=_init_worker, initargs=(stop,))
     try:
-        pending = {pool.submit(run_point, spec.runner, spec.experiment, over, spec.seed): (v, i)
+        pending = {pool.submit(run_point, spec.runner, spec.experiment, over, spec.seed,
+                               spec.scenario): (v, i)
                    for v, i, over in points}
         done_count = 0
         while pending:

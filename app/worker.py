@@ -39,7 +39,7 @@ class RunWorker(QObject):
     failed = Signal(str)
     cancelled = Signal()
     done = Signal()
-    start_requested = Signal(str, dict, int)
+    start_requested = Signal(str, dict, int, object)
 
     def __init__(self) -> None:
         super().__init__()
@@ -50,14 +50,15 @@ class RunWorker(QObject):
         """Ask the running model to stop at its next progress report."""
         self._cancel.set()
 
-    @Slot(str, dict, int)
-    def _run(self, name: str, overrides: dict, seed: int) -> None:
+    @Slot(str, dict, int, object)
+    def _run(self, name: str, overrides: dict, seed: int, scenario: object = None) -> None:
         self._cancel.clear()
         try:
             # A bounded ring: full-scale runs keep their newest rows only.
             trace = Trace(limit=settings.trace_rows())
             result = experiments.run_experiment(name, overrides, seed=seed, trace=trace,
-                                                progress=self.progressed.emit, cancel=self._cancel)
+                                                progress=self.progressed.emit, cancel=self._cancel,
+                                                scenario=scenario)
         except Cancelled:
             self.cancelled.emit()
         except NotImplementedYet:
@@ -87,11 +88,13 @@ class RunThread(QObject):
         self.running = False
         self.thread.start()
 
-    def start(self, name: str, overrides: dict, seed: int) -> None:
+    def start(self, name: str, overrides: dict, seed: int, scenario: object = None) -> None:
+        """Run ``name`` on ``scenario`` (a scenario dict or document; ``None``:
+        the built-in case study) with ``overrides`` on top."""
         if self.running:
             raise RuntimeError("a run is already in progress")
         self.running = True
-        self.worker.start_requested.emit(name, dict(overrides), int(seed))
+        self.worker.start_requested.emit(name, dict(overrides), int(seed), scenario)
 
     def cancel(self) -> None:
         self.worker.cancel()

@@ -9,9 +9,9 @@ parameter values the kind itself implies (an SSD volume implies
 
 :func:`link_refusal` says in one human sentence why two components cannot be
 linked, or returns ``None`` when they can. The rules follow the real I/O
-path: processor ↔ channel ↔ control unit ↔ volume ↔ dataset, a workload uses
-datasets (or runs on a processor when it does no I/O of its own), and a tape
-drive hangs off a channel.
+path: processor ↔ channel ↔ control unit ↔ volume ↔ dataset, a volume lives
+on a RAID rank, a workload uses datasets (or runs on a processor when it
+does no I/O of its own), and a tape drive hangs off a channel.
 """
 from __future__ import annotations
 
@@ -26,6 +26,7 @@ CATEGORIES: Mapping[str, str] = MappingProxyType({
     "channel": "Channels",
     "control_unit": "Control units",
     "volume": "Volumes",
+    "rank": "RAID ranks",
     "tape": "Tape drives",
     "dataset": "Datasets",
 })
@@ -118,9 +119,14 @@ _KINDS = (
     _k("vol_ssd", "3390 on SSD", "volume",
        "An emulated 3390 volume on solid-state drives: no seek, no rotation; "
        "gains most from parallel requests.", implies={"device": "SSD"}),
-    _k("vol_raid", "RAID rank", "volume",
-       "A RAID-5 rank of 8 drives (6+P+S or 7+P) holding 3390 volumes; "
-       "requests issued together seek on different drives in parallel."),
+    _k("vol_3390", "3390 (native)", "volume",
+       "An original 3390 drive: 4,224 RPM, 14.2 ms per turn and a 9.5 ms "
+       "average seek. Every page I/O waits for the track to come round.",
+       implies={"device": "3390"}),
+    _k("vol_raid", "RAID rank", "rank",
+       "A RAID-5 rank of 8 drives (7+P or 6+P+S) under the volumes linked to "
+       "it: their tracks stripe over its drives, so requests issued together "
+       "seek in parallel, and volumes on one rank compete for its drives."),
     _k("tape_3490", "3490 tape drive", "tape",
        "A 3 MB/s class cartridge drive on a 4.5 MB/s channel; a cartridge "
        "change takes about a minute."),
@@ -140,6 +146,9 @@ _KINDS = (
        "scattered page order."),
     _k("ds_spool", "Spool files", "dataset",
        "z/VM spool files: 4 KB pages spread over the spool volumes."),
+    _k("ds_spool_ckpt", "Spool checkpoint", "dataset",
+       "The z/VM spool checkpoint area: SPTAPE and SPXTAPE record every file "
+       "they open and close there, one page I/O each."),
 )
 
 #: All component kinds by registry key, in palette order.
@@ -153,6 +162,7 @@ _ALLOWED = {
     frozenset(("channel", "control_unit")): "the channel reaches the control unit",
     frozenset(("control_unit", "volume")): "the control unit serves the volume",
     frozenset(("volume", "dataset")): "the dataset lives on the volume",
+    frozenset(("volume", "rank")): "the volume's tracks live on the rank's drives",
     frozenset(("workload", "dataset")): "the workload reads the dataset",
     frozenset(("workload", "processor")): "the workload runs on the processor",
     frozenset(("channel", "tape")): "the tape drive is attached to the channel",
@@ -178,6 +188,9 @@ _WHY_NOT = {
                                         "processor drives the channel",
     frozenset(("workload", "tape")): "the tape drive is reached through a channel; link the "
                                      "tape drive to a channel",
+    frozenset(("control_unit", "rank")): "a rank holds volumes: link the rank to the volumes "
+                                         "that live on it",
+    frozenset(("dataset", "rank")): "a dataset lives on a volume: link the rank to the volume",
 }
 
 

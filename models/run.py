@@ -51,13 +51,18 @@ class RunContext:
     cancel : threading.Event or None
         Set by another thread to stop the run; :meth:`check` raises
         :class:`Cancelled` once it is set.
+    config : models.config.Configuration or None
+        The hardware and workloads drawn on the canvas. Models build their
+        processors, channels, control units, ranks, volumes and tape
+        drives from it, under their canvas names.
     """
 
     def __init__(self, seed: int = 1, trace: Trace | None = None,
                  progress: Callable[[float], None] | None = None,
-                 cancel: threading.Event | None = None):
+                 cancel: threading.Event | None = None, config: Any = None):
         self.seed = int(seed)
         self.trace = trace
+        self.config = config
         self._progress = progress
         self._cancel = cancel
         self._last = -1.0
@@ -77,7 +82,14 @@ class RunContext:
 
 @dataclass(frozen=True)
 class RunResult:
-    """The immutable outcome of one run."""
+    """The immutable outcome of one run.
+
+    ``components`` holds each simulated component's figures under its
+    canvas label (a volume's ``io_rate``, ``resp_ms``, ``iosq_ms``,
+    ``pend_ms``, ``disc_ms``, ``conn_ms``, ``busy_pct``; a channel's
+    ``utilization_pct``; a control unit's ``read_hit_ratio``; a
+    processor's or tape drive's ``busy_pct``).
+    """
 
     experiment: str
     params: Mapping[str, Any]
@@ -86,12 +98,16 @@ class RunResult:
     reports: tuple[Table, ...] = ()
     trace: Trace | None = field(default=None, compare=False, repr=False)
     notes: tuple[str, ...] = ()
+    components: Mapping[str, Mapping[str, float]] = field(default_factory=dict)
 
     def __post_init__(self) -> None:
         object.__setattr__(self, "params", MappingProxyType(dict(self.params)))
         object.__setattr__(self, "metrics", MappingProxyType(dict(self.metrics)))
+        object.__setattr__(self, "components", MappingProxyType(
+            {k: MappingProxyType(dict(v)) for k, v in dict(self.components).items()}))
 
     def as_json(self) -> dict:
         """The ``run --json`` object."""
         return {"experiment": self.experiment, "params": dict(self.params),
-                "metrics": dict(self.metrics), "seed": self.seed}
+                "metrics": dict(self.metrics), "seed": self.seed,
+                "components": {k: dict(v) for k, v in self.components.items()}}

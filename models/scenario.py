@@ -195,7 +195,7 @@ class Scenario:
         if value is None:
             node.properties.pop(key, None)
         else:
-            param = self.param(key)
+            param = self.param(key, node.category)
             node.properties[key] = param.coerce(value) if param is not None else value
         self.property_changed.emit(node, key, node.properties.get(key))
 
@@ -248,19 +248,38 @@ class Scenario:
     def of_category(self, category: str) -> list[Node]:
         return [n for n in self.nodes.values() if n.category == category]
 
-    def param(self, key: str) -> Param | None:
-        """The experiment's parameter called ``key`` (``None`` if it has none)."""
-        if self.experiment is None:
-            return None
-        schema = experiments.get(self.experiment).schema
-        return schema[key] if key in schema.names() else None
+    def param(self, key: str, category: str | None = None) -> Param | None:
+        """The parameter called ``key``: the experiment's, else a component
+        property (of ``category``, or of any category) that every canvas
+        offers (:data:`models.hardware.COMPONENT_PARAMS`). ``None`` if none."""
+        from models import hardware
+
+        if self.experiment is not None:
+            schema = experiments.get(self.experiment).schema
+            if key in schema.names():
+                return schema[key]
+        cats = (category,) if category is not None else tuple(hardware.COMPONENT_PARAMS)
+        for cat in cats:
+            p = hardware.component_param(cat, key)
+            if p is not None:
+                return p
+        return None
 
     def params_for(self, node_id: str) -> list[Param]:
-        """The experiment's parameters carried by this component's category."""
-        if self.experiment is None:
-            return []
+        """What the inspector edits on this component: the experiment's
+        parameters of its category, then its category's component
+        properties. Counts are drawn, not typed: ``tape_drives``, ``gcps`` …
+        are left out (a kind's value, ``device``, shows fixed)."""
+        from models import hardware
+
         cat = self.nodes[node_id].category
-        return [p for p in experiments.get(self.experiment).schema.params if p.group == cat]
+        out: list[Param] = []
+        if self.experiment is not None:
+            out = [p for p in experiments.get(self.experiment).schema.params
+                   if p.group == cat and not hardware.is_count(p.name)]
+        have = {p.name for p in out}
+        out += [p for p in hardware.COMPONENT_PARAMS.get(cat, ()) if p.name not in have]
+        return out
 
     def own_value(self, node: Node, key: str) -> Any:
         """What this component itself says about ``key`` (set value or its kind's)."""
@@ -300,6 +319,21 @@ class Scenario:
             if "tape" in groups:
                 out += self._tape_issues(work)
         out += self._value_issues(exp)
+        out += self._rank_issues()
+        return out
+
+    def _rank_issues(self) -> list[Issue]:
+        """A rank holds one type of drive: its volumes' kinds must agree."""
+        out = []
+        for rank in self.of_category("rank"):
+            kinds = {n.kind for n in self.neighbours(rank.id, "volume")}
+            if len(kinds) > 1:
+                shown = ", ".join(sorted(components.kind(k).label for k in kinds))
+                out.append(Issue(rank.id, f"one rank holds one type of drive, but its volumes "
+                                          f"are {shown}: put them on ranks of their own"))
+            if "vol_3390" in kinds:
+                out.append(Issue(rank.id, "a native 3390 is a drive of its own, not a volume "
+                                          "on a RAID rank: remove the link"))
         return out
 
     def _workload(self) -> Node | None:
@@ -348,8 +382,20 @@ class Scenario:
         return out
 
     def _value_issues(self, exp) -> list[Issue]:
+        from models import hardware
+
         out = []
         for p in exp.schema.params:
+            if hardware.is_count(p.name):
+                n = hardware.derive(self, p)
+                try:
+                    p.coerce(n)
+                except ParamError:
+                    what = components.kind(hardware.STRUCTURAL[p.name].kind).label
+                    lo, hi = int(p.min or 0), int(p.max or 0)
+                    out.append(Issue(None, f"'{exp.title}' runs on {lo}–{hi} of {what}, "
+                                           f"and {n} are drawn"))
+                continue
             seen: dict[Any, Node] = {}
             for node in self.of_category(p.group):
                 v = self.own_value(node, p.name)
@@ -368,8 +414,34 @@ class Scenario:
                                               "the experiment models one value"))
         return out
 
+    def parameters(self) -> dict:
+        """The experiment's parameter values as drawn.
+
+        A structural parameter (a count or a kind, :mod:`models.hardware`)
+        is read from the drawing; any other from the first component of its
+        category that sets it. Values set nowhere are left to the
+        experiment's defaults.
+        """
+        from models import hardware
+
+        exp = experiments.get(self.experiment)
+        out = {}
+        for p in exp.schema.params:
+            if hardware.is_count(p.name):
+                out[p.name] = p.coerce(hardware.derive(self, p))
+                continue
+            for node in self.of_category(p.group):
+                v = self.own_value(node, p.name)
+                if v is not None:
+                    out[p.name] = p.coerce(v)
+                    break
+        return out
+
     def run_request(self) -> tuple[str, dict]:
-        """``(experiment, overrides)`` for :func:`models.experiments.run_experiment`.
+        """``(experiment, parameter values as drawn)`` of a runnable scenario.
+
+        The run itself takes the drawing (``run_experiment(..., scenario=)``);
+        these values are what the sweep and compare views start from.
 
         Raises
         ------
@@ -379,15 +451,11 @@ class Scenario:
         problems = self.issues()
         if problems:
             raise ScenarioError("; ".join(_where(self, i) for i in problems))
-        exp = experiments.get(self.experiment)
-        overrides = {}
-        for p in exp.schema.params:
-            for node in self.of_category(p.group):
-                v = self.own_value(node, p.name)
-                if v is not None:
-                    overrides[p.name] = p.coerce(v)
-                    break
-        return exp.name, overrides
+        return self.experiment, self.parameters()
+
+    def copy(self) -> "Scenario":
+        """An independent copy (no listeners)."""
+        return Scenario.from_dict(self.to_dict())
 
     # ---- plain data ----------------------------------------------------
     def to_dict(self) -> dict:
@@ -456,8 +524,9 @@ def _node_from(raw: Any, sc: Scenario) -> Node:
     if not isinstance(props, dict):
         raise ScenarioError(f"component '{ident}': 'properties' must be an object")
     checked = {}
+    category = components.kind(key).category
     for k, v in props.items():
-        param = sc.param(k)
+        param = sc.param(k, category)
         try:
             checked[k] = param.coerce(v) if param is not None else v
         except ParamError as exc:

@@ -42,7 +42,11 @@ class SweepSpec:
     seed : int
     runner : str
         ``"module:function"`` run in the workers (tests pass their own),
-        called as ``run(name, overrides, seed=..., cancel=event)``.
+        called as ``run(name, overrides, seed=..., cancel=event)`` (plus
+        ``scenario=`` when the sweep has one).
+    scenario : dict or None
+        The drawing every point runs on (a scenario dict); ``None``: the
+        experiment's built-in case study.
     """
 
     experiment: str
@@ -52,6 +56,7 @@ class SweepSpec:
     base: dict = field(default_factory=dict)
     seed: int = DEFAULT_SEED
     runner: str = DEFAULT_RUNNER
+    scenario: dict | None = None
 
     def points(self) -> list[tuple[int, int, dict]]:
         """(variant index, value index, overrides) for every point."""
@@ -86,10 +91,11 @@ def resolve_runner(runner: str) -> Callable:
 
 
 def point_metrics(runner: str, experiment: str, overrides: dict, seed: int,
-                  cancel=None) -> dict:
+                  cancel=None, scenario: dict | None = None) -> dict:
     """Run one point of a sweep; its metrics as floats (the pool's and
     :func:`run_serial`'s one way to run a point)."""
-    result = resolve_runner(runner)(experiment, overrides, seed=seed, cancel=cancel)
+    extra = {} if scenario is None else {"scenario": scenario}
+    result = resolve_runner(runner)(experiment, overrides, seed=seed, cancel=cancel, **extra)
     return {k: float(v) for k, v in result.metrics.items()}
 
 
@@ -116,7 +122,8 @@ def run_serial(spec: SweepSpec, progress: Callable[[int, int], None] | None = No
     for n, (v, i, over) in enumerate(points, 1):
         if cancel is not None and cancel.is_set():
             raise SweepCancelled("sweep cancelled")
-        out[v][i] = point_metrics(spec.runner, spec.experiment, over, spec.seed, cancel)
+        out[v][i] = point_metrics(spec.runner, spec.experiment, over, spec.seed, cancel,
+                                  spec.scenario)
         if progress is not None:
             progress(n, len(points))
     return SweepResult(spec, tuple(tuple(row) for row in out))

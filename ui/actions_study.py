@@ -128,12 +128,14 @@ class StudyActions:
         self.win.show_view("compare")
 
     # ---- compare and sweep ---------------------------------------------------
-    def _scenario_request(self) -> tuple[str, dict] | None:
+    def _scenario_request(self) -> tuple[str, dict, dict] | None:
+        """(experiment, values as drawn, the drawing) of the canvas, or None."""
         try:
-            return self.win.editor.scenario.run_request()
+            experiment, values = self.win.editor.scenario.run_request()
         except ScenarioError as exc:
             self.win.alert("The scenario cannot run yet", str(exc))
             return None
+        return experiment, values, self.win.editor.scenario.to_dict()
 
     def show_compare(self) -> None:
         request = self._scenario_request()
@@ -156,8 +158,9 @@ class StudyActions:
         except ScenarioError as exc:
             view.status.setText(f"The scenario cannot run yet: {exc}")
             return
-        if (view.experiment, view.base) != (experiment, dict(overrides)):
-            view.set_scenario(experiment, overrides)
+        drawing = self.win.editor.scenario.to_dict()
+        if (view.experiment, view.base, view.scenario) != (experiment, dict(overrides), drawing):
+            view.set_scenario(experiment, overrides, drawing)
 
     def show_sweep(self) -> None:
         request = self._scenario_request()
@@ -177,11 +180,14 @@ class StudyActions:
         self._compare_labels = (f"{name} = {va}", f"{name} = {vb}")
         self.win.run_scenario_document = scenario_io.to_document(self.win.editor.scenario)
 
+        drawing = cv.scenario
+
         def job(progress, cancel):
             a = experiments.run_experiment(exp.name, over_a, trace=True, cancel=cancel,
-                                           progress=lambda f: progress(0.5 * f))
+                                           progress=lambda f: progress(0.5 * f), scenario=drawing)
             b = experiments.run_experiment(exp.name, over_b, trace=True, cancel=cancel,
-                                           progress=lambda f: progress(0.5 + 0.5 * f))
+                                           progress=lambda f: progress(0.5 + 0.5 * f),
+                                           scenario=drawing)
             return a, b
         cv.set_running(True, f"Running {exp.title} twice…")
         self.compare_runner.start(job)

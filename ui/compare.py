@@ -62,6 +62,7 @@ class CompareView(QWidget):
         super().__init__(parent)
         self.experiment: str | None = None
         self.base: dict = {}
+        self.scenario: dict | None = None
         self.left, self.right = ChartsView(self), ChartsView(self)
         self.left.tabs.currentChanged.connect(self._on_left_current_changed)
         self.label_a, self.label_b = QLabel("A"), QLabel("B")
@@ -119,9 +120,12 @@ class CompareView(QWidget):
         return bar
 
     # ---- set-up -----------------------------------------------------------
-    def set_scenario(self, experiment: str | None, overrides: dict) -> None:
+    def set_scenario(self, experiment: str | None, overrides: dict,
+                     scenario: dict | None = None) -> None:
         """Offer the parameters of ``experiment``, A preset to the scenario's values."""
         self.experiment, self.base = experiment, dict(overrides)
+        #: The drawing every run starts from (a scenario dict; None: the case study).
+        self.scenario = scenario
         self.param.blockSignals(True)
         self.param.clear()
         if experiment is not None:

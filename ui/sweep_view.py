@@ -66,6 +66,7 @@ class SweepView(QWidget):
         self.workers = workers
         self.experiment: str | None = None
         self.base: dict = {}
+        self.scenario: dict | None = None
         self.chart = ChartWidget(self)
         self.metric_box = QComboBox(self)
         self.metric_box.setToolTip("The metric plotted on the y axis")
@@ -117,9 +118,12 @@ class SweepView(QWidget):
         return row
 
     # ---- set-up -----------------------------------------------------------
-    def set_scenario(self, experiment: str | None, overrides: dict) -> None:
+    def set_scenario(self, experiment: str | None, overrides: dict,
+                     scenario: dict | None = None) -> None:
         """Offer the parameters of ``experiment``; ``overrides`` are shared by every point."""
         self.experiment, self.base = experiment, dict(overrides)
+        #: The drawing every run starts from (a scenario dict; None: the case study).
+        self.scenario = scenario
         for combo in (self.param, self.curves):
             combo.blockSignals(True)
             combo.clear()
@@ -172,7 +176,8 @@ class SweepView(QWidget):
             options = cp.choices if cp.kind == "choice" else (False, True)
             variants = tuple((str(c), {curve: c}) for c in options)
             base.pop(curve, None)
-        return SweepSpec(self.experiment, p.name, values, variants, base)
+        return SweepSpec(self.experiment, p.name, values, variants, base,
+                         scenario=self.scenario)
 
     def _on_run_button_clicked(self) -> None:
         try:

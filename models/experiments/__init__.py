@@ -78,31 +78,80 @@ def get(name: str) -> Experiment:
 def run_experiment(name: str, overrides: dict | None = None, seed: int = DEFAULT_SEED,
                    trace: bool | Trace = False,
                    progress: Callable[[float], None] | None = None,
-                   cancel: threading.Event | None = None) -> RunResult:
-    """Run experiment ``name`` with ``overrides`` on top of its defaults.
+                   cancel: threading.Event | None = None,
+                   scenario: Any = None) -> RunResult:
+    """Run experiment ``name`` on a drawing, with ``overrides`` on top.
+
+    The one path of every run (GUI, ``zperflab run``, ``sweep``,
+    ``validate``): the drawing — ``scenario`` (a
+    :class:`~models.scenario.Scenario` or its dict), else the experiment's
+    built-in case study — is copied, the hardware parameters among
+    ``overrides`` edit the copy (:func:`models.hardware.apply`), the copy
+    must be runnable, and the run gets its configuration
+    (:func:`models.config.from_scenario`) in ``ctx.config`` and its
+    parameter values as drawn plus the other overrides.
 
     Raises
     ------
     ParamError
-        Unknown experiment or key, or a bad value.
+        Unknown experiment or key, a bad value, or a drawing that cannot run
+        (the message names the component).
     NotImplementedYet
         The experiment's model has not been built yet.
     Cancelled
         ``cancel`` was set during the run.
     """
+    # The drawing's modules import this registry: import them when it exists.
+    from models import hardware
+    from models.config import from_scenario
+    from models.scenario import ScenarioError
+
     exp = get(name)
-    params = exp.resolve(overrides)
+    sc = drawing(name, scenario)
+    rest = hardware.apply(sc, dict(overrides or {}))
+    try:
+        drawn = sc.run_request()[1]
+    except ScenarioError as exc:
+        raise ParamError(f"the drawing cannot run: {exc}") from None
+    params = exp.resolve({**drawn, **rest})
     if exp.run is None:
         raise NotImplementedYet(f"experiment '{name}' is not implemented yet")
     if trace is True:
         trace = Trace()
     # An empty Trace is falsy (it has a length): test the type, not truth.
     ctx = RunContext(seed=seed, trace=trace if isinstance(trace, Trace) else None,
-                     progress=progress, cancel=cancel)
+                     progress=progress, cancel=cancel, config=from_scenario(sc))
     result = exp.run(params, ctx)
     if progress is not None:
         progress(1.0)
     return result
+
+
+def drawing(name: str, scenario: Any = None):
+    """A private copy of the drawing an experiment runs on.
+
+    ``scenario``: a Scenario, its dict, or ``None`` for the built-in case
+    study of ``name``. A drawing set to another experiment (or to none) is
+    run as ``name``.
+    """
+    from models import documents
+    from models.scenario import Scenario, ScenarioError
+
+    if scenario is None:
+        try:
+            sc = documents.load_case(name)
+        except documents.ScenarioFileError as exc:
+            raise ParamError(str(exc)) from None
+    elif isinstance(scenario, Scenario):
+        sc = scenario.copy()
+    else:
+        try:
+            sc = Scenario.from_dict(scenario)
+        except (ScenarioError, KeyError) as exc:
+            raise ParamError(f"the drawing cannot be read: {exc}") from None
+    if sc.experiment != name:
+        sc.set_experiment(name)
+    return sc
 
 
 def metric_names(name: str) -> list[str]:

@@ -43,7 +43,7 @@ def test_topology_rules_refuse_with_a_reason():
     why = components.link_refusal("wl_db2", "vol_ssd")
     assert "datasets, not volumes" in why
     assert "through a channel" in components.link_refusal("cpu_cp", "cu_ds8000")
-    assert "cannot be linked to each other" in components.link_refusal("vol_ssd", "vol_raid")
+    assert "cannot be linked to each other" in components.link_refusal("vol_ssd", "vol_hdd10k")
     sc = Scenario()
     sc.add_node(Node("n1", "wl_db2", "W"))
     sc.add_node(Node("n2", "vol_ssd", "V"))
@@ -107,13 +107,17 @@ def test_disagreeing_channels_are_an_issue():
     assert any("differs: FICON (h) vs zHPF (zHPF chan)" in m for m in msgs)
 
 
-def test_natural_needs_only_a_processor():
+def test_natural_needs_only_processors_and_runs_on_those_drawn():
     sc = Scenario("natural_ziip")
     w = sc.add_node(Node("n1", "wl_natural", "Natural"))
     assert "needs a processor" in sc.issues()[0].message
     z = sc.add_node(Node("n2", "cpu_ziip", "zIIP"))
     sc.add_link(Link("l3", w.id, z.id))
-    assert sc.run_request() == ("natural_ziip", {})
+    # A zIIP alone cannot run the TCB-mode work: the count drawn is refused.
+    assert any("General CP" in i.message and "0 are drawn" in i.message for i in sc.issues())
+    cp = sc.add_node(Node("n4", "cpu_cp", "CP 1"))
+    sc.add_link(Link("l5", w.id, cp.id))
+    assert sc.run_request() == ("natural_ziip", {"gcps": 1, "ziips": 1})
 
 
 def test_plain_data_round_trip_and_bad_data():

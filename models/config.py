@@ -1,0 +1,347 @@
+"""The hardware and workload configuration a run simulates, built from the canvas.
+
+A :class:`Configuration` is plain, immutable data (JSON round trip with
+:meth:`Configuration.to_dict` / :meth:`Configuration.from_dict`): the
+processors, channel paths, control units, RAID ranks, volumes, datasets,
+tape drives and workloads drawn on a canvas, each under its canvas label,
+with the links that matter to the model turned into named references
+(a volume names its control unit and ranks, a channel path the control
+units and tape drives it reaches). :func:`from_scenario` builds it from a
+:class:`models.scenario.Scenario`; the models build their simulation from
+it (``models.io.system`` for channels, control units, ranks and volumes,
+``models.cpu`` for the processors, ``models.tape`` for the drives).
+
+Nothing here runs a model: this module knows the shape of a configuration,
+not its timing. The physical figures (link rates, drive timing, cache
+behaviour) live with the models that use them.
+"""
+from __future__ import annotations
+
+from dataclasses import asdict, dataclass, field, fields
+from types import MappingProxyType
+from typing import Any, Iterable, Mapping
+
+#: Drive types a volume's kind implies (the rank behind it holds those drives).
+VOLUME_DEVICES: Mapping[str, str] = MappingProxyType({
+    "vol_hdd10k": "HDD10K", "vol_hdd15k": "HDD15K", "vol_ssd": "SSD", "vol_3390": "3390",
+})
+#: Channel protocol each channel kind implies.
+CHANNEL_PROTOCOLS: Mapping[str, str] = MappingProxyType({
+    "chan_ficon": "FICON", "chan_zhpf": "zHPF",
+})
+#: Processor type of each processor kind.
+PROCESSOR_TYPES: Mapping[str, str] = MappingProxyType({"cpu_cp": "CP", "cpu_ziip": "zIIP"})
+
+#: Defaults of the properties a component carries when the canvas sets none.
+CHANNEL_GENERATION = "FEx8S"
+CACHE_GB = 64.0
+RAID = "7+P"
+ALIASES = 0
+VOLUME_MODEL = "3390-9"
+
+
+def _props(value: Mapping | None) -> Mapping:
+    return MappingProxyType(dict(value or {}))
+
+
+@dataclass(frozen=True)
+class Processor:
+    """A general CP or a zIIP. ``speed`` is relative to the reference engine (1.0)."""
+
+    name: str
+    type: str                       # "CP" or "zIIP"
+    speed: float = 1.0
+    properties: Mapping = field(default_factory=dict)
+
+
+@dataclass(frozen=True)
+class ChannelPath:
+    """A CHPID: FICON command mode or zHPF, on a FICON Express generation.
+
+    ``control_units`` and ``tape_drives`` are what the path reaches;
+    ``processors`` the processors that start I/O on it.
+    """
+
+    name: str
+    protocol: str                   # "FICON" or "zHPF"
+    generation: str = CHANNEL_GENERATION
+    control_units: tuple[str, ...] = ()
+    tape_drives: tuple[str, ...] = ()
+    processors: tuple[str, ...] = ()
+    properties: Mapping = field(default_factory=dict)
+
+
+@dataclass(frozen=True)
+class ControlUnit:
+    """A DS8000-style control unit: cache shared by all its volumes."""
+
+    name: str
+    cache_gb: float = CACHE_GB
+    properties: Mapping = field(default_factory=dict)
+
+
+@dataclass(frozen=True)
+class Rank:
+    """A RAID-5 rank. ``drive`` is the drive type its volumes' kinds agree on."""
+
+    name: str
+    drive: str
+    raid: str = RAID
+    properties: Mapping = field(default_factory=dict)
+
+
+@dataclass(frozen=True)
+class Volume:
+    """An emulated 3390 volume behind one control unit.
+
+    ``ranks`` are the ranks its extents live on (storage pool striping over
+    several); empty means a rank of its own, named after the volume.
+    ``aliases`` are PAV/HyperPAV aliases: each lets one more I/O to the
+    volume start at once instead of queueing (IOSQ).
+    """
+
+    name: str
+    device: str                     # HDD10K, HDD15K, SSD or 3390 (native)
+    control_unit: str | None
+    ranks: tuple[str, ...] = ()
+    aliases: int = ALIASES
+    model: str = VOLUME_MODEL
+    properties: Mapping = field(default_factory=dict)
+
+
+@dataclass(frozen=True)
+class Dataset:
+    """A dataset placed on one or more volumes (in link order)."""
+
+    name: str
+    kind: str
+    volumes: tuple[str, ...] = ()
+    properties: Mapping = field(default_factory=dict)
+
+
+@dataclass(frozen=True)
+class TapeDrive:
+    """A 3490 tape drive on one or more channel paths."""
+
+    name: str
+    channels: tuple[str, ...] = ()
+    properties: Mapping = field(default_factory=dict)
+
+
+@dataclass(frozen=True)
+class Workload:
+    """A workload: the datasets it uses and the processors it runs on."""
+
+    name: str
+    kind: str
+    datasets: tuple[str, ...] = ()
+    processors: tuple[str, ...] = ()
+    properties: Mapping = field(default_factory=dict)
+
+
+_SECTIONS = (("processors", Processor), ("channels", ChannelPath),
+             ("control_units", ControlUnit), ("ranks", Rank), ("volumes", Volume),
+             ("datasets", Dataset), ("tape_drives", TapeDrive), ("workloads", Workload))
+
+
+@dataclass(frozen=True)
+class Configuration:
+    """Everything on the canvas that a run simulates, by canvas label."""
+
+    processors: tuple[Processor, ...] = ()
+    channels: tuple[ChannelPath, ...] = ()
+    control_units: tuple[ControlUnit, ...] = ()
+    ranks: tuple[Rank, ...] = ()
+    volumes: tuple[Volume, ...] = ()
+    datasets: tuple[Dataset, ...] = ()
+    tape_drives: tuple[TapeDrive, ...] = ()
+    workloads: tuple[Workload, ...] = ()
+
+    # ---- look-ups ----------------------------------------------------------
+    def _find(self, section: str, name: str):
+        for item in getattr(self, section):
+            if item.name == name:
+                return item
+        raise KeyError(f"no {section[:-1].replace('_', ' ')} called '{name}'")
+
+    def processor(self, name: str) -> Processor:
+        return self._find("processors", name)
+
+    def channel(self, name: str) -> ChannelPath:
+        return self._find("channels", name)
+
+    def control_unit(self, name: str) -> ControlUnit:
+        return self._find("control_units", name)
+
+    def rank(self, name: str) -> Rank:
+        return self._find("ranks", name)
+
+    def volume(self, name: str) -> Volume:
+        return self._find("volumes", name)
+
+    def dataset(self, name: str) -> Dataset:
+        return self._find("datasets", name)
+
+    def workload(self, name: str | None = None) -> Workload:
+        """The workload called ``name`` (or the only one)."""
+        if name is None:
+            if len(self.workloads) != 1:
+                raise KeyError(f"{len(self.workloads)} workloads: name the one wanted")
+            return self.workloads[0]
+        return self._find("workloads", name)
+
+    def paths_to(self, control_unit: str) -> tuple[ChannelPath, ...]:
+        """Channel paths that reach ``control_unit``, in canvas order."""
+        return tuple(c for c in self.channels if control_unit in c.control_units)
+
+    def volumes_of(self, dataset: str) -> tuple[Volume, ...]:
+        """The volumes a dataset lives on, in its placement order."""
+        return tuple(self.volume(v) for v in self.dataset(dataset).volumes)
+
+    def volumes_on(self, control_unit: str) -> tuple[Volume, ...]:
+        return tuple(v for v in self.volumes if v.control_unit == control_unit)
+
+    def workload_volumes(self, workload: str | None = None) -> tuple[Volume, ...]:
+        """Every volume holding a dataset of the workload, first use first."""
+        seen: dict[str, Volume] = {}
+        for ds in self.workload(workload).datasets:
+            for v in self.volumes_of(ds):
+                seen.setdefault(v.name, v)
+        return tuple(seen.values())
+
+    def processors_of(self, type_: str | None = None,
+                      workload: str | None = None) -> tuple[Processor, ...]:
+        """Processors (of one type) the workload runs on; all of them when the
+        workload names none (it then runs wherever the system dispatches it)."""
+        names = set(self.workload(workload).processors) if self.workloads else set()
+        pool = [p for p in self.processors if not names or p.name in names]
+        return tuple(p for p in pool if type_ is None or p.type == type_)
+
+    def tape_drives_reached(self) -> tuple[TapeDrive, ...]:
+        """Tape drives on a channel path that a processor drives."""
+        live = {c.name for c in self.channels if c.processors}
+        return tuple(d for d in self.tape_drives if live & set(d.channels))
+
+    def component_names(self) -> list[str]:
+        """Every component's canvas label, in section order."""
+        return [item.name for section, _ in _SECTIONS for item in getattr(self, section)]
+
+    # ---- plain data ----------------------------------------------------------
+    def to_dict(self) -> dict:
+        """JSON-ready data (tuples as lists, property mappings as objects)."""
+        out = {}
+        for section, _ in _SECTIONS:
+            items = []
+            for item in getattr(self, section):
+                d = asdict(item) if not _has_mapping(item) else _item_dict(item)
+                items.append(d)
+            out[section] = items
+        return out
+
+    @classmethod
+    def from_dict(cls, data: Mapping) -> "Configuration":
+        """Inverse of :meth:`to_dict`; ``ValueError`` on a malformed object."""
+        if not isinstance(data, Mapping):
+            raise ValueError("a configuration is a JSON object")
+        kw = {}
+        for section, klass in _SECTIONS:
+            raw = data.get(section, [])
+            if not isinstance(raw, list):
+                raise ValueError(f"configuration '{section}' must be a list")
+            kw[section] = tuple(_item_from(klass, r, section) for r in raw)
+        return cls(**kw)
+
+
+def _has_mapping(item) -> bool:
+    return any(isinstance(getattr(item, f.name), Mapping) for f in fields(item))
+
+
+def _item_dict(item) -> dict:
+    out = {}
+    for f in fields(item):
+        v = getattr(item, f.name)
+        out[f.name] = dict(v) if isinstance(v, Mapping) else list(v) if isinstance(v, tuple) else v
+    return out
+
+
+def _item_from(klass, raw: Any, section: str):
+    if not isinstance(raw, Mapping):
+        raise ValueError(f"configuration '{section}' holds a non-object")
+    names = {f.name for f in fields(klass)}
+    unknown = set(raw) - names
+    if unknown:
+        raise ValueError(f"configuration '{section}': unknown field(s) {', '.join(sorted(unknown))}")
+    kw = {}
+    for k, v in raw.items():
+        kw[k] = tuple(v) if isinstance(v, list) else _props(v) if isinstance(v, Mapping) else v
+    try:
+        return klass(**kw)
+    except TypeError as exc:
+        raise ValueError(f"configuration '{section}': {exc}") from None
+
+
+# ---- from the canvas ------------------------------------------------------------
+def from_scenario(sc) -> Configuration:
+    """The configuration drawn on a :class:`models.scenario.Scenario`.
+
+    Components are taken in canvas order (by id); references between them
+    follow the links. Wiring problems are the scenario's to report
+    (:meth:`Scenario.issues`): this function takes the drawing as it is.
+    """
+    from models import components
+
+    nodes = sorted(sc.nodes.values(), key=lambda n: _order(n.id))
+    label = {n.id: n.label for n in nodes}
+    adj: dict[str, list] = {n.id: [] for n in nodes}
+    for ln in sorted(sc.links.values(), key=lambda ln: _order(ln.id)):
+        adj[ln.source].append(sc.nodes[ln.target])
+        adj[ln.target].append(sc.nodes[ln.source])
+
+    def near(node, category: str) -> tuple[str, ...]:
+        return tuple(label[m.id] for m in adj[node.id] if m.category == category)
+
+    out: dict[str, list] = {s: [] for s, _ in _SECTIONS}
+    for n in nodes:
+        cat = n.category
+        props = _props(n.properties)
+        if cat == "processor":
+            out["processors"].append(Processor(n.label, PROCESSOR_TYPES[n.kind],
+                                               float(n.properties.get("speed", 1.0)), props))
+        elif cat == "channel":
+            out["channels"].append(ChannelPath(
+                n.label, CHANNEL_PROTOCOLS[n.kind],
+                str(n.properties.get("channel", CHANNEL_GENERATION)),
+                near(n, "control_unit"), near(n, "tape"), near(n, "processor"), props))
+        elif cat == "control_unit":
+            out["control_units"].append(ControlUnit(
+                n.label, float(n.properties.get("cache_gb", CACHE_GB)), props))
+        elif cat == "rank":
+            devices = [VOLUME_DEVICES[m.kind] for m in adj[n.id] if m.kind in VOLUME_DEVICES]
+            out["ranks"].append(Rank(n.label, devices[0] if devices else "HDD15K",
+                                     str(n.properties.get("raid", RAID)), props))
+        elif cat == "volume":
+            cus = near(n, "control_unit")
+            out["volumes"].append(Volume(
+                n.label, VOLUME_DEVICES[n.kind], cus[0] if cus else None, near(n, "rank"),
+                int(n.properties.get("aliases", ALIASES)),
+                str(n.properties.get("model", VOLUME_MODEL)), props))
+        elif cat == "dataset":
+            out["datasets"].append(Dataset(n.label, n.kind, near(n, "volume"), props))
+        elif cat == "tape":
+            out["tape_drives"].append(TapeDrive(n.label, near(n, "channel"), props))
+        elif cat == "workload":
+            out["workloads"].append(Workload(n.label, n.kind, near(n, "dataset"),
+                                             near(n, "processor"), props))
+        else:                                  # pragma: no cover - registry and here agree
+            raise ValueError(f"no configuration section for {components.CATEGORIES.get(cat, cat)}")
+    return Configuration(**{k: tuple(v) for k, v in out.items()})
+
+
+def _order(ident: str) -> tuple:
+    digits = ident.lstrip("nl")
+    return (0, int(digits), ident) if digits.isdigit() and len(digits) < 12 else (1, 0, ident)
+
+
+def names(items: Iterable) -> list[str]:
+    """Canvas labels of configuration items."""
+    return [i.name for i in items]
