@@ -31,6 +31,9 @@ ALIASES = 2
 RANKS = 1
 RAID = "7+P"
 CHANNEL = "FEx8S"
+#: Channel paths to the control unit: DOMAIN.md's "typically 2–8"; four
+#: leave the three concurrent I/Os of the published set-up a path each.
+PATHS = 4
 
 
 @dataclass(frozen=True)
@@ -81,7 +84,8 @@ class IOPath:
         self.dataset = dataset
         self._kw = dict(device=device, protocol=protocol, channel=CHANNEL,
                         ranks=RANKS if ranks is None else ranks, raid=RAID,
-                        aliases=ALIASES if aliases is None else aliases, trace=trace)
+                        aliases=ALIASES if aliases is None else aliases, trace=trace,
+                        paths=PATHS)
         self._warm = warm
         self.subsystems: dict[int, IOSubsystem] = {}
         self._single = dataset.volumes == 1

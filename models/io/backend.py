@@ -63,52 +63,90 @@ def record_footprint(data_len: int, key_len: int = 0) -> int:
     return -(-raw // SECTOR_BYTES) * SECTOR_BYTES
 
 
-class Backend:
-    """Drives behind one volume's tracks: RAID ranks or one native 3390.
+class DrivePool:
+    """The state of every drive of a configuration, in flat per-drive lists.
+
+    Ranks own slices of it (:class:`Rank`); every volume's :class:`Backend`
+    indexes the same lists, so volumes on one rank queue for the same drives
+    and find each other's arm positions. Flat lists keep the hot path to one
+    indexing step, as when each volume had its own drives.
+    """
+
+    def __init__(self) -> None:
+        self.free_at: list[float] = []
+        # Byte offset just past each drive's last read: a read queued right
+        # behind it that starts there streams on without a new positioning.
+        self.end_off: list[int] = []
+        self.busy: list[float] = []
+        self.accesses: list[int] = []
+        self.phase: list[float] = []
+        self.cyl: list[int] = []
+        self.lanes: list = []          # per SSD drive its lanes' free times; None for a disk
+        self.rng: list = []            # per drive the stream of its rank
+
+    def __len__(self) -> int:
+        return len(self.free_at)
+
+    def add(self, n: int, rng, arm_span_cyls: int, lanes: int = 0) -> int:
+        """Append ``n`` drives; returns the index of the first.
+
+        Platter phases, then arm positions (over the first ``arm_span_cyls``
+        cylinders: the workload has been using that area) are drawn from
+        ``rng``, which also serves their rotational delays.
+        """
+        base = len(self.free_at)
+        self.free_at += [0.0] * n
+        self.end_off += [-1] * n
+        self.busy += [0.0] * n
+        self.accesses += [0] * n
+        self.phase += [rng.random() for _ in range(n)]
+        self.cyl += [int(rng.random() * arm_span_cyls) for _ in range(n)]
+        self.lanes += [[0.0] * lanes if lanes else None for _ in range(n)]
+        self.rng += [rng] * n
+        return base
+
+
+class Rank:
+    """A RAID-5 rank (or one native 3390 drive): its layout and its drives.
 
     Parameters
     ----------
+    name : str
+        Canvas label (drive components are named after it).
     disk : DiskProfile
-        The drive type (``HDD10K``, ``HDD15K``, ``SSD`` or ``3390``).
     record_bytes : int
-        Data length of the volume's records (4096 for DB2 pages).
-    ranks : int
-        Ranks the volume's extents are spread over (ignored for native 3390).
+        Record size of the volumes on it (4096 for DB2 pages).
     raid : str
         ``7+P`` or ``6+P+S``.
     rng : random.Random
-        Stream for the drives' starting arm positions and platter phases.
+        The rank's stream: platter phases, arm positions, rotational delays.
+    pool : DrivePool
+        Where its drives' state lives.
+    drives : int or None
+        Drives to create; default the RAID layout's active drives (one for a
+        native 3390). Several ranks' worth makes a standalone multi-rank
+        :class:`Backend`.
     """
 
-    def __init__(self, disk: DiskProfile, record_bytes: int, ranks: int, raid: str, rng):
+    def __init__(self, name: str, disk: DiskProfile, record_bytes: int, raid: str, rng,
+                 pool: DrivePool, drives: int | None = None):
         if raid not in RAID_LAYOUTS:
             raise ValueError(f"unknown RAID layout {raid!r}; known: {', '.join(RAID_LAYOUTS)}")
-        if ranks < 1:
-            raise ValueError("a volume needs at least one rank")
+        self.name = name
         self.disk = disk
+        self.raid = raid
         self.native = disk.name == "3390"
+        self.record_bytes = record_bytes
         self.records_per_track = geometry.records_per_track(record_bytes)
         self.data_per_row, self.active = RAID_LAYOUTS[raid]
-        self.ranks = 1 if self.native else ranks
-        self.n_drives = 1 if self.native else self.ranks * self.active
         self.rot = disk.rotation_ms / 1000.0
         self.rate = disk.media_mb_s * 1e6            # bytes per second
-        self.access = disk.access_ms / 1000.0
-        self.settle = disk.settle_ms / 1000.0
-        self.seek_span = (disk.full_seek_ms - disk.settle_ms) / 1000.0
         self._init_layout(record_bytes)
-        self.free_at = [0.0] * self.n_drives
-        # Byte offset just past each drive's last read: a read queued right
-        # behind it that starts there streams on without a new positioning.
-        self.end_off = [-1] * self.n_drives
-        self.last_drive = 0          # drive of the latest stage (for the LPO)
-        self.busy = [0.0] * self.n_drives
-        self.accesses = [0] * self.n_drives
-        self.rng = rng
-        self.phase = [rng.random() for _ in range(self.n_drives)]
-        # Arms start over the volume's area: the workload has been using it.
-        self.cyl = [int(rng.random() * self._volume_cyls) for _ in range(self.n_drives)]
-        self.lanes = [[0.0] * disk.parallelism for _ in range(self.n_drives)] if disk.is_ssd else None
+        self.n_drives = drives or (1 if self.native else self.active)
+        self.pool = pool
+        self.base = pool.add(self.n_drives, rng, self._volume_cyls,
+                             disk.parallelism if disk.is_ssd else 0)
+        self.extents_used = 0          # extents (slots) allocated to volumes so far
 
     def _init_layout(self, record_bytes: int) -> None:
         if self.native:
@@ -131,14 +169,117 @@ class Backend:
         self.extent_rows = -(-EXTENT_TRACKS // (self.strip_tracks * self.data_per_row))
         self._volume_cyls = max(1, int(self.extent_rows * self.strip_bytes * self.cyl_per_byte))
 
+    def allocate(self, extents: int) -> int:
+        """Reserve ``extents`` extent slots for a volume; returns the first.
+
+        Volumes on a rank get their extents one after the other (in canvas
+        order), so each has its own region of every drive.
+        """
+        first = self.extents_used
+        self.extents_used += extents
+        return first
+
+    def drives(self) -> range:
+        """Indices of the rank's drives in the pool."""
+        return range(self.base, self.base + self.n_drives)
+
+    def busy_s(self) -> float:
+        """Seconds the rank's drives were busy, summed over them."""
+        return sum(self.pool.busy[self.base:self.base + self.n_drives])
+
+
+class Backend:
+    """Drives behind one volume's tracks: RAID ranks or one native 3390.
+
+    Standalone (``Backend(disk, record_bytes, ranks, raid, rng)``) it makes
+    its own drives; built by :class:`models.io.system.IOSystem` it is a
+    volume's view of shared :class:`Rank` objects (``on``): the volume's
+    extents go round those ranks (storage pool striping) starting at the
+    extent slots ``slots`` allocated to it on each, and every drive's state
+    lives in one :class:`DrivePool`.
+
+    Parameters
+    ----------
+    disk : DiskProfile
+        The drive type (``HDD10K``, ``HDD15K``, ``SSD`` or ``3390``).
+    record_bytes : int
+        Data length of the volume's records (4096 for DB2 pages).
+    ranks : int
+        Ranks the volume's extents are spread over (ignored for native 3390).
+    raid : str
+        ``7+P`` or ``6+P+S``.
+    rng : random.Random
+        Stream for the drives' starting arm positions and platter phases.
+    on : sequence of Rank, optional
+        Shared ranks (same drive type and RAID layout) instead of own drives.
+    slots : sequence of int, optional
+        First extent slot of the volume on each rank of ``on``.
+    """
+
+    def __init__(self, disk: DiskProfile, record_bytes: int, ranks: int = 1, raid: str = "7+P",
+                 rng=None, on=None, slots=None):
+        if on is None:
+            if ranks < 1:
+                raise ValueError("a volume needs at least one rank")
+            first = Rank("", disk, record_bytes, raid, rng, DrivePool(),
+                         drives=1 if disk.name == "3390" else ranks * RAID_LAYOUTS.get(raid, (0, 0))[1])
+            n = 1 if first.native else ranks
+            on = [_Slice(first, r * first.active) for r in range(n)]
+            slots = [0] * n
+        rk = on[0]
+        for other in on[1:]:
+            if (other.disk.name, other.raid) != (rk.disk.name, rk.raid):
+                raise ValueError(f"ranks {rk.name!r} and {other.name!r} differ in drive type "
+                                 "or RAID layout: a volume stripes only over like ranks")
+        self.disk = disk = rk.disk
+        self.native = rk.native
+        self.records_per_track = rk.records_per_track
+        self.data_per_row, self.active = rk.data_per_row, rk.active
+        self.ranks = 1 if self.native else len(on)
+        self.rank_objs = list(on)
+        self.rank_base = [r.base for r in on]
+        self.slot_base = list(slots or [0] * len(on))
+        self.n_drives = 1 if self.native else self.ranks * self.active
+        self.rot = rk.rot
+        self.rate = rk.rate
+        self.access = disk.access_ms / 1000.0
+        self.settle = disk.settle_ms / 1000.0
+        self.seek_span = (disk.full_seek_ms - disk.settle_ms) / 1000.0
+        for k in ("rec_bytes", "ncyl", "_volume_cyls", "rec_frac", "track_bytes", "strip_tracks",
+                  "strip_bytes", "cyl_per_byte", "bytes_per_rev", "extent_rows"):
+            if hasattr(rk, k):
+                setattr(self, k, getattr(rk, k))
+        pool = rk.pool
+        self.pool = pool
+        self.free_at = pool.free_at
+        self.end_off = pool.end_off
+        self.busy = pool.busy
+        self.accesses = pool.accesses
+        self.phase = pool.phase
+        self.cyl = pool.cyl
+        self.rngs = pool.rng
+        self.lanes = pool.lanes if disk.is_ssd else None
+        self.last_drive = self.rank_base[0]      # drive of the latest stage (for the LPO)
+
+    def drives(self) -> list[int]:
+        """Pool indices of the drives the volume's tracks live on."""
+        if self.native:
+            return [self.rank_base[0]]
+        return [b + i for b in self.rank_base for i in range(self.active)]
+
+    def busy_s(self) -> float:
+        """Busy seconds of the volume's drives (shared ones include others' work)."""
+        busy = self.busy
+        return sum(busy[d] for d in self.drives())
+
     # -- layout -------------------------------------------------------------
     def locate(self, track: int) -> tuple[int, int]:
         """(drive index, byte offset on that drive) of a logical track's start."""
         if self.native:
-            return 0, track
+            return self.rank_base[0], track
         extent, t_in = divmod(track, EXTENT_TRACKS)
         rank = extent % self.ranks
-        slot = extent // self.ranks                  # extents before it on this rank
+        slot = self.slot_base[rank] + extent // self.ranks     # extents before it on this rank
         strip, t_in_strip = divmod(t_in, self.strip_tracks)
         row, col = divmod(strip, self.data_per_row)
         parity = self.active - 1 - row % self.active
@@ -147,7 +288,7 @@ class Backend:
         # The strip's tracks lie packed on the drive, one strip row after
         # the other: a drive streams from one row's strip into the next.
         offset = row_abs * self.strip_bytes + t_in_strip * self.track_bytes
-        return rank * self.active + drive, offset
+        return self.rank_base[rank] + drive, offset
 
     # -- timing -------------------------------------------------------------
     def stage(self, t: float, track: int, first: int, count: int) -> tuple[float, int]:
@@ -245,7 +386,7 @@ class Backend:
             # of reach of the unit's layout arithmetic, so a new positioning
             # waits a uniformly distributed part of a turn (mean: the
             # published average latency, half a turn).
-            target = self.rng.random()
+            target = self.rngs[d].random()
         done = t1 + ((target - angle) % 1.0) * rot + nbytes / self.rate
         self.cyl[d] = cyl
         self.end_off[d] = offset + nbytes
@@ -273,24 +414,25 @@ class Backend:
         return done
 
     def _native(self, t: float, track: int, first: int, count: int) -> float:
-        start = t if t > self.free_at[0] else self.free_at[0]
+        d = self.rank_base[0]
+        start = t if t > self.free_at[d] else self.free_at[d]
         cyl = track // geometry.TRACKS_PER_CYLINDER
-        dc = cyl - self.cyl[0]
+        dc = cyl - self.cyl[d]
         seek = 0.0 if dc == 0 else self.settle + self.seek_span * math.sqrt(min(1.0, abs(dc) / self.ncyl))
         t1 = start + seek
         rot = self.rot
-        angle = (t1 / rot + self.phase[0]) % 1.0
+        angle = (t1 / rot + self.phase[d]) % 1.0
         target = first * self.rec_frac
         done = t1 + ((target - angle) % 1.0) * rot + count * self.rec_frac * rot
-        self.cyl[0] = cyl
-        self._book(0, start, done)
+        self.cyl[d] = cyl
+        self._book(d, start, done)
         return done
 
     def parity_drive(self, track: int) -> int:
         """Drive holding the RAID-5 parity of the stripe row a track is in."""
         extent, t_in = divmod(track, EXTENT_TRACKS)
         row = t_in // self.strip_tracks // self.data_per_row
-        return extent % self.ranks * self.active + self.active - 1 - row % self.active
+        return self.rank_base[extent % self.ranks] + self.active - 1 - row % self.active
 
     def destage(self, t: float, track: int, first: int, count: int) -> tuple[float, int]:
         """Write ``count`` modified records of ``track`` from cache to the drives.
@@ -346,3 +488,11 @@ class Backend:
         if self.native:
             return self.rec_frac * self.rot
         return self.rec_bytes / self.rate
+
+
+class _Slice:
+    """One rank's worth of a standalone multi-rank :class:`Backend`'s drives."""
+
+    def __init__(self, rank: Rank, offset: int):
+        self.__dict__.update(rank.__dict__)
+        self.base = rank.base + offset

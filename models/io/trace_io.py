@@ -12,31 +12,38 @@ IOSQ, PEND, DISC, CONN = 0, 1, 2, 3
 
 class IOTrace:
     """Records io_start/io_phase/io_end, seek, track_read, cache_hit/miss,
-    stage and evict rows for one volume.
+    stage, evict and channel_busy rows for one volume.
 
     Parameters
     ----------
     trace : models.engine.Trace
     volume : str
-        Volume component name (``VOL0``).
+        Volume component name (its canvas label, or ``VOL0``).
     backend : models.io.backend.Backend
         For drive numbers, cylinders and record timing.
     engine : models.engine.Engine
         For the time of evictions.
+    cu : str
+        Control unit component name (``CU`` by default).
+    drive_names : callable or None
+        ``drive_names(pool index)`` gives a drive's component name; default
+        ``DRV<i>`` by the drive's place among the volume's drives.
     """
 
-    def __init__(self, trace, volume: str, backend, engine):
+    def __init__(self, trace, volume: str, backend, engine, cu: str = "CU", drive_names=None):
         self.t = trace
         self.engine = engine
         self.backend = backend
-        self.vol = trace.component(volume)
-        self.cu = trace.component("CU")
-        self.drives = [trace.component(f"DRV{i}") for i in range(backend.n_drives)]
+        self.vol = trace.component(volume, "VOL")
+        self.cu = trace.component(cu, "CU")
+        drives = backend.drives()
+        self.drives = {d: trace.component(drive_names(d) if drive_names else f"DRV{i}", "DRV")
+                       for i, d in enumerate(drives)}
         k = trace.kind
         self.k = {name: k(name) for name in (
             "io_start", "io_end", "io_phase", "seek", "track_read", "cache_hit",
-            "cache_miss", "stage", "evict")}
-        self._cyl = list(backend.cyl)
+            "cache_miss", "stage", "evict", "channel_busy")}
+        self._cyl = {d: backend.cyl[d] for d in drives}
         trace.meta.setdefault("records_per_track", backend.records_per_track)
         trace.meta.setdefault("staging_modes", list(MODE_NAMES))
 
@@ -60,7 +67,8 @@ class IOTrace:
             need >>= 1
             r += 1
         rec(t, self.vol, self.k["io_phase"], rid, DISC)
-        rec(ready, self.vol, self.k["io_phase"], rid, CONN)
+        if ready <= t:
+            rec(t, self.vol, self.k["io_phase"], rid, CONN)   # else at the reconnect
 
     def hits(self, t: float, track: int, mask: int) -> None:
         r = 0
@@ -87,3 +95,10 @@ class IOTrace:
 
     def evict(self, track: int, slots: int) -> None:
         self.t.record(self.engine.now, self.cu, self.k["evict"], track, slots)
+
+    def connected(self, path, since: float, t: float, rid: int) -> None:
+        """The I/O was connected to ``path`` from ``since`` to ``t``
+        (``channel_busy``: a = I/O id, b = microseconds)."""
+        if path.comp < 0:
+            path.comp = self.t.component(path.name, "CHP")
+        self.t.record(since, path.comp, self.k["channel_busy"], rid, round((t - since) * 1e6))

@@ -61,20 +61,27 @@ class NVS:
 def write_program(sub, t: float, groups, res):
     """Generator: the channel program of one write I/O from ``t``; returns its end.
 
-    Yields the times at which the unit is about to issue destages (so
-    concurrent I/Os reach the drives in time order, as for reads).
+    Yields the times at which the unit is about to issue destages or
+    reconnect (so concurrent I/Os reach drives and paths in time order,
+    as for reads), and an event when every channel path is busy.
 
     Parameters
     ----------
-    sub : models.io.subsystem.IOSubsystem
+    sub : models.io.volume.VolumeIO
     t : float
     groups : list of (track, mask)
     res : IOResult
         Filled in: pend, disc (NVS full), conn, pages, hits (fast writes).
     """
-    t = sub._start(t, res)
+    t0 = t
+    path, t = yield from sub._connect(t, res)
+    since = t
+    t = sub._start(t, res, t0)
     st = sub.stats
     rec = sub.record_bytes
+    kb = sub.kb
+    cache = sub.cache
+    nvs = sub.nvs
     xfer = ch.SLOT_S + sub.link_s_per_record
     prev = (-2, -2)
     for track, mask in groups:
@@ -84,23 +91,26 @@ def write_program(sub, t: float, groups, res):
         prev = (track, mask.bit_length() - 1)
         t += step + n * xfer
         res.conn += step + n * xfer
-        room = sub.nvs.room_at(t, n * rec)
+        room = nvs.room_at(t, n * rec)
         if room > t:
+            # NVS full: the unit disconnects until a destage frees room.
             st.nvs_waits += 1
             res.disc += room - t
-            t = room
-        sub.cache.add(track, mask, t)
-        sub.cache.valid(track, t)
+            path, t = yield from sub._reconnect(path, since, t, room, res)
+            since = t
+        cache.add(kb + track, mask, t)
+        cache.valid(kb + track, t)
         yield t
         first = ch.lowest(mask)
         count = mask.bit_length() - first
         done, ops = sub.backend.destage(t, track, first, count)
-        sub.nvs.hold(n * rec, done)
+        nvs.hold(n * rec, done)
         st.destages += 1
         st.destage_ops += ops
         st.destage_bytes += count * sub.backend.rec_bytes
         res.hits += n
         res.pages += n
+    sub._release(path, since, t, res)
     st.write_requests += res.pages
     st.fast_writes += res.pages
     return t

@@ -1,0 +1,179 @@
+"""Staging ahead of the host: the List Prefetch Optimizer and sequential prestage.
+
+A mixin of :class:`models.io.volume.VolumeIO` (split off to keep modules
+small): the LPO's per-list drive schedule and reconnect runs, and the
+sequential detection's adaptive prestage (AMP). Both work on the volume's
+own tracks; cache keys carry the volume's base (``self.kb``) because the
+control unit's directory is shared by all its volumes.
+"""
+from __future__ import annotations
+
+from models.io.cache import FULL, PARTIAL, RECORD
+from models.io.request import IOResult
+
+#: Adaptive prestage (AMP, Gill & Bathen, FAST 2007, the DS8000's sequential
+#: prefetching): a stream's prestage depth starts at one stripe and grows by a
+#: stripe each time the host has to wait for a track the stream's prestage is
+#: still bringing in, up to this many stripes (a bound on the cache one
+#: stream may hold ahead: 16 stripes of a 7+P rank are ~25 MB).
+AMP_MAX_STRIPES = 16
+
+
+class Staging:
+    """LPO scheduling and sequential prestage (mixed into ``VolumeIO``)."""
+
+    # -- List Prefetch Optimizer --------------------------------------------
+    def _lpo_schedule(self, t: float, groups, res: IOResult, list_prefetch: bool = False) -> list:
+        """Issue every missing record of the list to the drives at once.
+
+        Per track: one needed record is staged alone (record caching); two or
+        more are staged as one partial-track read spanning them (the drive
+        passes them in the same turn anyway); the whole track is staged
+        when the LPO has seen enough lists come back to tracks it had already
+        staged from that another record of the track is likely to be wanted
+        (odds above record transfer time / positioning time).
+
+        In full-track mode the LPO stages every track of a list prefetch
+        (``list_prefetch``), also one already in cache: it plans the list on the
+        drives from the list alone, ahead of the channel's cache look-ups
+        (DOMAIN.md: "it can re-stage pages that are already cached"), and
+        sends the list's records as its reads complete, so the channel
+        waits for a re-staged track as for a miss. Lists inside an active
+        sequential stream are left to sequential prestage
+        (:meth:`_in_stream`): the unit classifies them as sequential.
+        A single-page (synchronous) read is never re-staged.
+
+        Returns, per group, ``(drive, ready time)`` of the read it issued,
+        or None when the group needed none.
+        """
+        entries = self.cache.tracks
+        kb = self.kb
+        staged = self._lpo_staged
+        odds = self._full_track_odds
+        be = self.backend
+        revisits, visits = self._revisits, self._visits
+        batch = [None] * len(groups)
+        restage = list_prefetch and bool(groups) and not self._in_stream(groups[0][0])
+        full = self.full_mask
+        for i, (track, mask) in enumerate(groups):
+            visits += 1.0
+            if track in staged:
+                revisits += 1.0
+            full_mode = revisits and revisits >= odds * visits
+            e = entries.get(kb + track)
+            if e is None:
+                need, have = mask, 0
+            else:
+                have = e[0] | e[1]
+                need = mask & ~have
+                if not need and not (full_mode and restage and self._cached(e, t)):
+                    continue
+            if full_mode and restage and not need:
+                # The LPO plans the list from the list alone: it reads the
+                # track again and sends the list's records as its reads
+                # complete, as for any other record of the list.
+                done = self._stage(t, track, full, FULL, res)
+            elif full_mode:
+                done = self._stage(t, track, full & ~have, FULL, res)
+            elif need & (need - 1):
+                done = self._stage(t, track, need, PARTIAL, res)
+            else:
+                done = self._stage(t, track, need, RECORD, res)
+            staged.add(track)
+            batch[i] = (be.last_drive, done)
+        self._revisits, self._visits = revisits, visits
+        return batch
+
+    @staticmethod
+    def _cached(e: list, t: float) -> bool:
+        """Whether a directory entry's records are all in cache at ``t`` (no stage in flight)."""
+        return not e[1] or e[2] <= t
+
+    def _in_stream(self, track: int) -> bool:
+        """Whether ``track`` lies in the window of the active sequential stream.
+
+        The stream runs at most one prestage depth behind what is staged
+        ahead of it; two interleaved prefetch I/Os of one scan keep within
+        two depths.
+        """
+        to = self._seq_staged_to
+        return to >= 0 and to - 2 * self._prestage_tracks <= track <= to
+
+    @staticmethod
+    def _run_ready(batch: list, i: int) -> float:
+        """How long a disconnect for group ``i`` lasts under the LPO.
+
+        The unit knows which drive each record of the list is coming from.
+        When it has to disconnect for a record, the records right behind it
+        in the list that the same drive is reading for this I/O arrive
+        moments later, one after another (the drive passes them in order):
+        the unit reconnects once for that run of the list rather than once
+        per record. Returns the time the run's last record is in cache (0
+        when the LPO issued no read for group ``i``).
+        """
+        b = batch[i]
+        if b is None:
+            return 0.0
+        drive, ready = b
+        for j in range(i + 1, len(batch)):
+            b = batch[j]
+            if b is None:
+                continue        # already in cache or being staged: not this drive's run
+            if b[0] != drive:
+                break
+            if b[1] > ready:
+                ready = b[1]
+        return ready
+
+    def _amp_wait(self) -> None:
+        """The host waited for a track its stream's prestage is still reading:
+        prestage one stripe deeper (AMP), up to ``AMP_MAX_STRIPES``."""
+        self.amp_waits += 1
+        if self._prestage_tracks < AMP_MAX_STRIPES * self._stripe_tracks:
+            self._prestage_tracks += self._stripe_tracks
+
+    # -- sequential detection -----------------------------------------------
+    # A stream qualifies after SEQ_TRIGGER_TRACKS tracks' worth of contiguous
+    # records (tracked in _channel_io); the unit then tops its prestage up
+    # whenever less than half of the prestage depth is left ahead of it.
+    def _prestage(self, t: float, track: int) -> None:
+        """Stage whole tracks ahead of a sequential stream, a stripe deep.
+
+        Tracks that lie together on one drive (a RAID strip, a 3390
+        cylinder) are read in one disk access.
+        """
+        be = self.backend
+        cache = self.cache
+        entries = cache.tracks
+        kb = self.kb
+        full = self.full_mask
+        st = self.stats
+        end = track + 1 + self._prestage_tracks
+        staged_to = self._seq_staged_to
+        tk = staged_to + 1 if track < staged_to < end else track + 1
+        while tk < end:
+            e = entries.get(kb + tk)
+            if e is not None and (e[0] | e[1]) == full:
+                tk += 1
+                continue
+            n = be.run_tracks(tk, end - tk)
+            # Stop the run at a track already (partly) in cache.
+            for k in range(1, n):
+                if (kb + tk + k) in entries:
+                    n = k
+                    break
+            done, nbytes = be.stage_tracks(t, tk, n)
+            st.seq_tracks_staged += n
+            st.disk_requests += 1
+            st.disk_bytes += nbytes
+            if e is None:
+                cache.add_tracks(kb + tk, n, full, done)
+            else:
+                cache.add(kb + tk, full, done)
+                cache.add_tracks(kb + tk + 1, n - 1, full, done)
+            if self.tr is not None:
+                per = nbytes / n / be.rate
+                for k in range(n):
+                    self.tr.stage(t, done - (n - 1 - k) * per, tk + k, 0, self.rpt, FULL)
+            tk += n
+        self._seq_staged_to = end - 1

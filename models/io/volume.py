@@ -1,0 +1,489 @@
+"""One 3390 volume of an I/O configuration: its requests from IOSQ to the end.
+
+A :class:`VolumeIO` is what a workload reads and writes through (built by
+:class:`models.io.system.IOSystem`, or as a one-volume system by
+:class:`models.io.subsystem.IOSubsystem`). Its I/Os queue on the volume
+(IOSQ, ``1 + aliases`` exposures), take a channel path to the control
+unit (a wait for one is PEND), run their channel program against the
+control unit's cache, which all the unit's volumes share, disconnect while
+a miss is staged from the rank's drives, which all the rank's volumes
+share, and reconnect over any path of the unit (a wait for one is DISC).
+
+Each I/O costs at most two engine events when nothing contends (a volume
+grant when it must queue, and one timeout): protocol steps, cache look-ups,
+staging on the drives and channel bookings are computed in a tight loop at
+issue time. The loop pauses (yields the time) where the unit is about to
+book drives or a reconnect later than the present, and the I/O waits only
+if another event is due first, so concurrent I/Os reach drives and paths
+in time order.
+"""
+from __future__ import annotations
+
+from models.engine import Event, Resource
+from models.io import channel as ch
+from models.io.cache import FULL, PARTIAL, RECORD, CacheStats
+from models.io.paths import HELD
+from models.io.request import IOResult, pages_to_groups, range_to_groups, res_pages
+from models.io.staging import Staging
+from models.io.trace_io import CONN
+from models.io.writes import write_program
+
+#: Sequential detection: contiguous records read in a row before the unit
+#: prestages (two tracks' worth of records, DS8000 sequential detection).
+SEQ_TRIGGER_TRACKS = 2
+#: Sequential streams the unit follows at once per volume (enough for the
+#: interleaved prefetch I/Os of a scan and a synchronous reader).
+SEQ_STREAMS = 8
+STAGING_MODES = {"record": RECORD, "partial": PARTIAL, "full": FULL}
+#: A volume's cache keys are ``kb + track`` with ``kb = index << KEY_BITS``:
+#: one int key per track in the unit's shared directory (no tuples in the
+#: hot loop). 2^32 tracks is far beyond any 3390 (an EAV has < 2^24).
+KEY_BITS = 32
+
+
+class VolumeIO(Staging):
+    """A volume as its workloads see it: read, write, plan, warm, statistics.
+
+    Parameters
+    ----------
+    engine : Engine
+    name : str
+        Canvas label (trace component, report rows).
+    cu : models.io.system.ControlUnitIO
+        Its control unit: shared cache, NVS, channel paths.
+    backend : models.io.backend.Backend
+        Its view of the rank(s) its tracks live on.
+    protocol, channel : str
+        ``FICON``/``zHPF`` and ``FEx8``/``FEx8S`` (of the paths to the unit).
+    index : int
+        The volume's number in the unit's cache directory.
+    lpo, staging, aliases, record_bytes, seq_detect
+        As for :class:`models.io.subsystem.IOSubsystem`.
+    tracer : models.io.trace_io.IOTrace or None
+    """
+
+    def __init__(self, engine, name: str, cu, backend, protocol: str, channel: str, index: int = 0,
+                 lpo: bool | None = None, staging: str = "full", aliases: int = 0,
+                 record_bytes: int = 4096, seq_detect: bool = True, tracer=None):
+        if protocol not in ch.PROTOCOLS:
+            raise ValueError(f"unknown protocol {protocol!r}; known: {', '.join(ch.PROTOCOLS)}")
+        if channel not in ch.CHANNELS:
+            raise ValueError(f"unknown channel {channel!r}; known: {', '.join(ch.CHANNELS)}")
+        if staging not in STAGING_MODES:
+            raise ValueError(f"unknown staging mode {staging!r}; known: {', '.join(STAGING_MODES)}")
+        if aliases < 0:
+            raise ValueError(f"volume {name!r}: aliases cannot be negative")
+        self.engine = engine
+        self.name = name
+        self.cu = cu
+        self.device = backend.disk.name
+        self.protocol = protocol
+        self.zhpf = protocol == "zHPF"
+        self.lpo = self.zhpf if lpo is None else bool(lpo)
+        if self.lpo and not self.zhpf:
+            raise ValueError("the List Prefetch Optimizer needs zHPF")
+        self.channel = channel
+        self.aliases = aliases
+        self.backend = backend
+        self.paths = cu.paths
+        self.kb = index << KEY_BITS
+        self.rpt = backend.records_per_track
+        self.full_mask = (1 << self.rpt) - 1
+        self.record_bytes = record_bytes
+        self.link_s_per_record = record_bytes / ch.LINK_BYTES_S[channel]
+        self.max_addresses = ch.ZHPF_MAX_ADDRESSES[channel] if self.zhpf else None
+        self.staging = STAGING_MODES[staging]
+        self.seq_detect = seq_detect
+        self.stats = CacheStats()
+        self.tr = tracer
+        self.volume = Resource(engine, 1 + aliases, name)
+        self.totals = IOResult()
+        self.requests = 0
+        self.completed = 0        # requests whose parts are in ``totals``
+        self.path_waits = 0       # channel I/Os that found every path busy
+        # LPO staging choice: whole track pays when the chance that another
+        # record of the track is wanted later exceeds transfer / positioning.
+        self._full_track_odds = backend.record_transfer_s() / backend.positioning_s()
+        self._lpo_staged: set[int] = set()
+        self._revisits = 0.0
+        self._visits = 0.0
+        # Sequential detection: the streams the unit follows, as
+        # {next record expected (track * rpt + record): contiguous records so far}.
+        self._streams: dict[int, int] = {}
+        self._seq_staged_to = -1
+        be = backend
+        # Prestage one full stripe ahead, so every drive of the rank(s) works;
+        # AMP deepens it while the host keeps catching up with it.
+        self._stripe_tracks = 15 if be.native else be.strip_tracks * be.data_per_row * be.ranks
+        self._prestage_tracks = self._stripe_tracks
+        self.amp_waits = 0
+
+    @property
+    def cache(self):
+        """The control unit's cache directory (shared by its volumes)."""
+        return self.cu.cache
+
+    @property
+    def nvs(self):
+        """The control unit's NVS (shared by its volumes)."""
+        return self.cu.nvs
+
+    # -- public API -----------------------------------------------------------
+    def read_pages(self, pages, list_prefetch: bool = False):
+        """Process step: read these page numbers in one request (``yield from``)."""
+        return self.read(pages_to_groups(pages, self.rpt), list_prefetch)
+
+    def read_range(self, first: int, count: int):
+        """Process step: read ``count`` contiguous pages from ``first``."""
+        return self.read(range_to_groups(first, count, self.rpt))
+
+    def read(self, groups, list_prefetch: bool = False):
+        """Process step: one read request of ``(track, mask)`` groups.
+
+        Use as ``res = yield from vol.read(groups)``. ``list_prefetch``: the
+        request is a DB2 list prefetch; in FICON command mode its channel
+        program has a Locate Record domain per page
+        (:func:`models.io.channel.command_mode_list_cost`). Queues for the
+        volume (IOSQ), takes a channel path (PEND), runs the channel
+        program(s) and returns an :class:`IOResult`.
+        """
+        return self._io(groups, write=False, list_prefetch=list_prefetch)
+
+    def write_pages(self, pages):
+        """Process step: write these page numbers in one request (``yield from``)."""
+        return self.write(pages_to_groups(pages, self.rpt))
+
+    def write(self, groups):
+        """Process step: one write request of ``(track, mask)`` groups.
+
+        A DASD fast write (:mod:`models.io.writes`): the I/O ends once the
+        records are in cache and NVS; the destage to the drives follows in
+        the background. ``res.hits`` counts the fast-written records; DISC
+        is time waiting for NVS space.
+        """
+        return self._io(groups, write=True, list_prefetch=False)
+
+    def _io(self, groups, write: bool, list_prefetch: bool):
+        """Process step shared by reads and writes: IOSQ, then the program."""
+        vol = self.volume
+        eng = self.engine
+        t_q = eng.now
+        self.requests += 1
+        rid = self.requests
+        if self.tr is not None:
+            self.tr.io_start(t_q, rid, res_pages(groups))
+        yield vol           # free volume: granted at once, no engine event
+        res = IOResult(rid)
+        res.iosq = eng.now - t_q
+        if write:
+            prog = write_program(self, eng.now, groups, res)
+        elif self.max_addresses is None:
+            prog = self._channel_io(eng.now, groups, res, list_prefetch)    # one channel I/O
+        else:
+            prog = self._programs(eng.now, groups, res, list_prefetch)
+        try:
+            t_sync = next(prog)
+            while True:
+                if t_sync.__class__ is Event:
+                    yield t_sync            # every path busy: wait for a release
+                # Wait only if another event is due first: otherwise nothing
+                # can reach drives or paths before t_sync, waiting changes nothing.
+                elif t_sync > eng.now and eng.peek() <= t_sync:
+                    yield t_sync - eng.now
+                t_sync = prog.send(None)
+        except StopIteration as stop:
+            t_end = stop.value
+        if write or self.max_addresses is None:
+            self._add_totals(res)
+        if t_end > eng.now:
+            yield t_end - eng.now
+        vol.release()
+        self.totals.iosq += res.iosq
+        self.completed += 1
+        if self.tr is not None:
+            self.tr.io_end(eng.now, rid)
+        return res
+
+    def plan(self, groups, t: float | None = None, list_prefetch: bool = False) -> IOResult:
+        """Run the request's channel program(s) from ``t`` (default now), no IOSQ.
+
+        No engine events: drive reads and channel paths are booked at their
+        (future) times at once, which is exact for one stream of I/Os. With
+        several concurrent streams use :meth:`read`. The caller holds the
+        volume for ``res.total`` itself.
+        """
+        t = self.engine.now if t is None else t
+        self.requests += 1
+        if self.tr is not None:
+            self.tr.io_start(t, self.requests, res_pages(groups))
+        res = IOResult(self.requests)
+        for x in self._programs(t, groups, res, list_prefetch):
+            if x.__class__ is Event:
+                raise RuntimeError(f"plan() on {self.name!r} found every channel path busy with "
+                                   "I/Os in progress; use read() for concurrent I/O")
+        self.completed += 1
+        return res
+
+    def _programs(self, t: float, groups, res: IOResult, list_prefetch: bool = False):
+        """Generator: the channel I/Os of one request, in turn; returns the end time.
+
+        Yields the times at which it is about to book drives or paths.
+        """
+        for part in ch.split_addresses(groups, self.max_addresses):
+            t = yield from self._channel_io(t, part, res, list_prefetch)
+        self._add_totals(res)
+        return t
+
+    def _add_totals(self, res: IOResult) -> None:
+        tot = self.totals
+        tot.pend += res.pend
+        tot.disc += res.disc
+        tot.conn += res.conn
+        tot.pages += res.pages
+        tot.ios += res.ios
+
+    def clear_cache(self) -> None:
+        """Drop the volume's tracks from the cache (a cold-cache test set-up);
+        statistics are kept."""
+        self.cu.drop_volume(self.kb, 1 << KEY_BITS)
+
+    def warm_pages(self, pages) -> None:
+        """Make pages cache resident before the run."""
+        kb = self.kb
+        for track, mask in pages_to_groups(sorted(pages), self.rpt):
+            self.cache.warm(kb + track, mask)
+
+    def warm_tracks(self, first: int, count: int) -> None:
+        """Make whole tracks cache resident before the run."""
+        kb = self.kb
+        for track in range(first, first + count):
+            self.cache.warm(kb + track, self.full_mask)
+
+    # -- channel paths ------------------------------------------------------------
+    def _connect(self, t: float, res: IOResult, reconnect: bool = False):
+        """Generator: take a path from ``t``; returns ``(path, start)``.
+
+        The free path or the one free soonest; when an I/O is connected to
+        every path, wait for a release. A start's wait is PEND, a
+        reconnect's is DISC.
+        """
+        grp = self.paths
+        p = grp.pick(t)
+        again = False
+        while p is None:
+            self.path_waits += 1
+            yield grp.wait(first=again)
+            again = True
+            now = self.engine.now
+            p = grp.pick(t if t > now else now)
+        f = p.free_at
+        start = f if f > t else t
+        if reconnect:
+            res.disc += start - t
+            p.reconnects += 1
+        else:
+            res.pend += start - t
+            p.starts += 1
+        p.free_at = HELD
+        return p, start
+
+    def _reconnect(self, path, since: float, t: float, ready: float, res: IOResult):
+        """Generator: disconnect from ``path`` at ``t``, reconnect at ``ready``.
+
+        Returns ``(path, time connected again)``. Yields ``ready`` first, so
+        the reconnect is booked in time order (see the module docstring).
+        """
+        path.release(t, since)
+        if self.tr is not None:
+            self.tr.connected(path, since, t, res.id)
+        yield ready
+        path, t = yield from self._connect(ready, res, reconnect=True)
+        if self.tr is not None:
+            self.tr.phase(t, res.id, CONN)
+        return path, t
+
+    def _release(self, path, since: float, t: float, res: IOResult) -> None:
+        path.release(t, since)
+        if self.tr is not None:
+            self.tr.connected(path, since, t, res.id)
+
+    # -- the channel program --------------------------------------------------
+    def _channel_io(self, t: float, groups, res: IOResult, list_prefetch: bool = False):
+        """Generator: one channel I/O from ``t``; returns its end time.
+
+        Yields the times at which the unit is about to issue drive reads or
+        reconnect. The loop is the hot path of every DB2 experiment, hence
+        the inlined cache look-up (``CacheDirectory.valid``) and the
+        counters kept in locals until the end.
+        """
+        t0 = t
+        path = self.paths.pick(t)
+        if path is None or path.free_at > t:
+            path, t = yield from self._connect(t, res)
+        else:
+            path.free_at = HELD
+            path.starts += 1
+        since = t
+        t = self._start(t, res, t0)
+        batch = None
+        if self.lpo:
+            yield t
+            batch = self._lpo_schedule(t, groups, res, list_prefetch)
+        entries = self.cache.tracks
+        kb = self.kb
+        zhpf, seq, rpt, tr = self.zhpf, self.seq_detect, self.rpt, self.tr
+        xfer = ch.SLOT_S + self.link_s_per_record
+        address_s = ch.ADDRESS_S
+        trigger = SEQ_TRIGGER_TRACKS * rpt
+        depth = self._prestage_tracks
+        half = depth // 2
+        prev = (-2, -2)
+        conn = 0.0
+        hits = pages = 0
+        streams = self._streams
+        for i, (track, mask) in enumerate(groups):
+            n = mask.bit_count()
+            pages += n
+            starts = mask & ~(mask << 1)              # one bit per run of records
+            if zhpf:
+                step = address_s * starts.bit_count()
+            elif list_prefetch:
+                step = ch.command_mode_list_cost(prev[0], track, mask)
+                prev = (track, 0)
+            else:
+                step = ch.command_mode_cost(prev, track, mask, rpt)
+                prev = (track, mask.bit_length() - 1)
+            t += step
+            conn += step
+            e = entries.get(kb + track)
+            if e is None:
+                need = mask
+            else:
+                entries.move_to_end(kb + track)
+                if e[1] and e[2] <= t:
+                    e[0] |= e[1]
+                    e[1] = 0
+                need = mask & ~e[0]
+            if need or (batch is not None and batch[i] is not None and batch[i][1] > t):
+                if need and (e is None or need & ~e[1]):
+                    yield t          # a drive read is issued now
+                # ``need`` 0: in cache, but the LPO re-stages the track for this list.
+                hold = self._run_ready(batch, i) if batch is not None else 0.0
+                ready = self._await(t, track, n, need, res, hold, 0 if need else mask)
+                if ready > t:
+                    res.disc += ready - t
+                    path, t = yield from self._reconnect(path, since, t, ready, res)
+                    since = t
+            else:
+                hits += n
+                if tr is not None:
+                    tr.hits(t, track, mask)
+            if seq:
+                # Sequential detection: contiguous records across tracks, per
+                # stream (two prefetch I/Os of one scan reach the unit
+                # interleaved; each continues its own stream).
+                first = track * rpt + (mask & -mask).bit_length() - 1
+                run = streams.pop(first, 0)
+                if starts & (starts - 1):
+                    run = 0                           # a gap inside the track
+                else:
+                    run += n
+                    streams[track * rpt + mask.bit_length()] = run
+                    if len(streams) > SEQ_STREAMS:
+                        del streams[next(iter(streams))]      # the oldest
+                if run >= trigger:
+                    ahead = self._seq_staged_to - track
+                    if ahead < half or ahead > depth:
+                        yield t
+                        self._prestage(t, track)
+            x = n * xfer
+            t += x
+            conn += x
+        self._release(path, since, t, res)
+        res.conn += conn
+        res.hits += hits
+        res.pages += pages
+        st = self.stats
+        st.hits += hits
+        st.read_requests += pages
+        st.host_bytes += pages * self.record_bytes
+        return t
+
+    def _start(self, t: float, res: IOResult, t_request: float | None = None) -> float:
+        """Channel start (PEND) and the TCW decode in transport mode, on a
+        path taken at ``t`` (asked for at ``t_request``); returns the time after."""
+        res.ios += 1
+        res.pend += ch.START_S
+        if self.tr is not None:
+            self.tr.phase(t if t_request is None else t_request, res.id, 1)
+            self.tr.phase(t + ch.START_S, res.id, CONN)
+        t += ch.START_S
+        if self.zhpf:
+            t += ch.TCW_S
+            res.conn += ch.TCW_S
+        return t
+
+    def _await(self, t: float, track: int, n: int, need: int, res: IOResult,
+               hold: float = 0.0, restaged: int = 0) -> float:
+        """The channel wants ``need`` of ``track``, not in cache: stage or wait.
+
+        Returns when the records are there (the caller disconnects until
+        then). ``hold`` is a later time the unit stays disconnected until
+        (see :meth:`_run_ready`). One miss per disconnect; the other records
+        transferred on the reconnect are hits. ``restaged``: records in cache
+        that the LPO is reading again for this list (``need`` is 0); the
+        trace shows them as the misses the channel waits for.
+        """
+        key = self.kb + track
+        # A record neither in cache nor on its way is a read miss even when
+        # the drive has it at once (read look-ahead): the unit had to stage it.
+        demand = need & ~self.cache.pending(key)[0] if need else 0
+        ready = self._ready(t, track, need, res) if need else 0.0
+        if hold > ready:
+            ready = hold
+        st = self.stats
+        if ready > t and self._in_stream(track):
+            self._amp_wait()
+        if ready > t or demand:
+            if self.tr is not None:
+                self.tr.wait(t, res.id, track, need or restaged, ready)
+            self.cache.valid(key, ready if ready > t else t)
+            st.misses += 1
+            res.misses += 1
+            n -= 1
+        st.hits += n
+        res.hits += n
+        return ready
+
+    def _ready(self, t: float, track: int, need: int, res: IOResult) -> float:
+        """When the ``need`` records of ``track`` will be in cache (staging if needed)."""
+        pmask, pready = self.cache.pending(self.kb + track)
+        ready = pready if need & pmask else 0.0
+        missing = need & ~pmask
+        if missing:
+            if self.staging == FULL:
+                mode, mask = FULL, self.full_mask
+            elif self.staging == PARTIAL:
+                mode, mask = PARTIAL, self.full_mask & ~((missing & -missing) - 1)
+            else:
+                mode, mask = RECORD, missing
+            done = self._stage(t, track, mask, mode, res)
+            if done > ready:
+                ready = done
+        return ready
+
+    def _stage(self, t: float, track: int, mask: int, mode: int, res: IOResult) -> float:
+        """Read ``mask``'s span of ``track`` from the drives into cache."""
+        first = ch.lowest(mask)
+        count = mask.bit_length() - first
+        done, nbytes = self.backend.stage(t, track, first, count)
+        self.cache.add(self.kb + track, mask, done)
+        st = self.stats
+        st.stages[mode] += 1
+        st.disk_requests += 1
+        st.disk_bytes += nbytes
+        res.stages += 1
+        res.disk_bytes += nbytes
+        if self.tr is not None:
+            self.tr.stage(t, done, track, first, count, mode)
+        return done
