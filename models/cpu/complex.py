@@ -44,11 +44,16 @@ AGGREGATE_CHUNK = 1000
 class EnginePool:
     """``count`` engines of one type with a FIFO queue of waiting work."""
 
-    def __init__(self, engine: Engine, kind: str, count: int, prefix: str):
+    def __init__(self, engine: Engine, kind: str, count: int, prefix: str,
+                 names: list[str] | None = None, speeds: list[float] | None = None):
         self.engine = engine
         self.kind = kind
         self.count = count
-        self.names = [f"{prefix}{i}" for i in range(count)]
+        self.names = list(names) if names else [f"{prefix}{i}" for i in range(count)]
+        #: Engine speed relative to the one the CPU costs were measured on.
+        self.speeds = list(speeds) if speeds else [1.0] * count
+        if len(self.names) != count or len(self.speeds) != count:
+            raise ValueError(f"{count} {kind} engines need {count} names and speeds")
         self.free = list(range(count))
         self.waiters: deque = deque()
         self.busy_us = [0.0] * count
@@ -74,6 +79,13 @@ class EnginePool:
             self.waiters.popleft().succeed(idx)
         else:
             insort(self.free, idx)
+
+
+def _named(processors) -> tuple:
+    """(names, speeds) of drawn processors, or (None, None)."""
+    if processors is None:
+        return None, None
+    return [p.name for p in processors], [float(p.speed) for p in processors]
 
 
 class Accounting:
@@ -136,11 +148,19 @@ class ProcessorComplex:
         Fraction 0–0.95 of each engine's time taken by other work.
     trace : Trace or None
         Where to record switches and CPU slices (``None``: record nothing).
+    engines : sequence of models.config.Processor or None
+        The processors drawn on the canvas (their type, name and speed);
+        when given, ``gcps`` and ``ziips`` are their counts.
     """
 
     def __init__(self, engine: Engine, gcps: int = 1, ziips: int = 1,
                  costs: CpuCosts = DEFAULT_COSTS, ziip_help: bool = True,
-                 background_util: float = 0.0, trace: Trace | None = None):
+                 background_util: float = 0.0, trace: Trace | None = None,
+                 engines=None):
+        cps = [p for p in engines if p.type == "CP"] if engines is not None else None
+        zs = [p for p in engines if p.type == "zIIP"] if engines is not None else None
+        if engines is not None:
+            gcps, ziips = len(cps), len(zs)
         if gcps < 1 or ziips < 0:
             raise ValueError("a processor complex needs at least one general CP and no negative zIIPs")
         if not 0.0 <= background_util <= 0.95:
@@ -148,16 +168,17 @@ class ProcessorComplex:
         self.engine = engine
         self.costs = costs
         self.ziip_help = ziip_help
-        self.gcp = EnginePool(engine, "gcp", gcps, "CP")
-        self.ziip = EnginePool(engine, "ziip", ziips, "zIIP")
+        self.gcp = EnginePool(engine, "gcp", gcps, "CP", *_named(cps))
+        self.ziip = EnginePool(engine, "ziip", ziips, "zIIP", *_named(zs))
         self.account = Accounting()
         self.trace = trace
         self.closed = False
         self._units = 0
         self.background_util = background_util
         if trace is not None:
-            self._comp = {("gcp", i): trace.component(n) for i, n in enumerate(self.gcp.names)}
-            self._comp.update({("ziip", i): trace.component(n) for i, n in enumerate(self.ziip.names)})
+            self._comp = {("gcp", i): trace.component(n, "CP") for i, n in enumerate(self.gcp.names)}
+            self._comp.update({("ziip", i): trace.component(n, "zIIP")
+                               for i, n in enumerate(self.ziip.names)})
             self._k_busy = trace.kind("cpu_busy")
             self._k_to_tcb = trace.kind("srb_to_tcb")
             self._k_to_srb = trace.kind("tcb_to_srb")
@@ -329,7 +350,9 @@ class UnitOfWork:
         if idx < 0:
             idx = yield pool.wait()
         pool.dispatches += 1
-        us = self._pending
+        # A faster engine runs the same work in less CPU time.
+        speed = pool.speeds[idx]
+        us = self._pending / speed
         tr = cpx.trace
         if tr is not None:
             tr.record(cpx.engine.now, cpx._comp[(pool.kind, idx)], cpx._k_busy, self.uid, round(us))
@@ -339,7 +362,7 @@ class UnitOfWork:
         kind = pool.kind
         charge = cpx.account.charge
         for comp, v in self._by.items():
-            charge(comp, kind, v)
+            charge(comp, kind, v / speed)
         if kind == "gcp" and not on_gcp:
             cpx.account.eligible_on_gcp_us += us
         self._pending = 0.0

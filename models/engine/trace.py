@@ -20,6 +20,12 @@ import numpy as np
 DTYPE = np.dtype([("t", "f8"), ("comp", "i4"), ("kind", "i4"), ("a", "i8"), ("b", "i8")])
 
 
+#: What a traced component is, for the replay views: zIIP and general CP
+#: engines, volumes, drives, control units, channel paths, tape drives,
+#: buffers, coupling facilities.
+ROLES = ("zIIP", "CP", "VOL", "DRV", "CU", "CHP", "TAPE", "BUF", "CF")
+
+
 class Trace:
     """Record ``(t, component, kind, a, b)`` events.
 
@@ -48,12 +54,21 @@ class Trace:
     def __len__(self) -> int:
         return len(self._t)
 
-    def component(self, name: str) -> int:
-        """The id of component ``name`` (created on first use)."""
+    def component(self, name: str, role: str | None = None) -> int:
+        """The id of component ``name`` (created on first use).
+
+        ``name`` is the component's canvas label where it has one;
+        ``role`` says what it is for the replay views (one of
+        :data:`ROLES`), recorded in ``meta["roles"]``.
+        """
         cid = self._comp_ids.get(name)
         if cid is None:
             cid = self._comp_ids[name] = len(self.components)
             self.components.append(name)
+        if role is not None:
+            if role not in ROLES:
+                raise ValueError(f"unknown trace role {role!r}; known: {', '.join(ROLES)}")
+            self.meta.setdefault("roles", {})[name] = role
         return cid
 
     def kind(self, name: str) -> int:

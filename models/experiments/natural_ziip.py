@@ -64,9 +64,13 @@ def run(params: dict, ctx: RunContext) -> RunResult:
     program = program_for(params["operation"], params["records"], params["line_bytes"],
                           params["calls_3gl"])
     engine = Engine(seed=ctx.seed)
+    # The processors drawn on the canvas are the complex (names, speeds);
+    # without a drawing, the counts in the parameters.
+    drawn = ctx.config.processors if ctx.config is not None else None
     cpx = ProcessorComplex(engine, gcps=params["gcps"], ziips=params["ziips"],
                            ziip_help=params["ziip_help"],
-                           background_util=params["background_util"], trace=ctx.trace)
+                           background_util=params["background_util"], trace=ctx.trace,
+                           engines=drawn)
     session = NaturalSession(cpx, profile, progress=ctx.progress)
 
     def main():
@@ -83,7 +87,16 @@ def run(params: dict, ctx: RunContext) -> RunResult:
                "ziip_share": acc.us("ziip") / cpu if cpu else 0.0}
     return RunResult("natural_ziip", params, ctx.seed, metrics,
                      reports=(acc.table(), acc.cause_table(), _engine_table(cpx, session.end_time)),
-                     trace=ctx.trace)
+                     trace=ctx.trace, components=engine_figures(cpx, session.end_time))
+
+
+def engine_figures(cpx: ProcessorComplex, elapsed_s: float) -> dict:
+    """``{engine name: {"busy_pct": …}}`` for the run's components."""
+    out = {}
+    for pool in (cpx.ziip, cpx.gcp):
+        for name, busy in zip(pool.names, pool.busy_us):
+            out[name] = {"busy_pct": 100.0 * busy / (elapsed_s * 1e6) if elapsed_s > 0 else 0.0}
+    return out
 
 
 def _engine_table(cpx: ProcessorComplex, elapsed_s: float) -> Table:
@@ -93,7 +106,7 @@ def _engine_table(cpx: ProcessorComplex, elapsed_s: float) -> Table:
         for name, busy, in zip(pool.names, pool.busy_us):
             share = busy / (elapsed_s * 1e6) if elapsed_s > 0 else 0.0
             rows.append((name, round(busy / 1000, 3), round(100 * share, 1)))
-    return Table("Engine activity (this session)", ("engine", "busy ms", "busy %"),
+    return Table("CPU activity (this session)", ("engine", "busy ms", "busy %"),
                  tuple(rows), note=f"{cpx.gcp.delayed + cpx.ziip.delayed} dispatches delayed")
 
 

@@ -65,7 +65,8 @@ def run_spool(name: str, params: dict, ctx: RunContext) -> RunResult:
     out = program.run(params, ctx, load=(name == "spool_load"))
     return RunResult(experiment=name, params=params, seed=ctx.seed,
                      metrics=program.metrics(out), reports=program.tables(out),
-                     trace=ctx.trace, notes=tuple(out.notes))
+                     trace=ctx.trace, notes=tuple(out.notes),
+                     components=program.component_figures(out))
 
 
 EXPERIMENTS = [

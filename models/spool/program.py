@@ -3,9 +3,9 @@ from __future__ import annotations
 
 from models.run import RunContext
 from models.spool import sptape, spxtape
-from models.spool.results import Outcome, metrics, tables
+from models.spool.results import Outcome, component_figures, metrics, tables
 
-__all__ = ["run", "metrics", "tables"]
+__all__ = ["run", "metrics", "tables", "component_figures"]
 
 
 def run(params: dict, ctx: RunContext, load: bool) -> Outcome:

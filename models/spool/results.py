@@ -46,13 +46,23 @@ def metrics(out: Outcome) -> dict[str, float]:
     }
 
 
+def component_figures(out: Outcome) -> dict:
+    """Per component (canvas label): volumes' I/O rate and busy share, tape
+    drives' busy share."""
+    t = max(out.elapsed_s, 1e-12)
+    figs = {v.name: {"io_rate": v.ios / t, "busy_pct": 100.0 * v.busy_s / t}
+            for v in out.volumes}
+    figs.update({d.name: {"busy_pct": min(100.0, 100.0 * d.busy_s / t)} for d in out.drives})
+    return figs
+
+
 def tables(out: Outcome) -> tuple[Table, ...]:
     """Device activity for spool volumes and tape drives, and CPU by component."""
     t = max(out.elapsed_s, 1e-12)
-    vols = tuple((f"VOL{v.index}", v.ios, round(100 * v.busy_s / t, 1),
+    vols = tuple((v.name, v.ios, round(100 * v.busy_s / t, 1),
                   round(1000 * v.busy_s / v.ios, 2) if v.ios else 0.0, v.seeks)
                  for v in out.volumes)
-    drives = tuple((f"TAPE{d.index}", cartridges_used(d), d.blocks, d.marks,
+    drives = tuple((d.name, cartridges_used(d), d.blocks, d.marks,
                     round(d.bytes / 1e6, 1), d.changes, round(d.change_s, 1))
                    for d in out.drives)
     return (

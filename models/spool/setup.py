@@ -43,6 +43,27 @@ class Setup:
         self.files = int(self.sizes.size)
 
 
+def _names(config, nvol: int, drives: int) -> tuple[list[str], str, list[str]]:
+    """Canvas labels of the spool volumes, the checkpoint volume and the
+    tape drives the run uses (generic names without a drawing)."""
+    vols = [f"VOL{i}" for i in range(nvol)]
+    ckpt = "CHECKPOINT"
+    tapes = [f"TAPE{i}" for i in range(drives)]
+    if config is None:
+        return vols, ckpt, tapes
+    drawn = [v for ds in config.datasets if ds.kind == "ds_spool" for v in ds.volumes]
+    drawn = list(dict.fromkeys(drawn))
+    if len(drawn) == nvol:
+        vols = drawn
+    ck = [v for ds in config.datasets if ds.kind == "ds_spool_ckpt" for v in ds.volumes]
+    if ck:
+        ckpt = ck[0]
+    reached = [d.name for d in config.tape_drives_reached()]
+    if len(reached) >= drives:
+        tapes = reached[:drives]
+    return vols, ckpt, tapes
+
+
 def build(params: dict, ctx: RunContext, layout: str, drives: int) -> Setup:
     """Files, their layout on the spool volumes, drives and accounting.
 
@@ -59,16 +80,19 @@ def build(params: dict, ctx: RunContext, layout: str, drives: int) -> Setup:
     eng = Engine(seed=ctx.seed)
     sizes = file_sizes(eng.np_stream("file_sizes"), params["files"], params["pages"])
     nvol = params["spool_volumes"]
+    vol_names, ckpt_name, drive_names = _names(ctx.config, nvol, drives)
     vol, slot = place(layout, sizes, nvol)
     phases = eng.np_stream("rotation").random(nvol + 1)
     first = np.concatenate(([0], np.cumsum(sizes)[:-1])).tolist()
-    trace = SpoolTrace(ctx.trace, nvol, drives) if ctx.trace is not None else None
+    trace = (SpoolTrace(ctx.trace, vol_names + [ckpt_name], drive_names)
+             if ctx.trace is not None else None)
     return Setup(
         engine=eng, ctx=ctx, sizes=sizes, first=first,
         vol=vol.tolist(), slot=slot.tolist(),
-        volumes=[SpoolVolume(i, float(phases[i]), eng.stream(f"vol{i}")) for i in range(nvol)],
-        checkpoint=SpoolVolume(nvol, float(phases[nvol]), eng.stream("checkpoint")),
-        drives=[TapeDrive(i, eng.stream(f"tape{i}")) for i in range(drives)],
+        volumes=[SpoolVolume(i, float(phases[i]), eng.stream(f"vol{i}"), vol_names[i])
+                 for i in range(nvol)],
+        checkpoint=SpoolVolume(nvol, float(phases[nvol]), eng.stream("checkpoint"), ckpt_name),
+        drives=[TapeDrive(i, eng.stream(f"tape{i}"), drive_names[i]) for i in range(drives)],
         cpu=Cpu(params["background_cpu_util"], eng.stream("dispatch")),
         activity=Activity(), change_s=params["tape_change_s"],
         real_storage_mb=params["real_storage_mb"], trace=trace)

@@ -14,16 +14,17 @@ class SpoolTrace:
     Parameters
     ----------
     trace : Trace
-    volumes, drives : int
-        How many spool volumes and tape drives to name.
+    volumes, drives : list of str
+        Canvas labels of the spool volumes (by index, the checkpoint
+        volume last) and of the tape drives.
     """
 
-    def __init__(self, trace: Trace, volumes: int, drives: int):
+    def __init__(self, trace: Trace, volumes: list[str], drives: list[str]):
         self.trace = trace
         self.rec = trace.record
-        self.vol = [trace.component(f"VOL{i}") for i in range(volumes)]
-        self.tape = [trace.component(f"TAPE{i}") for i in range(drives)]
-        self.buf = trace.component("BUF")
+        self.vol = [trace.component(n, "VOL") for n in volumes]
+        self.tape = [trace.component(n, "TAPE") for n in drives]
+        self.buf = trace.component("Real storage buffer", "BUF")
         k = trace.kind
         self.k_read, self.k_write = k("volume_read"), k("tape_write")
         self.k_tread, self.k_mark = k("tape_read"), k("tape_mark")

@@ -60,8 +60,11 @@ class SpoolVolume:
         (``None``: a stream seeded by ``index``).
     """
 
-    def __init__(self, index: int, phase: float = 0.0, rng: random.Random | None = None):
+    def __init__(self, index: int, phase: float = 0.0, rng: random.Random | None = None,
+                 name: str = ""):
         self.index = index
+        #: Canvas label (``SPOOL1``); reports and the trace use it.
+        self.name = name or f"VOL{index}"
         self._rng = rng if rng is not None else random.Random(index)
         self.last_end = -1.0
         self.phase_s = phase * ROTATION_S

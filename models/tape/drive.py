@@ -64,8 +64,12 @@ class TapeDrive:
         ±``START_STOP_SPREAD`` of the mean); ``None`` uses the mean.
     """
 
-    def __init__(self, index: int, rng: random.Random | None = None):
+    def __init__(self, index: int, rng: random.Random | None = None, name: str = ""):
         self.index = index
+        #: Canvas label (``TAPE1``); reports and the trace use it.
+        self.name = name or f"TAPE{index}"
+        #: Seconds the tape was moving data or changing cartridges.
+        self.busy_s = 0.0
         self._rng = rng
         self._stopped = False
         self.cartridge = Cartridge(1)
@@ -91,6 +95,7 @@ class TapeDrive:
         done = max(t, self.media_end) + change_s
         self.changes += 1
         self.change_s += done - max(t, self.media_end)
+        self.busy_s += done - max(t, self.media_end)
         self.cartridges += 1
         self.cartridge = Cartridge(self.cartridges)
         self.media_end = self.ready = done
@@ -115,7 +120,9 @@ class TapeDrive:
         else:
             self.blocks += 1
             self.bytes += nbytes
-        return pass_time_s(inches)
+        dt = pass_time_s(inches)
+        self.busy_s += dt
+        return dt
 
     def write_buffered(self, t: float, nbytes: int) -> float:
         """Write a block in buffered mode at ``t``; returns when the host is free."""

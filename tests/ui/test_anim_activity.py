@@ -9,6 +9,9 @@ from models.experiments import run_experiment
 from ui.animation import ReplayData, activity_at
 from ui.animation.activity_view import ActivityView
 
+#: The spool dump's staging buffer in real storage, as its trace names it.
+BUF = "Real storage buffer"
+
 
 @pytest.fixture(scope="module")
 def spool():
@@ -45,7 +48,7 @@ def test_tape_drive_is_changing_between_change_start_and_end(spool):
 def test_buffer_level_is_the_last_recorded_level(spool):
     levels = _rows(spool, "buffer_level")
     for row in levels[:: len(levels) // 17]:
-        act = activity_at(spool, row["t"])["BUF"]
+        act = activity_at(spool, row["t"])[BUF]
         same_time = levels[levels["t"] == row["t"]][-1]
         assert act.level == pytest.approx(same_time["a"] / same_time["b"])
     # SPXTAPE keeps reading into storage while the cartridge is changed: the
@@ -53,8 +56,8 @@ def test_buffer_level_is_the_last_recorded_level(spool):
     start = _rows(spool, "tape_change_start")[0]
     end = _rows(spool, "tape_change_end")[0]
     after = levels[levels["t"] > end["t"]][0]
-    assert activity_at(spool, after["t"])["BUF"].level > \
-        activity_at(spool, start["t"])["BUF"].level
+    assert activity_at(spool, after["t"])[BUF].level > \
+        activity_at(spool, start["t"])[BUF].level
 
 
 def test_volume_counts_io_in_flight_and_drive_positioning(db2):
@@ -101,5 +104,5 @@ def test_activity_strip_shows_every_component(qtbot, spool):
 def test_spool_volumes_report_reading_progress(spool):
     t_mid = float(np.median(_rows(spool, "volume_read")["t"]))
     acts = activity_at(spool, t_mid)
-    vols = [a for n, a in acts.items() if n.startswith("VOL")]
+    vols = [a for n, a in acts.items() if n.startswith("SPOOL")]
     assert vols and all(0.2 < a.level < 0.8 for a in vols)

@@ -75,10 +75,8 @@ def activity_at(trace, t: float) -> dict[str, Activity]:
 
 def component_activity(data: ReplayData, name: str, t: float) -> Activity:
     """The state of component ``name`` at ``t`` (see :func:`activity_at`)."""
-    for prefix, fn in _ROLES:
-        if name.startswith(prefix):
-            return fn(data, name, t)
-    return _other(data, name, t)
+    fn = _ROLES.get(data.role_of(name))
+    return fn(data, name, t) if fn is not None else _other(data, name, t)
 
 
 def _engine(data: ReplayData, name: str, t: float) -> Activity:
@@ -211,5 +209,5 @@ def _other(data: ReplayData, name: str, t: float) -> Activity:
                     f"{data.t[row] * 1e3:.3f} ms")
 
 
-_ROLES = (("zIIP", _engine), ("CP", _engine), ("VOL", _volume), ("DRV", _drive),
-          ("CU", _control_unit), ("TAPE", _tape), ("BUF", _buffer), ("CF", _coupling))
+_ROLES = {"zIIP": _engine, "CP": _engine, "VOL": _volume, "DRV": _drive,
+          "CU": _control_unit, "TAPE": _tape, "BUF": _buffer, "CF": _coupling}

@@ -80,6 +80,7 @@ class CpuView(ReplayViewBase):
         self._switch_rows = switch
 
     def compute(self, data: ReplayData, t: float) -> CpuState:
+        self._ziips = set(data.component_names("zIIP"))
         lanes = data.component_names("zIIP") + data.component_names("CP")
         units = [u for u in (self._unit_at(data, uow, t) for uow in self._units) if u]
         n_sw = int(np.searchsorted(self._switch_t, t, side="right"))
@@ -89,6 +90,11 @@ class CpuView(ReplayViewBase):
         return CpuState(lanes, units, n_sw, data.count("srb_to_tcb", t), causes, cpu,
                         *self._recent(data, t))
 
+    def _is_ziip(self, lane: str) -> bool:
+        """Whether a lane is a zIIP (as the model recorded it, whatever its label)."""
+        ziips = getattr(self, "_ziips", None)
+        return lane in ziips if ziips is not None else lane.startswith("zIIP")
+
     def _unit_at(self, data: ReplayData, uow: int, t: float) -> Unit | None:
         u = self._units[uow]
         ib = int(np.searchsorted(u["busy_t"], t, side="right")) - 1
@@ -97,7 +103,7 @@ class CpuView(ReplayViewBase):
         lane = data.components[data.comp[u["busy"][ib]]]
         js = int(np.searchsorted(u["switch_t"], t, side="right")) - 1
         if js < 0:
-            return Unit(uow, lane, "SRB" if lane.startswith("zIIP") else "TCB", "", -1.0)
+            return Unit(uow, lane, "SRB" if self._is_ziip(lane) else "TCB", "", -1.0)
         row = u["switch"][js]
         mode = "TCB" if data.kinds[data.kind[row]] == "srb_to_tcb" else "SRB"
         return Unit(uow, lane, mode, data.meta_name("causes", int(data.b[row])),
@@ -135,7 +141,7 @@ class CpuView(ReplayViewBase):
         self._draw_counters(p, s, panel_x, top)
 
     def _draw_lane(self, p: QPainter, lane: str, y: float, lane_h: float, now_x: float) -> None:
-        ziip = lane.startswith("zIIP")
+        ziip = self._is_ziip(lane)
         style.swatch(p, QRectF(16, y + 4, now_x - 16 + 40, lane_h - 8), style.PANEL)
         style.text(p, 24, y + 8, lane, style.HEAD_PT, bold=True,
                    colour=style.GREEN if ziip else style.BLUE)
@@ -150,7 +156,7 @@ class CpuView(ReplayViewBase):
             if lane not in rows:
                 continue
             xa, xb = x0 + (a - lo) * scale, min(now_x, x0 + (b - lo) * scale)
-            p.setBrush(style.GREEN if lane.startswith("zIIP") else style.BLUE)
+            p.setBrush(style.GREEN if self._is_ziip(lane) else style.BLUE)
             p.drawRect(QRectF(xa, rows[lane] + lane_h * 0.55, max(2.0, xb - xa), lane_h * 0.3))
         p.setPen(QPen(style.INK, 2, Qt.PenStyle.DashLine))
         p.drawLine(QPointF(now_x, 50), QPointF(now_x, 56 + len(rows) * lane_h))
@@ -182,8 +188,8 @@ class CpuView(ReplayViewBase):
         y += 6
         y += style.text(p, x, y, f"Switches: {s.switches:,}", style.BIG_PT, bold=True)
         y += style.text(p, x, y, f"SRB→TCB {s.to_tcb:,}   TCB→SRB {s.switches - s.to_tcb:,}")
-        ziip = sum(v for k, v in s.cpu_us.items() if k.startswith("zIIP"))
-        gcp = sum(v for k, v in s.cpu_us.items() if not k.startswith("zIIP"))
+        ziip = sum(v for k, v in s.cpu_us.items() if self._is_ziip(k))
+        gcp = sum(v for k, v in s.cpu_us.items() if not self._is_ziip(k))
         y += 10 + style.text(p, x, y + 10, "CPU used so far", style.HEAD_PT, bold=True)
         y += style.text(p, x, y, f"on zIIPs: {ziip:,} µs", colour=style.GREEN)
         y += style.text(p, x, y, f"on general CPs: {gcp:,} µs", colour=style.BLUE)

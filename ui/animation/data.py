@@ -15,6 +15,8 @@ from dataclasses import dataclass
 
 import numpy as np
 
+from models.engine.trace import ROLES
+
 #: Bins across the run used to find bursts for the scrubber's markers.
 MARKER_BINS = 300
 #: A bin is a "burst" when it holds at least this many times the mean count
@@ -155,10 +157,20 @@ class ReplayData:
         i = int(np.searchsorted(self.t, t, side="left")) - 1
         return float(self.t[i]) if i >= 0 else self.t0
 
-    def component_names(self, prefix: str) -> list[str]:
-        """Components whose name starts with ``prefix``, in natural order."""
-        names = [c for c in self.components if c.startswith(prefix)]
-        return sorted(names, key=lambda n: (len(n), n))
+    def role_of(self, name: str) -> str | None:
+        """What component ``name`` is (a :data:`models.engine.trace.ROLES`
+        entry): as the model recorded it, else read from a name like VOL0."""
+        role = self.meta.get("roles", {}).get(name)
+        if role is not None:
+            return role
+        for r in ROLES:
+            if name.startswith(r):
+                return r
+        return None
+
+    def component_names(self, role: str) -> list[str]:
+        """Components of one role (``"DRV"``, ``"VOL"`` …), in trace order."""
+        return [c for c in self.components if self.role_of(c) == role]
 
     def meta_name(self, table: str, index: int) -> str:
         """Entry ``index`` of ``meta[table]`` (e.g. a switch cause), or ``#index``."""
