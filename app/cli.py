@@ -90,11 +90,6 @@ def cmd_run(args: argparse.Namespace) -> int:
         units = {m.name: m.unit for m in exp.metrics}
         for k, v in result.metrics.items():
             print(f"  {k:22} {_fmt(v)} {units.get(k, '')}".rstrip())
-        if result.components:
-            print("Components:")
-            for label, figures in result.components.items():
-                shown = ", ".join(f"{k} {_fmt(v)}" for k, v in figures.items())
-                print(f"  {label:22} {shown}")
         for table in result.reports:
             print(f"\n{table.title}")
             print("  " + " | ".join(table.columns))

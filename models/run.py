@@ -80,6 +80,15 @@ class RunContext:
             self._progress(min(1.0, max(0.0, fraction)))
 
 
+#: Per-component figures (``RunResult.components``) and their column titles.
+COMPONENT_FIGURES = {
+    "io_rate": "I/O rate /s", "resp_ms": "resp ms", "iosq_ms": "IOSQ ms",
+    "pend_ms": "PEND ms", "disc_ms": "DISC ms", "conn_ms": "CONN ms",
+    "utilization_pct": "utilisation %", "busy_pct": "busy %",
+    "read_hit_ratio": "read hit ratio",
+}
+
+
 @dataclass(frozen=True)
 class RunResult:
     """The immutable outcome of one run.
@@ -105,6 +114,16 @@ class RunResult:
         object.__setattr__(self, "metrics", MappingProxyType(dict(self.metrics)))
         object.__setattr__(self, "components", MappingProxyType(
             {k: MappingProxyType(dict(v)) for k, v in dict(self.components).items()}))
+
+    def component_table(self) -> Table | None:
+        """The per-component figures as one report table (``None`` if none)."""
+        if not self.components:
+            return None
+        keys = [k for k in COMPONENT_FIGURES if any(k in v for v in self.components.values())]
+        rows = tuple((name, *(round(v[k], 4) if k in v else "" for k in keys))
+                     for name, v in self.components.items())
+        return Table("Components as drawn", ("component", *(COMPONENT_FIGURES[k] for k in keys)),
+                     rows, note="Each component under its canvas name.")
 
     def as_json(self) -> dict:
         """The ``run --json`` object."""

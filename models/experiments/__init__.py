@@ -6,6 +6,7 @@ experiments up here and run them with :func:`run_experiment`.
 """
 from __future__ import annotations
 
+import dataclasses
 import importlib
 import threading
 from dataclasses import dataclass
@@ -122,6 +123,9 @@ def run_experiment(name: str, overrides: dict | None = None, seed: int = DEFAULT
     ctx = RunContext(seed=seed, trace=trace if isinstance(trace, Trace) else None,
                      progress=progress, cancel=cancel, config=from_scenario(sc))
     result = exp.run(params, ctx)
+    table = result.component_table()
+    if table is not None:
+        result = dataclasses.replace(result, reports=(table, *result.reports))
     if progress is not None:
         progress(1.0)
     return result
