@@ -55,7 +55,6 @@ class CountParam:
     """A parameter whose value is how many components of ``kind`` are drawn."""
 
     kind: str
-    stem: str                                # label stem for added copies ("TAPE")
     holds: str | None = None                 # count only those linked to a dataset of this kind
 
     def counts(self, sc, node) -> bool:
@@ -68,10 +67,10 @@ class CountParam:
 STRUCTURAL: Mapping[str, Any] = MappingProxyType({
     "device": KindParam("volume", {v: k for k, v in VOLUME_DEVICES.items()}),
     "protocol": KindParam("channel", {v: k for k, v in CHANNEL_PROTOCOLS.items()}),
-    "tape_drives": CountParam("tape_3490", "TAPE"),
-    "spool_volumes": CountParam("vol_3390", "SPOOL", holds="ds_spool"),
-    "gcps": CountParam("cpu_cp", "CP "),
-    "ziips": CountParam("cpu_ziip", "zIIP "),
+    "tape_drives": CountParam("tape_3490"),
+    "spool_volumes": CountParam("vol_3390", holds="ds_spool"),
+    "gcps": CountParam("cpu_cp"),
+    "ziips": CountParam("cpu_ziip"),
 })
 
 #: Properties a component of each category has on any canvas.
@@ -206,10 +205,9 @@ def set_count(sc, shape: CountParam, count: int, param: Param) -> None:
     from models.scenario import Link, Node
 
     while len(have) < count:
-        label = next_label(model.label if len(have) > 1 or _numbered(model.label)
-                           else model.label, used, shape.stem)
+        label = next_label(have[-1].label, used)
         used.add(label)
-        node = Node(sc.new_id("n"), model.kind, label, model.x, model.y + 90.0 * len(have),
+        node = Node(sc.new_id("n"), model.kind, label, model.x, have[-1].y + 110.0,
                     dict(model.properties))
         sc.add_node(node)
         for other in sc.neighbours(model.id):
@@ -220,11 +218,7 @@ def set_count(sc, shape: CountParam, count: int, param: Param) -> None:
 _TAIL = re.compile(r"^(.*?)(\d+)$")
 
 
-def _numbered(label: str) -> bool:
-    return bool(_TAIL.match(label))
-
-
-def next_label(label: str, used: set, stem: str = "") -> str:
+def next_label(label: str, used: set) -> str:
     """The next free label after ``label``: ``SPOOL4`` → ``SPOOL5``, ``CP 1`` →
     ``CP 2``; an unnumbered label gets `` 2``, `` 3`` …"""
     m = _TAIL.match(label)
