@@ -1,0 +1,224 @@
+"""The canvas is the configuration: counts and wiring change what a run does.
+
+Each test builds a :class:`models.config.Configuration` directly, runs a
+workload through :class:`models.io.system.IOSystem` and checks what a user
+would see in RMF's reports: channel utilisation and PEND, IOSQ, DISC, the
+cache hit ratio, under the volumes' and channels' canvas names.
+"""
+from __future__ import annotations
+
+import random
+
+import pytest
+
+from models.config import ChannelPath, Configuration, ControlUnit, Rank, Volume
+from models.engine import Engine, Trace
+from models.io.request import pages_to_groups
+from models.io.system import IOSystem
+
+
+def config(volumes=4, channels=1, ranks=None, aliases=7, cache_gb=64.0, cus=1,
+           device="HDD15K", protocol="zHPF") -> Configuration:
+    """``volumes`` volumes spread over ``cus`` control units; every channel
+    reaches every unit; ``ranks``: rank names per volume (None: own rank)."""
+    cu_names = tuple(f"CU{i + 1}" for i in range(cus))
+    rank_names = sorted({r for rs in (ranks or []) for r in rs})
+    return Configuration(
+        channels=tuple(ChannelPath(f"CHP{i + 1:02X}", protocol, "FEx8S", control_units=cu_names)
+                       for i in range(channels)),
+        control_units=tuple(ControlUnit(n, cache_gb) for n in cu_names),
+        ranks=tuple(Rank(r, device) for r in rank_names),
+        volumes=tuple(Volume(f"DB2V{i + 1:02d}", device, cu_names[i % cus],
+                             tuple(ranks[i]) if ranks else (), aliases)
+                      for i in range(volumes)))
+
+
+def closed(system, streams_per_volume, requests, seed=1):
+    """``streams_per_volume`` processes per volume, each issuing ``requests``
+    reads made by ``requests(rng, i)``, back to back."""
+    eng = system.engine
+    results = []
+    for v in system.config.volumes:
+        vol = system.volume(v.name)
+        for s in range(streams_per_volume):
+            rng = random.Random(f"{seed}/{v.name}/{s}")
+
+            def stream(vol=vol, rng=rng):
+                for i in range(requests.count):
+                    results.append((yield from vol.read(requests(vol, rng, i))))
+            eng.process(stream())
+    eng.run()
+    return results
+
+
+class Hits:
+    """32-page cache-resident list reads (warm): pure channel work."""
+
+    count = 150
+
+    def __call__(self, vol, rng, i):
+        pages = sorted(rng.sample(range(12 * 2000), 32))
+        return pages_to_groups(pages)
+
+
+class RandomMisses:
+    """One random page of a big data set per read: a drive access each."""
+
+    def __init__(self, count, tracks=100_000):
+        self.count, self.tracks = count, tracks
+
+    def __call__(self, vol, rng, i):
+        return [(rng.randrange(self.tracks), 1 << rng.randrange(12))]
+
+
+def _warm(system, tracks=2000):
+    for vol in (system.volume(v.name) for v in system.config.volumes):
+        vol.warm_tracks(0, tracks)
+
+
+def test_a_second_channel_relieves_a_channel_bound_control_unit():
+    """Cache hits over four volumes behind one unit: one channel is the
+    bottleneck (PEND grows, the channel is ~100 % busy); a second path
+    nearly doubles throughput and both run below saturation."""
+    out = {}
+    for n in (1, 2):
+        system = IOSystem(Engine(1), config(channels=n), seq_detect=False)
+        _warm(system)
+        res = closed(system, 3, Hits())
+        elapsed = system.engine.now
+        figs = system.component_figures(elapsed)
+        out[n] = (len(res) / elapsed, sum(r.pend for r in res) / len(res),
+                  [figs[f"CHP{i + 1:02X}"]["utilization_pct"] for i in range(n)])
+    rate1, pend1, util1 = out[1]
+    rate2, pend2, util2 = out[2]
+    assert util1[0] > 97.0                       # the one channel is saturated
+    assert rate2 > 1.6 * rate1
+    assert pend2 < pend1 / 1.6
+
+
+def test_open_load_on_one_channel_queues_in_pend_and_halves_on_two():
+    """A fixed arrival rate that keeps one channel ~80 % busy: adding a
+    path halves each path's utilisation and cuts PEND by a large factor."""
+    out = {}
+    for n in (1, 2):
+        eng = Engine(3)
+        system = IOSystem(eng, config(channels=n), seq_detect=False)
+        _warm(system)
+        vols = [system.volume(v.name) for v in system.config.volumes]
+        rng = random.Random(5)
+        results = []
+
+        def one(vol, groups):
+            results.append((yield from vol.read(groups)))
+
+        def arrivals():
+            for i in range(3000):
+                yield rng.expovariate(850.0)         # ~0.94 ms connected each: ~80 %
+                vol = vols[i % len(vols)]
+                eng.process(one(vol, Hits()(vol, rng, i)))
+        eng.process(arrivals())
+        eng.run()
+        figs = system.component_figures(eng.now)
+        out[n] = (sum(r.pend for r in results) / len(results),
+                  [figs[f"CHP{i + 1:02X}"]["utilization_pct"] for i in range(n)])
+    (pend1, util1), (pend2, util2) = out[1], out[2]
+    assert 65.0 < util1[0] < 95.0
+    assert all(0.35 * util1[0] < u < 0.65 * util1[0] for u in util2)
+    assert pend2 < pend1 / 3
+
+
+def test_volumes_sharing_a_rank_wait_for_each_others_drives():
+    """Two busy volumes of random misses: on one rank their reads queue for
+    the same eight drives; on two ranks each has its own."""
+    out = {}
+    for shared in (True, False):
+        ranks = [("R1",), ("R1",)] if shared else [("R1",), ("R2",)]
+        system = IOSystem(Engine(2), config(volumes=2, channels=4, ranks=ranks),
+                          seq_detect=False, staging="record")
+        res = closed(system, 8, RandomMisses(60))
+        figs = system.component_figures(system.engine.now)
+        out[shared] = (sum(r.disc for r in res) / len(res),
+                       sum(r.total for r in res) / len(res), figs["R1"]["busy_pct"])
+    disc_shared, resp_shared, busy_shared = out[True]
+    disc_own, resp_own, busy_own = out[False]
+    assert disc_shared > 1.5 * disc_own
+    assert resp_shared > 1.4 * resp_own
+    assert busy_shared > busy_own + 20.0          # rank R1 does both volumes' work
+
+
+def test_hyperpav_aliases_cut_iosq():
+    """Four concurrent readers of one volume: without aliases three of them
+    wait in IOSQ; with three aliases they start at once."""
+    iosq = {}
+    for aliases in (0, 3):
+        system = IOSystem(Engine(4), config(volumes=1, channels=4, aliases=aliases),
+                          seq_detect=False, staging="record")
+        closed(system, 4, RandomMisses(50))
+        iosq[aliases] = system.component_figures(system.engine.now)["DB2V01"]["iosq_ms"]
+    assert iosq[0] > 5.0                          # a drive access or more, queued
+    assert iosq[3] < 0.1 * iosq[0]
+
+
+def test_volumes_behind_one_control_unit_compete_for_its_cache():
+    """A reader re-reading 150 tracks keeps hitting a small cache (0.01 GB,
+    ~2,600 slots) alone; a second volume reading new tracks at the same
+    pace through the same unit evicts its tracks; behind another unit it
+    does not."""
+    def run(cus):
+        system = IOSystem(Engine(6), config(volumes=2, channels=2, cus=cus, cache_gb=0.01,
+                                            aliases=0, protocol="FICON"),
+                          seq_detect=False, staging="full")
+        hot, cold = (system.volume(n) for n in ("DB2V01", "DB2V02"))
+        rng = random.Random(9)
+
+        def reread():
+            for _ in range(1500):
+                yield from hot.read([(rng.randrange(150), 1 << rng.randrange(12))])
+                yield 0.01
+
+        def stream():
+            for i in range(1500):
+                yield from cold.read([(1000 + i, 1)])
+                yield 0.01
+        system.engine.process(reread())
+        system.engine.process(stream())
+        system.engine.run()
+        return system.component_figures(system.engine.now), hot.stats.hit_ratio
+    (figs_shared, hot_shared), (figs_apart, hot_apart) = run(1), run(2)
+    assert hot_apart > 0.85                      # 150 full tracks fit (1,800 slots)
+    assert hot_shared < hot_apart - 0.25
+    assert figs_shared["CU1"]["read_hit_ratio"] < 0.6 * figs_apart["CU1"]["read_hit_ratio"]
+
+
+def test_components_are_reported_under_their_canvas_names():
+    trace = Trace()
+    system = IOSystem(Engine(1), config(volumes=2, channels=2, ranks=[("RANK A",), ("RANK A",)]),
+                      trace=trace, seq_detect=False)
+    closed(system, 1, RandomMisses(5))
+    figs = system.component_figures(system.engine.now)
+    assert set(figs) == {"CHP01", "CHP02", "CU1", "DB2V01", "DB2V02", "RANK A"}
+    assert set(figs["CHP01"]) == {"utilization_pct"}
+    assert set(figs["DB2V01"]) == {"io_rate", "resp_ms", "iosq_ms", "pend_ms", "disc_ms",
+                                   "conn_ms", "busy_pct"}
+    assert set(figs["CU1"]) == {"read_hit_ratio"}
+    dev, chan, cache, rank = system.reports(system.engine.now)
+    assert [r[0] for r in dev.rows] == ["DB2V01", "DB2V02"]
+    assert [r[0] for r in chan.rows] == ["CHP01", "CHP02"]
+    assert cache.rows[0][0] == "CU1" and rank.rows[0][0] == "RANK A"
+    names = set(trace.components)
+    assert {"DB2V01", "DB2V02", "CU1", "RANK A drive 1"} <= names
+    assert not {n for n in names if n.startswith(("VOL", "DRV"))}
+    assert trace.meta["roles"]["RANK A drive 1"] == "DRV"
+
+
+def test_wiring_errors_name_the_component():
+    cfg = Configuration(control_units=(ControlUnit("CU9"),),
+                        volumes=(Volume("LONELY", "HDD15K", None), Volume("V2", "HDD15K", "CU9")))
+    system = IOSystem(Engine(1), cfg)
+    with pytest.raises(ValueError, match="LONELY"):
+        system.volume("LONELY")
+    with pytest.raises(ValueError, match="CU9"):
+        system.volume("V2")
+    with pytest.raises(ValueError, match="SSD"):
+        IOSystem(Engine(1), Configuration(ranks=(Rank("R", "HDD10K"),),
+                                          volumes=(Volume("V", "SSD", None, ("R",)),)))
