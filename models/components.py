@@ -137,6 +137,9 @@ _KINDS = (
     _k("ds_pdse", "PDSE load library", "dataset",
        "Partitioned dataset extended: 4 KB pages and an indexed directory, "
        "whatever BLKSIZE says.", implies={"library": "PDSE"}),
+    _k("ds_seq", "Sequential dataset", "dataset",
+       "A sequential dataset (SYSPRINT, a log): blocks written or read in "
+       "order, one channel program per block or chain of blocks."),
     _k("ds_vsam_ksds", "VSAM KSDS", "dataset",
        "A key-sequenced VSAM file shared by CICS regions (LSR or RLS)."),
     _k("ds_db2_ts", "DB2 table space", "dataset",

@@ -67,6 +67,7 @@ class CountParam:
 STRUCTURAL: Mapping[str, Any] = MappingProxyType({
     "device": KindParam("volume", {v: k for k, v in VOLUME_DEVICES.items()}),
     "protocol": KindParam("channel", {v: k for k, v in CHANNEL_PROTOCOLS.items()}),
+    "library": KindParam("dataset", {"PDS": "ds_pds", "PDSE": "ds_pdse"}),
     "tape_drives": CountParam("tape_3490"),
     "spool_volumes": CountParam("vol_3390", holds="ds_spool"),
     "gcps": CountParam("cpu_cp"),
@@ -153,6 +154,12 @@ def apply(sc, overrides: Mapping[str, Any]) -> dict:
     rest = {}
     for key, raw in overrides.items():
         param = schema[key] if key in schema.names() else None
+        shape = STRUCTURAL.get(key)
+        if param is None and isinstance(shape, KindParam):
+            # A kind is drawable in any experiment whose drawing has one.
+            value = _choice(key, raw, tuple(shape.kinds))
+            _swap_kinds(sc, shape, value)
+            continue
         if param is None:
             cat_param = next((component_param(c, key) for c in COMPONENT_PARAMS
                               if component_param(c, key) is not None), None)
@@ -161,7 +168,6 @@ def apply(sc, overrides: Mapping[str, Any]) -> dict:
                 continue
             param = cat_param
         value = param.coerce(raw)
-        shape = STRUCTURAL.get(key)
         if isinstance(shape, KindParam):
             _swap_kinds(sc, shape, value)
         elif isinstance(shape, CountParam):
@@ -176,6 +182,10 @@ def apply(sc, overrides: Mapping[str, Any]) -> dict:
         else:
             rest[key] = value
     return rest
+
+
+def _choice(key: str, raw: Any, choices: tuple) -> Any:
+    return Param(key, "choice", choices[0], choices=choices).coerce(raw)
 
 
 def _swap_kinds(sc, shape: KindParam, value: Any) -> None:

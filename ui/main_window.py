@@ -24,6 +24,7 @@ from models.scenario import Scenario, ScenarioError
 from ui.actions import build_actions, extend_menus
 from ui.actions_export import ExportActions
 from ui.actions_study import StudyActions
+from ui.canvas.activity import tint_during_replay
 from ui.canvas.scene import CanvasScene
 from ui.canvas.view import CanvasView
 from ui.docks.inspector import Inspector
@@ -81,6 +82,9 @@ class MainWindow(QMainWindow):
         self._refresh_recent()
         self._update_title()
         install_result_views(self)
+        # During a replay the canvas cards show how busy each component is.
+        self.canvas_tint = tint_during_replay(self.scene, self.views.get("animation"),
+                                              lambda: self.run_scenario_document)
         self.study = StudyActions(self)
         self.exports = ExportActions(self)
         extend_menus(self, self.study, self.exports)

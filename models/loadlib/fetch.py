@@ -38,7 +38,7 @@ from dataclasses import dataclass
 from typing import Callable
 
 from models.cpu import TCB, ProcessorComplex, services
-from models.engine import Engine, Trace
+from models.engine import Engine, Resource, Trace
 from models.io.geometry import PAGE_BYTES, TRACKS_PER_CYLINDER
 from models.loadlib import costs as C
 from models.loadlib.layout import (TEXT, Record, TrackWriter, block_of_entry, directory_records,
@@ -68,6 +68,11 @@ class FetchConfig:
     fetchopt: str
     lla: bool
     device: str
+    #: Where the job's I/O goes, as drawn: (volume, device, channel path, control
+    #: unit) of the library and of SYSPRINT, and whether the path runs zHPF.
+    library_volume: tuple = ("VOL0", None, "CHP0", "CU")
+    sysprint_volume: tuple = ("VOL1", None, "CHP0", "CU")
+    zhpf_path: bool = True
 
 
 class PdsLibrary:
@@ -124,21 +129,33 @@ class FetchJob:
         Called with the fraction of LOADs done (may raise ``Cancelled``).
     replay : bool
         Replay LOADs that repeat exactly (off only to prove it changes nothing).
+    processors : sequence of models.config.Processor or None
+        The CPs and zIIPs drawn; ``None``: one general CP.
     """
 
     def __init__(self, cfg: FetchConfig, seed: int = 1, trace: Trace | None = None,
-                 progress: Callable[[float], None] | None = None, replay: bool = True):
+                 progress: Callable[[float], None] | None = None, replay: bool = True,
+                 processors=None):
         self.cfg = cfg
         self.engine = Engine(seed)
         self.trace = trace
         self.progress = progress
         self.replay = replay
-        self.cpx = ProcessorComplex(self.engine, gcps=1, ziips=0, trace=trace)
+        # The processors drawn (the step is TCB work: it runs on the CPs).
+        self.cpx = ProcessorComplex(self.engine, gcps=1, ziips=0, trace=trace,
+                                    engines=processors)
         self.uow = self.cpx.unit_of_work("LOADTEST", mode=TCB)
         self.costs = self.cpx.costs
-        self.vol = Volume(self.engine, cfg.device, trace)
-        self.sysvol = Volume(self.engine, cfg.device, trace, base_track=2 * TRACKS_PER_CYLINDER,
-                             name="VOL1")
+        # One channel path resource per CHPID drawn: volumes on one path share it.
+        paths: dict[str, Resource] = {}
+        lib, sysp = cfg.library_volume, cfg.sysprint_volume
+        for _vol, _dev, chpid, _cu in (lib, sysp):
+            paths.setdefault(chpid, Resource(self.engine, 1, chpid))
+        self.vol = Volume(self.engine, lib[1] or cfg.device, trace, name=lib[0],
+                          channel=paths[lib[2]], control_unit=lib[3])
+        self.sysvol = Volume(self.engine, sysp[1] or cfg.device, trace,
+                             base_track=2 * TRACKS_PER_CYLINDER, name=sysp[0],
+                             channel=paths[sysp[2]], control_unit=sysp[3])
         self.pdse = cfg.library == "PDSE"
         self.lib = PdseLibrary(cfg) if self.pdse else PdsLibrary(cfg)
         self.excps = 0
@@ -233,7 +250,9 @@ class FetchJob:
         if search:
             yield from vol.search_and_read(records, records[0].key_len)
         else:
-            yield from vol.read(records, zhpf=zhpf, interlocks=interlocks)
+            # Transport mode only where the channel path drawn runs zHPF.
+            yield from vol.read(records, zhpf=zhpf and self.cfg.zhpf_path,
+                                interlocks=interlocks)
         self.excps += 1
         uow.work(C.IO_INTERRUPT_US, component)
 

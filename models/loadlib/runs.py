@@ -13,18 +13,38 @@ MODULE_BYTES = {"IEFBR14": 8, "ARCCTL": 4 * 1024 * 1024, "CSQLINK": 424,
                 "CSQUDMSG": 264 * 1024}
 
 
-def fetch_config(params: dict) -> FetchConfig:
-    """The model's view of resolved ``program_fetch`` parameters."""
+def fetch_config(params: dict, config=None) -> FetchConfig:
+    """The model's view of resolved ``program_fetch`` parameters and of the
+    drawing (``config``: the library's and SYSPRINT's volumes, paths and
+    control unit, by canvas name)."""
     nbytes = params["module_bytes"] or MODULE_BYTES[params["module"]]
+    where = {}
+    zhpf = True
+    if config is not None:
+        for ds in config.datasets:
+            role = ("library" if ds.kind in ("ds_pds", "ds_pdse")
+                    else "sysprint" if ds.kind == "ds_seq" else None)
+            if role is None or not ds.volumes:
+                continue
+            vol = config.volume(ds.volumes[0])
+            paths = config.paths_to(vol.control_unit) if vol.control_unit else ()
+            where[f"{role}_volume"] = (vol.name, vol.device,
+                                       paths[0].name if paths else "CHP0",
+                                       vol.control_unit or "CU")
+            if role == "library":
+                zhpf = bool(paths) and paths[0].protocol == "zHPF"
+        where["zhpf_path"] = zhpf
     return FetchConfig(params["library"], params["blksize"], params["members"],
                        params["member_position"], nbytes, params["iterations"],
-                       params["fetchopt"], params["lla"], params["device"])
+                       params["fetchopt"], params["lla"], params["device"], **where)
 
 
 def run_program_fetch(params: dict, ctx: RunContext) -> RunResult:
     """Simulate the LOAD/DELETE job step and report what it cost."""
-    cfg = fetch_config(params)
-    job = FetchJob(cfg, seed=ctx.seed, trace=ctx.trace, progress=ctx.progress).run()
+    cfg = fetch_config(params, ctx.config)
+    drawn = ctx.config.processors if ctx.config is not None else None
+    job = FetchJob(cfg, seed=ctx.seed, trace=ctx.trace, progress=ctx.progress,
+                   processors=drawn).run()
     if ctx.trace is not None:
         ctx.trace.meta["loads_traced"] = job.loads_simulated
     st = job.vol.stats
@@ -32,7 +52,23 @@ def run_program_fetch(params: dict, ctx: RunContext) -> RunResult:
                "elapsed_s": job.engine.now, "directory_reads": float(job.dir_reads),
                "bytes_read": float(round(st.bytes))}
     reports = (_load_table(job), _device_table(job), job.cpx.account.table())
-    return RunResult("program_fetch", params, ctx.seed, metrics, reports, ctx.trace)
+    return RunResult("program_fetch", params, ctx.seed, metrics, reports, ctx.trace,
+                     components=_volume_figures(job))
+
+
+def _volume_figures(job: FetchJob) -> dict:
+    """Per drawn volume: I/O rate, response time and its parts, busy %."""
+    t = job.engine.now or 1e-12
+    out = {}
+    for vol in (job.vol, job.sysvol):
+        st = vol.stats
+        ios = st.ios or 1
+        busy = st.pend + st.disc + st.conn
+        out[vol.name] = {"io_rate": st.ios / t, "resp_ms": busy * 1e3 / ios,
+                         "iosq_ms": 0.0, "pend_ms": st.pend * 1e3 / ios,
+                         "disc_ms": st.disc * 1e3 / ios, "conn_ms": st.conn * 1e3 / ios,
+                         "busy_pct": min(100.0, 100.0 * busy / t)}
+    return out
 
 
 def _load_table(job: FetchJob) -> Table:
@@ -67,7 +103,7 @@ def _device_table(job: FetchJob) -> Table:
     return Table("Direct access device activity",
                  ("volume", "I/Os", "rate /s", "resp ms", "PEND ms", "DISC ms", "CONN ms",
                   "track hit %"), tuple(rows),
-                 note=f"device {job.cfg.device}; VOL0 holds the library, VOL1 SYSPRINT")
+                 note=f"{job.vol.name} holds the library, {job.sysvol.name} SYSPRINT")
 
 
 def run_library_space(params: dict, ctx: RunContext) -> RunResult:

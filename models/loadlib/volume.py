@@ -88,13 +88,15 @@ class Volume:
     """
 
     def __init__(self, engine: Engine, device: str, trace: Trace | None = None,
-                 base_track: int = LIBRARY_START_CYL * TRACKS_PER_CYLINDER, name: str = "VOL0"):
+                 base_track: int = LIBRARY_START_CYL * TRACKS_PER_CYLINDER, name: str = "VOL0",
+                 channel: Resource | None = None, control_unit: str = "CU"):
         self.engine = engine
         self.name = name
         self.drive = profile(device)
         self.native = device == "3390"
         self.base = base_track
-        self.channel = Resource(engine, 1, "CHP0")
+        #: The channel path (shared by the volumes drawn on the same CHPID).
+        self.channel = channel if channel is not None else Resource(engine, 1, "CHP0")
         self.cached: set[int] = set()
         self.arm_cyl = 0
         self.rng = engine.stream(f"{name}/rotation")
@@ -102,7 +104,9 @@ class Volume:
         self.io_id = 0
         self.trace = trace
         if trace is not None:
-            self._vol, self._drv, self._cu = (trace.component(n) for n in (name, "DRV0", "CU"))
+            self._vol = trace.component(name, "VOL")
+            self._drv = trace.component(f"{name} drive", "DRV")
+            self._cu = trace.component(control_unit, "CU")
             self._k = {k: trace.kind(k) for k in ("io_start", "io_end", "io_phase", "seek",
                                                  "track_read", "cache_hit", "cache_miss", "stage")}
             trace.meta.setdefault("records_per_track", 45)

@@ -190,3 +190,20 @@ def test_a_version_1_file_opens_migrated_with_a_message(tmp_path):
     assert any(n.kind == "ds_spool_ckpt" for n in sc.nodes.values())
     assert sc.issues() == []
     assert sc.parameters()["tape_drives"] == 2 and sc.parameters()["spool_volumes"] == 1
+
+
+def test_program_fetch_runs_on_the_volumes_and_channel_drawn():
+    """The library and SYSPRINT volumes are those drawn; a PDSE read uses
+    zHPF transport mode only when its channel path drawn is zHPF."""
+    sc = _case("program_fetch")
+    zhpf = experiments.run_experiment("program_fetch", {"library": "PDSE", "module": "ARCCTL",
+                                                        "iterations": 20}, scenario=sc)
+    assert {"LIBV01", "SYSV01"} <= set(zhpf.components)
+    assert next(n for n in sc.of_category("dataset") if n.label == "STEPLIB").kind == "ds_pds"
+    hardware.apply(sc, {"protocol": "FICON"})
+    ficon = experiments.run_experiment("program_fetch", {"library": "PDSE", "module": "ARCCTL",
+                                                         "iterations": 20}, scenario=sc)
+    # Command mode: a Locate Record and Read per page chain instead of one TCW.
+    assert ficon.components["LIBV01"]["conn_ms"] > 1.2 * zhpf.components["LIBV01"]["conn_ms"]
+    # --set library=PDSE redrew the dataset: the run and the drawing agree.
+    assert zhpf.params["library"] == "PDSE"

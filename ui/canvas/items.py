@@ -1,9 +1,11 @@
 """Graphics items for components, their link ports and links.
 
 Items keep only the id of what they draw; label, kind and problems are read
-from the scene's scenario when painting, so the model stays the one source
-of truth. Positions are mirrored from the model and only differ from it
-while the user drags (the drag is recorded as one command on release).
+from the scene's scenario when painting (and, during a replay, the busy tint
+from the scene's :meth:`~ui.canvas.scene.CanvasScene.activity_for`), so the
+model stays the one source of truth. Positions are mirrored from the model
+and only differ from it while the user drags (the drag is recorded as one
+command on release).
 """
 from __future__ import annotations
 
@@ -22,9 +24,12 @@ ISSUE_H = 64.0
 PORT_R = 8.0
 INK = QColor("#1d2733")
 WARN_INK, WARN_FILL = QColor("#8a1c00"), QColor("#fff1c7")
+#: Busy colour of the replay tint (Okabe-Ito vermillion: hot, the bottleneck).
+BUSY = QColor("#D55E00")
 CATEGORY_TINT = {
     "workload": "#efe7f8", "processor": "#e6eef9", "channel": "#e7f3e8",
-    "control_unit": "#f8eedd", "volume": "#e9eef0", "tape": "#e0f2ef", "dataset": "#f8e8e8",
+    "control_unit": "#f8eedd", "volume": "#e9eef0", "rank": "#e4e7f2", "tape": "#e0f2ef",
+    "dataset": "#f8e8e8",
 }
 
 
@@ -88,8 +93,14 @@ class NodeItem(QGraphicsObject):
         painter.setRenderHint(painter.RenderHint.Antialiasing)
         selected = self.isSelected()
         painter.setPen(QPen(QColor("#1565c0") if selected else QColor("#8a96a3"), 3 if selected else 1.5))
-        painter.setBrush(QColor(CATEGORY_TINT[kind.category]))
+        activity = self.scene().activity_for(self.node_id)
+        fill = QColor(CATEGORY_TINT[kind.category])
+        if activity is not None:
+            fill = _blend(fill, BUSY, 0.75 * activity.level)
+        painter.setBrush(fill)
         painter.drawRoundedRect(QRectF(0, 0, NODE_W, NODE_H), 10, 10)
+        if activity is not None:
+            self._paint_activity(painter, activity.level)
         icon_for(node.kind).paint(painter, QRectF((NODE_W - ICON) / 2, 6, ICON, ICON).toRect())
         font = QFont(painter.font())
         font.setPointSizeF(10.5)
@@ -103,6 +114,25 @@ class NodeItem(QGraphicsObject):
         issues = self.scene().issues_for(self.node_id)
         if issues:
             self._paint_issue(painter, "⚠ " + issues[0] + (f" (+{len(issues) - 1} more)" if len(issues) > 1 else ""))
+
+    def _paint_activity(self, painter, level: float) -> None:
+        """A ring as strong as the busy share, and the share in a corner badge."""
+        if level > 0:
+            ring = QColor(BUSY)
+            ring.setAlphaF(0.25 + 0.75 * level)
+            painter.setPen(QPen(ring, 2 + 4 * level))
+            painter.setBrush(Qt.BrushStyle.NoBrush)
+            painter.drawRoundedRect(QRectF(-1, -1, NODE_W + 2, NODE_H + 2), 10, 10)
+        font = QFont(painter.font())
+        font.setPointSizeF(8.5)
+        font.setBold(True)
+        painter.setFont(font)
+        badge = QRectF(NODE_W - 44, 4, 40, 16)
+        painter.setPen(Qt.PenStyle.NoPen)
+        painter.setBrush(BUSY if level >= 0.5 else QColor("#ffffff"))
+        painter.drawRoundedRect(badge, 8, 8)
+        painter.setPen(QColor("#ffffff") if level >= 0.5 else INK)
+        painter.drawText(badge, Qt.AlignmentFlag.AlignCenter, f"{100 * level:.0f} %")
 
     def _paint_issue(self, painter, text: str) -> None:
         rect = QRectF(-2, NODE_H + 4, NODE_W + 4, ISSUE_H - 4)
@@ -161,6 +191,12 @@ class LinkItem(QGraphicsPathItem):
         stroker = QPainterPathStroker()
         stroker.setWidth(12)
         return stroker.createStroke(self.path())
+
+
+def _blend(a: QColor, b: QColor, share: float) -> QColor:
+    """``a`` moved ``share`` (0–1) of the way to ``b``."""
+    return QColor.fromRgbF(*(x + (y - x) * share for x, y in
+                             zip(a.getRgbF()[:3], b.getRgbF()[:3])))
 
 
 def _edge_point(item: NodeItem, toward: QPointF) -> QPointF:

@@ -48,6 +48,8 @@ class CanvasScene(QGraphicsScene):
         self.link_items: dict[str, LinkItem] = {}
         self._issues: list[Issue] = []
         self._issues_by_node: dict[str | None, list[str]] = {}
+        # Replay activity per component (ui.canvas.activity.Tint), set by CanvasTint.
+        self._activity: dict[str, object] = {}
         # Links at each component, so a moved component redraws only its own.
         self._links_at: dict[str, set[str]] = {}
         self._link_from: str | None = None
@@ -68,6 +70,7 @@ class CanvasScene(QGraphicsScene):
         self.link_items.clear()
         self._links_at.clear()
         self._issues, self._issues_by_node = [], {}
+        self._activity = {}
         self.setSceneRect(_MIN_RECT)
         self.scenario = scenario
         for name in _CALLBACKS:
@@ -178,6 +181,26 @@ class CanvasScene(QGraphicsScene):
     def issues_for(self, node_id: str) -> list[str]:
         """Problems attached to one component, for drawing next to it."""
         return list(self._issues_by_node.get(node_id, ()))
+
+    def set_activity(self, tints: dict) -> None:
+        """Show replay activity: node id → :class:`~ui.canvas.activity.Tint`; others plain."""
+        old, self._activity = self._activity, {nid: tint for nid, tint in tints.items()
+                                               if nid in self.node_items}
+        for nid in set(old) | set(self._activity):
+            before, now = old.get(nid), self._activity.get(nid)
+            if before == now:
+                continue
+            item, node = self.node_items.get(nid), self.scenario.nodes.get(nid)
+            if item is None or node is None:
+                continue
+            tip = self._tooltip(node)
+            item.setToolTip(tip if now is None else f"{tip}<br><b>{now.text}</b>")
+            if before is None or now is None or round(before.level, 2) != round(now.level, 2):
+                item.update()
+
+    def activity_for(self, node_id: str):
+        """The replay tint of one component (None: not traced, or no current run)."""
+        return self._activity.get(node_id)
 
     def node_item_moved(self, node_id: str) -> None:
         """Keep links glued to a component while it is dragged."""

@@ -1,0 +1,195 @@
+"""The canvas shows the run: cards tinted by how busy their components are during a replay.
+
+Trace component names are the components' canvas labels (a volume labelled
+``DB2V01`` is ``"DB2V01"`` in the trace), so :class:`CanvasTint` matches
+the two by name. At every replay time ``t`` of the
+:class:`~ui.animation.controller.ReplayController` each matched card gets a
+:class:`Tint`: the share of the recent past (a window of
+``WINDOW_SHARE`` of the run, sampled at ``SAMPLES`` times up to ``t``) in
+which :func:`~ui.animation.activity.component_activity` says the component
+was doing something (any state but idle). Like every replay picture it is a
+function of ``t`` alone, so scrubbing back shows what playing showed.
+
+Cards whose label names no traced component stay as they are, and so does
+every card when no run is loaded or the scenario was edited after the run
+(positions aside: moving a card does not change what the run did).
+"""
+from __future__ import annotations
+
+from dataclasses import dataclass
+from typing import TYPE_CHECKING, Callable
+
+import numpy as np
+from PySide6.QtCore import QObject
+
+from app import scenario_io
+from models.scenario import Scenario
+from ui.animation.activity import Activity, component_activity
+from ui.animation.style import fmt_time
+
+if TYPE_CHECKING:
+    from ui.animation.controller import ReplayController
+    from ui.animation.data import ReplayData
+    from ui.canvas.scene import CanvasScene
+
+#: The busy share looks back over this fraction of the whole run.
+WINDOW_SHARE = 0.02
+#: Times sampled in that window (one sample only at the very start of the run).
+SAMPLES = 32
+#: Roles a busy share means something for: there is work in progress or not.
+#: (A control unit's trace has requests but no busy time; its activity is a
+#: hit ratio, which is not "how busy", so it is not tinted.)
+BUSY_ROLES = frozenset(("engine", "channel", "volume", "drive", "tape", "buffer",
+                        "coupling facility"))
+
+ActivityFn = Callable[["ReplayData", str, float], Activity]
+
+
+@dataclass(frozen=True)
+class Tint:
+    """What a card shows during a replay: ``level`` 0–1 busy, and a tooltip line."""
+
+    level: float
+    text: str
+
+
+def activity_of(data: "ReplayData", name: str) -> ActivityFn | None:
+    """How to ask what component ``name`` is doing (None: it has no busy share).
+
+    Normally :func:`~ui.animation.activity.component_activity`, which knows
+    a component by the role the model recorded; channel paths, which it does
+    not describe yet, by their ``channel_busy`` rows.
+    """
+    fn = component_activity
+    if fn(data, name, data.t0).role == "other" and len(data.rows_of(name, "channel_busy")):
+        fn = channel_activity
+    return fn if fn(data, name, data.t0).role in BUSY_ROLES else None
+
+
+def channel_activity(data: "ReplayData", name: str, t: float) -> Activity:
+    """A channel path at ``t``: moving an I/O's data (``channel_busy`` rows) or idle."""
+    row = data.last_of(name, "channel_busy", t)
+    done = data.count_of(name, "channel_busy", t)
+    if row >= 0 and t < data.t[row] + data.b[row] * 1e-6:
+        return Activity("channel", "busy", f"transferring for I/O {data.a[row]}; "
+                                           f"{done} transfers so far", count=1)
+    return Activity("channel", "idle", f"idle; {done} transfers so far")
+
+
+def busy_share(data: "ReplayData", name: str, t: float, window: float,
+               activity: ActivityFn = component_activity) -> float:
+    """Share of the ``window`` seconds up to ``t`` in which component ``name`` was not idle.
+
+    Parameters
+    ----------
+    data : ReplayData
+        The run's trace.
+    name : str
+        A trace component.
+    t : float
+        Replay time (s).
+    window : float
+        How far to look back (s); clipped at the start of the trace.
+    activity : callable
+        ``activity(data, name, t) -> Activity`` (see :func:`activity_of`).
+
+    Returns
+    -------
+    float
+        0 (idle at every sample) to 1 (busy at every sample).
+    """
+    start = max(data.t0, t - window)
+    # The middle of each of SAMPLES equal slices, so a regular rhythm of
+    # busy and idle is not sampled in step with itself.
+    times = start + (np.arange(SAMPLES) + 0.5) * ((t - start) / SAMPLES) if t > start else (t,)
+    busy = sum(activity(data, name, float(s)).state != "idle" for s in times)
+    return busy / len(times)
+
+
+def _run_shape(sc: Scenario) -> tuple:
+    """What a run depends on: experiment, components (not positions) and links."""
+    return (sc.experiment,
+            {nid: (n.kind, n.label, dict(n.properties)) for nid, n in sc.nodes.items()},
+            {lid: (ln.source, ln.target) for lid, ln in sc.links.items()})
+
+
+class CanvasTint(QObject):
+    """Follows a replay clock and tints the scene's cards (see the module docstring).
+
+    Parameters
+    ----------
+    scene : CanvasScene
+        The canvas to tint.
+    controller : ReplayController
+        The replay clock of the animation view.
+    run_document : callable, optional
+        Returns the scenario document the replayed run ran from (the main
+        window's ``run_scenario_document``); asked once when a run arrives.
+        Without it, or when it returns ``None``, the run is taken to be of
+        the scenario on the canvas at that moment.
+    """
+
+    def __init__(self, scene: "CanvasScene", controller: "ReplayController",
+                 run_document: Callable[[], dict | None] | None = None,
+                 parent: QObject | None = None) -> None:
+        super().__init__(parent if parent is not None else scene)
+        self.scene, self.controller = scene, controller
+        self._run_document = run_document
+        self._run_shape: tuple | None = None
+        #: Node id → (trace component, its activity function) of the cards tinted.
+        self.matched: dict[str, tuple[str, ActivityFn]] = {}
+        controller.data_changed.connect(self._on_controller_data_changed)
+        controller.time_changed.connect(self._on_controller_time_changed)
+        # Emitted after every edit but a move, and when a scenario is opened.
+        scene.issues_changed.connect(self._on_scene_issues_changed)
+        self._on_controller_data_changed()
+
+    @property
+    def stale(self) -> bool:
+        """True when the scenario on the canvas is not the one the run ran from."""
+        return self._run_shape is None or _run_shape(self.scene.scenario) != self._run_shape
+
+    def _on_controller_data_changed(self) -> None:
+        self._run_shape = None
+        if self.controller.data is not None:
+            doc = self._run_document() if self._run_document is not None else None
+            run_sc = scenario_io.from_document(doc) if doc is not None else self.scene.scenario
+            self._run_shape = _run_shape(run_sc)
+        self._rematch()
+
+    def _on_scene_issues_changed(self, _issues) -> None:
+        self._rematch()
+
+    def _rematch(self) -> None:
+        data = self.controller.data
+        self.matched = {}
+        if data is not None and not self.stale:
+            traced = set(data.components)
+            for nid, node in self.scene.scenario.nodes.items():
+                fn = activity_of(data, node.label) if node.label in traced else None
+                if fn is not None:
+                    self.matched[nid] = (node.label, fn)
+        self._on_controller_time_changed(self.controller.t)
+
+    def _on_controller_time_changed(self, t: float) -> None:
+        data = self.controller.data
+        if not self.matched or data is None:
+            self.scene.set_activity({})
+            return
+        window = WINDOW_SHARE * (data.t1 - data.t0)
+        tints = {}
+        for nid, (name, activity) in self.matched.items():
+            level = busy_share(data, name, t, window, activity)
+            now = activity(data, name, t).text
+            span = t - max(data.t0, t - window)
+            over = f" (over the last {fmt_time(span)})" if span > 0 else ""
+            tints[nid] = Tint(level, f"busy {100 * level:.0f} % at t={fmt_time(t)}{over}; now: {now}")
+        self.scene.set_activity(tints)
+
+
+def tint_during_replay(scene: "CanvasScene", replay_view,
+                       run_document: Callable[[], dict | None] | None = None) -> CanvasTint | None:
+    """A :class:`CanvasTint` following ``replay_view``'s clock (None without a replay view)."""
+    if replay_view is None:
+        return None
+    return CanvasTint(scene, replay_view.controller, run_document)
