@@ -28,6 +28,7 @@ CATEGORIES: Mapping[str, str] = MappingProxyType({
     "volume": "Volumes",
     "rank": "RAID ranks",
     "tape": "Tape drives",
+    "coupling": "Coupling facilities",
     "dataset": "Datasets",
 })
 
@@ -127,6 +128,10 @@ _KINDS = (
        "A RAID-5 rank of 8 drives (7+P or 6+P+S) under the volumes linked to "
        "it: their tracks stripe over its drives, so requests issued together "
        "seek in parallel, and volumes on one rank compete for its drives."),
+    _k("cf_icf", "Coupling facility", "coupling",
+       "A coupling facility: holds the VSAM RLS lock and cache structures "
+       "shared by every system. Each request is synchronous: the CP spins "
+       "for the tens of microseconds until the answer comes back."),
     _k("tape_3490", "3490 tape drive", "tape",
        "A 3 MB/s class cartridge drive on a 4.5 MB/s channel; a cartridge "
        "change takes about a minute."),
@@ -169,6 +174,8 @@ _ALLOWED = {
     frozenset(("workload", "dataset")): "the workload reads the dataset",
     frozenset(("workload", "processor")): "the workload runs on the processor",
     frozenset(("channel", "tape")): "the tape drive is attached to the channel",
+    frozenset(("processor", "coupling")): "the processor reaches the coupling facility "
+                                          "over its coupling links",
 }
 
 # Why the most tempting wrong links are wrong: what a student should learn.
@@ -194,6 +201,10 @@ _WHY_NOT = {
     frozenset(("control_unit", "rank")): "a rank holds volumes: link the rank to the volumes "
                                          "that live on it",
     frozenset(("dataset", "rank")): "a dataset lives on a volume: link the rank to the volume",
+    frozenset(("workload", "coupling")): "a workload reaches the coupling facility through "
+                                         "its processor: link the facility to a processor",
+    frozenset(("channel", "coupling")): "a coupling facility is reached over coupling links "
+                                        "from a processor, not over a FICON channel",
 }
 
 

@@ -129,6 +129,15 @@ class TapeDrive:
 
 
 @dataclass(frozen=True)
+class CouplingFacility:
+    """A coupling facility (lock and cache structures), reached from ``processors``."""
+
+    name: str
+    processors: tuple[str, ...] = ()
+    properties: Mapping = field(default_factory=dict)
+
+
+@dataclass(frozen=True)
 class Workload:
     """A workload: the datasets it uses and the processors it runs on."""
 
@@ -141,7 +150,8 @@ class Workload:
 
 _SECTIONS = (("processors", Processor), ("channels", ChannelPath),
              ("control_units", ControlUnit), ("ranks", Rank), ("volumes", Volume),
-             ("datasets", Dataset), ("tape_drives", TapeDrive), ("workloads", Workload))
+             ("datasets", Dataset), ("tape_drives", TapeDrive),
+             ("coupling_facilities", CouplingFacility), ("workloads", Workload))
 
 
 @dataclass(frozen=True)
@@ -155,6 +165,7 @@ class Configuration:
     volumes: tuple[Volume, ...] = ()
     datasets: tuple[Dataset, ...] = ()
     tape_drives: tuple[TapeDrive, ...] = ()
+    coupling_facilities: tuple[CouplingFacility, ...] = ()
     workloads: tuple[Workload, ...] = ()
 
     # ---- look-ups ----------------------------------------------------------
@@ -329,6 +340,9 @@ def from_scenario(sc) -> Configuration:
             out["datasets"].append(Dataset(n.label, n.kind, near(n, "volume"), props))
         elif cat == "tape":
             out["tape_drives"].append(TapeDrive(n.label, near(n, "channel"), props))
+        elif cat == "coupling":
+            out["coupling_facilities"].append(CouplingFacility(n.label, near(n, "processor"),
+                                                               props))
         elif cat == "workload":
             out["workloads"].append(Workload(n.label, n.kind, near(n, "dataset"),
                                              near(n, "processor"), props))

@@ -16,7 +16,8 @@ document makes what version 1 simulated without drawing it visible:
 * hardware counts stored as properties (``tape_drives``, ``spool_volumes``,
   ``gcps``, ``ziips``) become that many components;
 * DB2 volumes get the two HyperPAV aliases version 1 gave them unseen;
-* the spool case studies get their checkpoint volume.
+* the spool case studies get their checkpoint volume, the RLS case study
+  its coupling facility.
 """
 from __future__ import annotations
 
@@ -138,6 +139,10 @@ def _migrate_v1_counts(sc: Scenario, body: dict, steps: list) -> None:
     if sc.experiment in _SPOOL and not any(n.kind == "ds_spool_ckpt" for n in sc.nodes.values()):
         _add_checkpoint(sc)
         steps.append("the spool checkpoint volume SPCKPT is drawn (version 1 simulated it unseen)")
+    if sc.experiment == "vsam_rls" and not sc.of_category("coupling"):
+        _add_coupling_facility(sc)
+        steps.append("the coupling facility CF01 that RLS uses is drawn (version 1 simulated "
+                     "it unseen)")
     for key, value in wanted.items():
         try:
             hardware.apply(sc, {key: value})
@@ -145,6 +150,16 @@ def _migrate_v1_counts(sc: Scenario, body: dict, steps: list) -> None:
             steps.append(f"{key}={value!r} could not be drawn ({exc})")
         else:
             steps.append(f"{key}={value} is now drawn as components")
+
+
+def _add_coupling_facility(sc: Scenario) -> None:
+    from models.scenario import Link, Node
+
+    cps = [n for n in sc.of_category("processor") if n.kind == "cpu_cp"]
+    y = max((n.y for n in sc.nodes.values()), default=0.0) + 140.0
+    cf = sc.add_node(Node(sc.new_id("n"), "cf_icf", "CF01", 0.0, y, {}))
+    if cps:
+        sc.add_link(Link(sc.new_id("l"), cps[0].id, cf.id))
 
 
 def _add_checkpoint(sc: Scenario) -> None:

@@ -101,6 +101,9 @@ class Scenario:
         self.title = title
         self.nodes: dict[str, Node] = {}
         self.links: dict[str, Link] = {}
+        # Per component: {other component id: link id}, in link order, so
+        # look-ups along links cost the component's links, not all of them.
+        self._adj: dict[str, dict[str, str]] = {}
         self._next = 1
         for name in ("node_added", "node_removed", "link_added", "link_removed",
                      "property_changed", "moved", "label_changed", "experiment_changed",
@@ -135,10 +138,12 @@ class Scenario:
     def remove_node(self, node_id: str) -> tuple[Node, list[Link]]:
         """Remove a component and its links; returns both for undo."""
         node = self.nodes[node_id]
-        gone = [ln for ln in self.links.values() if node_id in (ln.source, ln.target)]
+        gone = [self.links[lid] for lid in self._adj.get(node_id, {}).values()]
+        gone.sort(key=_id_order)
         for ln in gone:
             self.remove_link(ln.id)
         del self.nodes[node_id]
+        self._adj.pop(node_id, None)
         self.node_removed.emit(node)
         return node, gone
 
@@ -161,12 +166,16 @@ class Scenario:
         if why:
             raise ScenarioError(why)
         self.links[link.id] = link
+        self._adj.setdefault(link.source, {})[link.target] = link.id
+        self._adj.setdefault(link.target, {})[link.source] = link.id
         self._note_id(link.id)
         self.link_added.emit(link)
         return link
 
     def remove_link(self, link_id: str) -> Link:
         link = self.links.pop(link_id)
+        self._adj.get(link.source, {}).pop(link.target, None)
+        self._adj.get(link.target, {}).pop(link.source, None)
         self.link_removed.emit(link)
         return link
 
@@ -232,17 +241,16 @@ class Scenario:
 
     # ---- queries -------------------------------------------------------
     def link_between(self, a: str, b: str) -> Link | None:
-        for ln in self.links.values():
-            if {ln.source, ln.target} == {a, b}:
-                return ln
-        return None
+        lid = self._adj.get(a, {}).get(b)
+        return self.links[lid] if lid is not None else None
 
     def neighbours(self, node_id: str, category: str | None = None) -> list[Node]:
+        """Components linked to ``node_id`` (of ``category``), in link order."""
         out = []
-        for ln in self.links.values():
-            other = ln.target if ln.source == node_id else ln.source if ln.target == node_id else None
-            if other is not None and (category is None or self.nodes[other].category == category):
-                out.append(self.nodes[other])
+        for other in self._adj.get(node_id, {}):
+            node = self.nodes[other]
+            if category is None or node.category == category:
+                out.append(node)
         return out
 
     def of_category(self, category: str) -> list[Node]:
@@ -320,7 +328,30 @@ class Scenario:
                 out += self._tape_issues(work)
         out += self._value_issues(exp)
         out += self._rank_issues()
+        out += self._coupling_issues(exp)
         return out
+
+    def _coupling_issues(self, exp) -> list[Issue]:
+        """Record level sharing keeps its locks and cache in a coupling facility."""
+        out = [Issue(cf.id, "the coupling facility needs a processor: link it to a general CP")
+               for cf in self.of_category("coupling") if not self.neighbours(cf.id, "processor")]
+        if "mode" in exp.schema.names() and "RLS" in exp.schema["mode"].choices:
+            mode = self.parameters_safe().get("mode", exp.schema["mode"].default)
+            reached = [cf for cf in self.of_category("coupling")
+                       if self.neighbours(cf.id, "processor")]
+            if mode == "RLS" and not reached:
+                work = self._workload()
+                out.append(Issue(work.id if work else None,
+                                 "RLS keeps its locks and cache in a coupling facility: drag "
+                                 "one onto the canvas and link it to a general CP"))
+        return out
+
+    def parameters_safe(self) -> dict:
+        """:meth:`parameters`, leaving out values that do not check (issues say why)."""
+        try:
+            return self.parameters()
+        except ParamError:
+            return {}
 
     def _rank_issues(self) -> list[Issue]:
         """A rank holds one type of drive: its volumes' kinds must agree."""

@@ -329,11 +329,13 @@ class MainWindow(QMainWindow):
         Returns ``None`` on success or a one-line error (also shown to the
         user); a file that cannot be read opens nothing.
         """
+        notes: list[str] = []
         try:
             if name_or_path in experiments.registry() or not os.path.exists(name_or_path):
                 scenario, path = scenario_io.load_case(name_or_path), None
             else:
-                scenario, path = scenario_io.load(name_or_path), os.path.abspath(name_or_path)
+                scenario = scenario_io.load(name_or_path, notes)
+                path = os.path.abspath(name_or_path)
         except scenario_io.ScenarioFileError as exc:
             self.say(str(exc))
             return str(exc)
@@ -343,7 +345,9 @@ class MainWindow(QMainWindow):
         if path:
             settings.add_recent(path)
             self._refresh_recent()
-        self.say(f"Opened {scenario.title or path}.")
+        self.say(notes[0] if notes else f"Opened {scenario.title or path}.")
+        if notes:
+            self.results.show_message(notes[0])
         return None
 
     def open_dialog(self) -> None:
@@ -441,7 +445,8 @@ class MainWindow(QMainWindow):
         self.actions_.run.setEnabled(False)
         self.actions_.cancel.setEnabled(True)
         self.say(f"Running {experiments.get(name).title}…")
-        self.runner.start(name, overrides, experiments.DEFAULT_SEED)
+        self.runner.start(name, {}, experiments.DEFAULT_SEED,
+                          self.run_scenario_document)
         return True
 
     def cancel_run(self) -> None:

@@ -29,6 +29,7 @@ BUSY = QColor("#D55E00")
 CATEGORY_TINT = {
     "workload": "#efe7f8", "processor": "#e6eef9", "channel": "#e7f3e8",
     "control_unit": "#f8eedd", "volume": "#e9eef0", "rank": "#e4e7f2", "tape": "#e0f2ef",
+    "coupling": "#dff0ee",
     "dataset": "#f8e8e8",
 }
 
