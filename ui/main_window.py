@@ -433,7 +433,7 @@ class MainWindow(QMainWindow):
             self.say("A run is already in progress.")
             return False
         try:
-            name, overrides = self.editor.scenario.run_request()
+            name, _drawn = self.editor.scenario.run_request()
         except ScenarioError as exc:
             self.results.show_message(f"Cannot run yet: {exc}", error=True)
             self.results_dock.raise_()
