@@ -1,15 +1,22 @@
-"""The bridge from DB2 reads to the I/O model (models.io.subsystem).
+"""The bridge from DB2 reads to the I/O model (models.io.system).
 
 DB2 asks for pages of a data set; the I/O model reads ``(track, mask)``
 groups of a volume. :class:`IOPath` maps pages to volumes and tracks (the
 data set's layout), builds the groups (a contiguous prefetch as a range, a
 list prefetch as its sorted page list) and issues one I/O per volume the
-read touches, through :meth:`IOSubsystem.read` so concurrent prefetch
-engines meet in the volume queue, the channel and the drives. There is no
-I/O arithmetic here: cache, staging, LPO, channel programs and drives are
-all the I/O model's.
+read touches, through :meth:`VolumeIO.read` so concurrent prefetch
+engines meet in the volume queue, on the channel paths and on the drives.
+There is no I/O arithmetic here: cache, staging, LPO, channel programs and
+drives are all the I/O model's.
 
-Set-up of the published measurements (set once, documented here):
+The volumes are those of an :class:`~models.io.system.IOSystem`: the data
+set's volumes on the drawn configuration (``volumes``: canvas labels, the
+data set's n-th volume is the n-th listed), or, with no configuration, a
+configuration made here from the run's parameters and the set-up below
+(volumes ``VOL0`` … behind one control unit).
+
+Set-up of the published measurements, for runs without a configuration
+(set once, documented here; a drawing brings its own):
 
 * HyperPAV: DB2's two prefetch engines and the application thread reach a
   volume concurrently, as they do with HyperPAV aliases (standard with
@@ -25,7 +32,9 @@ import numpy as np
 
 from models.db2.access import LIST, SYNC
 from models.db2.dataset import PAGES_PER_TRACK, DataSet
-from models.io.subsystem import IOSubsystem, pages_to_groups, range_to_groups
+from models.io.subsystem import pages_to_groups, range_to_groups, simple_config
+from models.io.system import IOSystem
+from models.io.volume import VolumeIO
 
 ALIASES = 2
 RANKS = 1
@@ -70,37 +79,66 @@ class IOPath:
     engine : Engine
     dataset : DataSet
     device, protocol : str
-        Passed to :class:`IOSubsystem` (zHPF brings the List Prefetch Optimizer).
+        Without ``system``: the drives and channel protocol of the volumes
+        made from the parameters (zHPF brings the List Prefetch Optimizer).
     warm : bool
         Make the whole data set cache resident before the run.
     trace : Trace or None
     ranks, aliases : int
-        RAID ranks under each volume; HyperPAV aliases per volume.
+        Without ``system``: RAID ranks under each volume; HyperPAV aliases per volume.
+    system : IOSystem or None
+        The drawn configuration's I/O system.
+    volumes : sequence of str
+        With ``system``: the data set's volumes (canvas labels, in placement order).
     """
 
-    def __init__(self, engine, dataset: DataSet, device: str, protocol: str, warm: bool = False,
-                 trace=None, ranks: int | None = None, aliases: int | None = None):
+    def __init__(self, engine, dataset: DataSet, device: str | None = None,
+                 protocol: str | None = None, warm: bool = False, trace=None,
+                 ranks: int | None = None, aliases: int | None = None,
+                 system: IOSystem | None = None, volumes=None):
         self.engine = engine
         self.dataset = dataset
-        self._kw = dict(device=device, protocol=protocol, channel=CHANNEL,
-                        ranks=RANKS if ranks is None else ranks, raid=RAID,
-                        aliases=ALIASES if aliases is None else aliases, trace=trace,
-                        paths=PATHS)
+        if system is None:
+            volumes = [f"VOL{v}" for v in range(dataset.volumes)]
+            config = simple_config(volumes, device=device, protocol=protocol, channel=CHANNEL,
+                                   ranks=RANKS if ranks is None else ranks, raid=RAID,
+                                   aliases=ALIASES if aliases is None else aliases, paths=PATHS)
+            system = IOSystem(engine, config, trace, trace_names="legacy")
+        elif not volumes:
+            raise ValueError(f"data set {dataset.name!r} is on no volume")
+        self.system = system
+        self.names = list(volumes)
         self._warm = warm
-        self.subsystems: dict[int, IOSubsystem] = {}
+        self.subsystems: dict[int, VolumeIO] = {}
+        self._warmed: set[int] = set()
         self._single = dataset.volumes == 1
         self._tpv = dataset.tracks_per_volume
 
-    def volume(self, v: int) -> IOSubsystem:
-        """The I/O subsystem of the data set's ``v``-th volume (built on first use)."""
-        sub = self.subsystems.get(v)
+    def volume(self, v: int) -> VolumeIO:
+        """The volume holding the data set's ``v``-th piece (set up on first use).
+
+        Piece ``v`` is on volume ``v % n`` of the ``n`` listed; when the
+        drawing gives the object fewer volumes than it needs, later pieces
+        follow the earlier ones on the same volumes (at :meth:`_offset`),
+        as if the volumes were larger (extended address volumes).
+        """
+        n = len(self.names)
+        sub = self.subsystems.get(v % n)
         if sub is None:
-            sub = IOSubsystem(self.engine, name=f"VOL{v}", **self._kw)
-            if self._warm:
-                used = min(self._tpv, self.dataset.tracks - v * self._tpv)
-                sub.warm_tracks(0, used)
-            self.subsystems[v] = sub
+            sub = self.subsystems[v % n] = self.system.volume(self.names[v % n])
+        if self._warm and v not in self._warmed:
+            self._warmed.add(v)
+            used = min(self._tpv, self.dataset.tracks - v * self._tpv)
+            sub.warm_tracks(self._offset(v), used)
         return sub
+
+    def _offset(self, v: int) -> int:
+        """First track of piece ``v`` on its volume."""
+        return v // len(self.names) * self._tpv
+
+    def volume_names(self) -> list[str]:
+        """Names of the volumes used so far, in data set order."""
+        return [self.names[i] for i in sorted(self.subsystems)]
 
     def read(self, pages: np.ndarray, mode: int):
         """Process step (``yield from``): read ``pages`` as one DB2 I/O.
@@ -115,7 +153,7 @@ class IOPath:
         vols, _, _ = self.dataset.locate(pages)
         parts = [0.0, 0.0, 0.0, 0.0]
         for v in np.unique(vols).tolist():
-            local = pages[vols == v] - v * self._tpv * PAGES_PER_TRACK
+            local = pages[vols == v] - (v * self._tpv - self._offset(v)) * PAGES_PER_TRACK
             res = yield from self.volume(v).read(self._groups(local, mode), mode == LIST)
             for i, x in enumerate((res.iosq, res.pend, res.disc, res.conn)):
                 parts[i] += x

@@ -17,13 +17,14 @@ tests/models/test_db2_scale.py checks the slice against the whole.
 from __future__ import annotations
 
 import math
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from typing import Iterable
 
 from models.db2 import access
 from models.db2.bufmgr import BufferManager, ScanStats
 from models.db2.dataset import PAGES_PER_TRACK, DataSet, leaf_key_order
 from models.db2.iopath import CacheCounts, IOPath
+from models.io.system import IOSystem
 from models.engine import Engine
 from models.io.geometry import PAGE_BYTES
 from models.params import ParamError
@@ -47,6 +48,8 @@ class Outcome:
     cache: CacheCounts
     scale: float              # whole object / simulated slice
     volumes: str = "VOL0"     # the volumes the scan used, for the report rows
+    components: dict = field(default_factory=dict)   # figures by canvas label
+    io_reports: tuple = ()    # channel path, cache subsystem and rank activity
 
 
 def _slice_pages(total_pages: int, pages_per_io: float) -> int:
@@ -80,16 +83,46 @@ def simulate(ctx: RunContext, engine: Engine, dataset: DataSet, device: str, pro
         Start with the object already in the control unit cache.
     scale : float
         Whole object / simulated slice.
+
+    With a drawn configuration (``ctx.config``) the object lives on the
+    volumes of the workload's first data set, behind their control units
+    and channel paths as drawn; ``device`` and ``protocol`` are then the
+    drawing's (the run's hardware parameters were applied to it).
     """
-    io = IOPath(engine, dataset, device, protocol, warm=warm, trace=ctx.trace)
+    io = io_path(ctx, engine, dataset, device, protocol, warm)
     bm = BufferManager(engine, io, trace=ctx.trace)
     total = max(1, expected_reads)
     bm.scan(plans, progress=lambda n: ctx.progress(min(0.99, n / total)))
     engine.run()
     ctx.progress(1.0)
-    vols = sorted(io.subsystems)
-    names = f"VOL{vols[0]}" if len(vols) == 1 else f"VOL{vols[0]}–VOL{vols[-1]}" if vols else "none"
-    return Outcome(bm.stats, io.counts(), scale, names)
+    used = io.volume_names()
+    names = used[0] if len(used) == 1 else f"{used[0]}–{used[-1]}" if used else "none"
+    elapsed = engine.now
+    return Outcome(bm.stats, io.counts(), scale, names, io.system.component_figures(elapsed),
+                   io.system.reports(elapsed)[1:])
+
+
+def drawn_dataset(cfg, dataset: DataSet) -> str:
+    """The drawn data set a DB2 object lives in: of the DB2 workload's data
+    sets, an index for an index (``IX…``), else a table space, else its first."""
+    wls = [w for w in cfg.workloads if w.kind == "wl_db2"] or list(cfg.workloads)
+    if not wls or not wls[0].datasets:
+        raise ValueError("the drawing has no DB2 workload reading a data set")
+    names = wls[0].datasets
+    want = "ds_db2_ix" if dataset.name.startswith("IX") else "ds_db2_ts"
+    return next((n for n in names if cfg.dataset(n).kind == want), names[0])
+
+
+def io_path(ctx: RunContext, engine: Engine, dataset: DataSet, device: str, protocol: str,
+            warm: bool = False) -> IOPath:
+    """The DB2 object's I/O path: on the drawn configuration, else on volumes
+    made from the parameters (:class:`~models.db2.iopath.IOPath`)."""
+    cfg = ctx.config
+    if cfg is None:
+        return IOPath(engine, dataset, device, protocol, warm=warm, trace=ctx.trace)
+    system = IOSystem(engine, cfg, ctx.trace)
+    names = [v.name for v in cfg.volumes_of(drawn_dataset(cfg, dataset))]
+    return IOPath(engine, dataset, warm=warm, system=system, volumes=names)
 
 
 # -- metrics and reports ----------------------------------------------------------
@@ -140,14 +173,14 @@ def reports(out: Outcome, title: str) -> tuple[Table, ...]:
                     c.seq_staged_track_pct, c.disk_requests, c.disk_bytes_per_request),))
     cpu = Table("CPU", ("class 2 CPU s", "prefetch engine CPU s", "wait for prefetch s"),
                 ((st.class2_cpu_s * k, st.prefetch_cpu_s * k, st.wait_s * k),))
-    return bp, dev, cache, cpu
+    return (bp, dev, cache, cpu) + tuple(out.io_reports)
 
 
 def _result(name: str, params: dict, ctx: RunContext, out: Outcome, metric_names, title) -> RunResult:
     allm = common_metrics(out)
     metrics = {m: float(allm[m]) for m in metric_names}
     return RunResult(experiment=name, params=params, seed=ctx.seed, metrics=metrics,
-                     reports=reports(out, title), trace=ctx.trace)
+                     reports=reports(out, title), trace=ctx.trace, components=out.components)
 
 
 # -- the three experiments ----------------------------------------------------

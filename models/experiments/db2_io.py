@@ -1,17 +1,21 @@
 """Experiment ``db2_io``: one DB2 I/O of N pages (case study E).
 
-The model is :class:`models.io.subsystem.IOSubsystem`; this module only
-builds the page list, warms or empties the cache, issues the I/O a number of
-times (fresh random pages each time) and reports the mean response time and
-its IOSQ/PEND/DISC/CONN parts, with RMF-style tables.
+The model is :class:`models.io.system.IOSystem`, built from the drawn
+configuration (the I/O goes to the first volume of the DB2 workload's data
+set) or, without one, from the parameters (one volume, ``VOL0``); this
+module only builds the page list, warms or empties the cache, issues the
+I/O a number of times (fresh random pages each time) and reports the mean
+response time and its IOSQ/PEND/DISC/CONN parts, with RMF-style tables and
+each component's figures under its canvas label.
 """
 from __future__ import annotations
 
 from models.engine import Engine
 from models.experiments import Experiment
 from models.experiments.common import device_param, protocol_param
-from models.io.reports import cache_table, device_table
-from models.io.subsystem import IOSubsystem, pages_to_groups, range_to_groups
+from models.io.reports import cache_table, channel_activity, device_table, rank_activity
+from models.io.subsystem import one_volume_config, pages_to_groups
+from models.io.system import IOSystem
 from models.params import Metric, Param, ParamError, Schema
 from models.run import RunContext, RunResult
 
@@ -62,8 +66,8 @@ def _page_list(params: dict, rng) -> list[int]:
 def run(params: dict, ctx: RunContext) -> RunResult:
     """Issue the I/O ``SAMPLES`` times and report mean response-time parts."""
     eng = Engine(seed=ctx.seed)
-    sub = IOSubsystem(eng, device=params["device"], protocol=params["protocol"],
-                      channel=params["channel"], trace=ctx.trace, seq_detect=False)
+    system, name = _system(eng, params, ctx)
+    sub = system.volume(name)
     rng = eng.stream("db2_io/pages")
     resident = params["cache"] == "resident"
     results = []
@@ -86,8 +90,26 @@ def run(params: dict, ctx: RunContext) -> RunResult:
     n = len(results)
     metrics = {k: sum(r.as_ms()[k] for r in results) / n
                for k in ("io_ms", "iosq_ms", "pend_ms", "disc_ms", "conn_ms")}
-    reports = (device_table(sub, eng.now), cache_table(sub))
-    return RunResult("db2_io", params, ctx.seed, metrics, reports, ctx.trace)
+    reports = (device_table(sub, eng.now), cache_table(sub), channel_activity(system, eng.now),
+               rank_activity(system, eng.now))
+    return RunResult("db2_io", params, ctx.seed, metrics, reports, ctx.trace,
+                     components=system.component_figures(eng.now))
+
+
+def _system(eng: Engine, params: dict, ctx: RunContext) -> tuple[IOSystem, str]:
+    """The I/O system and the volume the I/O goes to: the drawing's, or one
+    volume on one path made from the parameters."""
+    cfg = ctx.config
+    if cfg is None:
+        cfg = one_volume_config("VOL0", device=params["device"], protocol=params["protocol"],
+                                channel=params["channel"])
+        return IOSystem(eng, cfg, ctx.trace, trace_names="legacy", seq_detect=False), "VOL0"
+    from models.db2.runs import drawn_dataset
+    from models.db2.dataset import DataSet
+    vols = cfg.volumes_of(drawn_dataset(cfg, DataSet("TS1", params["table_pages"])))
+    if not vols:
+        raise ParamError("the DB2 data set is on no volume")
+    return IOSystem(eng, cfg, ctx.trace, seq_detect=False), vols[0].name
 
 
 EXPERIMENTS = [

@@ -23,29 +23,37 @@ from models.io.system import IOSystem
 from models.io.volume import SEQ_STREAMS, SEQ_TRIGGER_TRACKS, STAGING_MODES, VolumeIO
 
 __all__ = ["IOSubsystem", "IOResult", "pages_to_groups", "range_to_groups", "res_pages",
-           "one_volume_config", "AMP_MAX_STRIPES", "SEQ_STREAMS", "SEQ_TRIGGER_TRACKS",
+           "one_volume_config", "simple_config", "AMP_MAX_STRIPES", "SEQ_STREAMS", "SEQ_TRIGGER_TRACKS",
            "STAGING_MODES"]
 
 
-def one_volume_config(name: str = "VOL0", device: str = "HDD15K", protocol: str = "zHPF",
-                      channel: str = "FEx8S", ranks: int = 1, raid: str = "7+P",
-                      cache_gb: float = 64.0, aliases: int = 0, paths: int = 1,
-                      cu: str = "CU") -> Configuration:
-    """A configuration of one volume behind one control unit on ``paths`` paths.
+def simple_config(volumes=("VOL0",), device: str = "HDD15K", protocol: str = "zHPF",
+                  channel: str = "FEx8S", ranks: int = 1, raid: str = "7+P",
+                  cache_gb: float = 64.0, aliases: int = 0, paths: int = 1,
+                  cu: str = "CU") -> Configuration:
+    """Volumes behind one control unit on ``paths`` channel paths.
 
-    ``ranks`` > 1 gives the volume ranks of its own called ``<name> rank <n>``
-    (storage pool striping); 1 gives it a rank of its own under its name.
-    Channel paths are ``CHP0``, ``CHP1`` ….
+    Each volume has rank(s) of its own: ``ranks`` > 1 gives it ranks called
+    ``<volume> rank <n>`` (storage pool striping); 1 a rank under its name.
+    Channel paths are ``CHP0``, ``CHP1`` …. For runs without a drawn
+    configuration and for :class:`IOSubsystem`.
     """
-    rank_names = tuple(f"{name} rank {i + 1}" for i in range(ranks)) if ranks > 1 else ()
     if ranks < 1:
         raise ValueError("a volume needs at least one rank")
+    vols, rks = [], []
+    for name in volumes:
+        own = tuple(f"{name} rank {i + 1}" for i in range(ranks)) if ranks > 1 else ()
+        rks += [Rank(r, device, raid) for r in own]
+        vols.append(Volume(name, device, cu, own, aliases))
     return Configuration(
         channels=tuple(ChannelPath(f"CHP{i}", protocol, channel, control_units=(cu,))
                        for i in range(paths)),
-        control_units=(ControlUnit(cu, cache_gb),),
-        ranks=tuple(Rank(r, device, raid) for r in rank_names),
-        volumes=(Volume(name, device, cu, rank_names, aliases),))
+        control_units=(ControlUnit(cu, cache_gb),), ranks=tuple(rks), volumes=tuple(vols))
+
+
+def one_volume_config(name: str = "VOL0", **kw) -> Configuration:
+    """:func:`simple_config` of one volume called ``name``."""
+    return simple_config((name,), **kw)
 
 
 class IOSubsystem(VolumeIO):
@@ -89,8 +97,9 @@ class IOSubsystem(VolumeIO):
                  lpo: bool | None = None, cache_gb: float = 64.0, staging: str = "full",
                  aliases: int = 0, record_bytes: int = geometry.PAGE_BYTES,
                  seq_detect: bool = True, trace=None, name: str = "VOL0", paths: int = 1):
-        config = one_volume_config(name, device, protocol, channel, ranks, raid, cache_gb,
-                                   aliases, paths)
+        config = one_volume_config(name, device=device, protocol=protocol, channel=channel,
+                                   ranks=ranks, raid=raid, cache_gb=cache_gb, aliases=aliases,
+                                   paths=paths)
         self.system = IOSystem(engine, config, trace, trace_names="legacy", lpo=lpo,
                                staging=staging, record_bytes=record_bytes, seq_detect=seq_detect)
         self.system._build(name, self)

@@ -9,12 +9,21 @@ index CIs follow the data component. The control-unit cache starts warm
 (production steady state).
 
 I/Os are processes' sub-generators: ``hit = yield from volume.read(ci)``.
+
+With a drawn configuration the file lives on the first volume of the
+drawing's VSAM data set, behind its control unit, channel paths and rank
+(:class:`models.io.system.IOSystem`, ``volume.system``); without one, on a
+volume made from :mod:`models.vsam.costs` (``VOL0``, one channel path).
 """
 from __future__ import annotations
 
 from models.engine import Engine
-from models.io.subsystem import IOSubsystem
+from models.io.subsystem import simple_config
+from models.io.system import IOSystem
 from models.vsam import costs
+
+#: Channel paths to the control unit without a drawing (the case study's one).
+PATHS = 1
 
 
 class Volume:
@@ -32,16 +41,25 @@ class Volume:
         CIs in the index component.
     trace : Trace or None
         The subsystem records ``io_start``/``io_end`` (and cache rows) on
-        ``VOL0`` when given.
+        the volume (``VOL0`` without a drawing) when given.
+    config : models.config.Configuration or None
+        The drawing: the file is on the first volume of its VSAM data set.
     """
 
     def __init__(self, engine: Engine, cisize: int, data_cis: int, index_cis: int = 0,
-                 trace=None):
+                 trace=None, config=None):
         self.engine = engine
-        self.sub = IOSubsystem(engine, device=costs.BACKEND_DEVICE, protocol="zHPF",
-                               channel="FEx8S", cache_gb=costs.CU_CACHE_GB,
-                               aliases=costs.VOLUME_EXPOSURES - 1, staging="record",
-                               seq_detect=False, record_bytes=cisize, trace=trace)
+        opts = dict(staging="record", seq_detect=False, record_bytes=cisize)
+        if config is None:
+            config = simple_config(("VOL0",), device=costs.BACKEND_DEVICE, protocol="zHPF",
+                                   channel="FEx8S", cache_gb=costs.CU_CACHE_GB,
+                                   aliases=costs.VOLUME_EXPOSURES - 1, paths=PATHS)
+            self.system = IOSystem(engine, config, trace, trace_names="legacy", **opts)
+            name = "VOL0"
+        else:
+            self.system = IOSystem(engine, config, trace, **opts)
+            name = vsam_volume(config)
+        self.sub = self.system.volume(name)
         self.index_base = data_cis
         per_track = self.sub.rpt
         warm = min(data_cis + index_cis, self.sub.cache.capacity)
@@ -73,3 +91,17 @@ class Volume:
         first = self.page(ci)
         yield from self.sub.write_pages(range(first, first + count))
         self.io_time += self.engine.now - t0
+
+
+def vsam_volume(config) -> str:
+    """The volume a drawn VSAM file lives on: the first of the first KSDS data set
+    a workload uses (or of any KSDS drawn)."""
+    used = [d for w in config.workloads for d in w.datasets]
+    ksds = [d.name for d in config.datasets if d.kind == "ds_vsam_ksds"]
+    names = [d for d in used if d in ksds] or ksds
+    if not names:
+        raise ValueError("the drawing has no VSAM data set")
+    vols = config.dataset(names[0]).volumes
+    if not vols:
+        raise ValueError(f"data set {names[0]!r} is on no volume")
+    return vols[0]
