@@ -26,7 +26,14 @@ SPOOL_SCHEMA = Schema((
           help="Rewind, unload and mount of one cartridge."),
     Param("real_storage_mb", "float", 1024.0, unit="MB", min=1.0, max=1_048_576.0,
           group="processor",
-          help="Real storage SPXTAPE may use to buffer pages during a tape change."),
+          help="System real storage. SPXTAPE buffers pages in a share of what "
+               "the rest of the system leaves free, so it reads on through a "
+               "tape change until that is full."),
+    Param("other_storage_mb", "float", 0.0, unit="MB", min=0.0, max=1_048_576.0,
+          group="processor",
+          help="Real storage held by other work running beside the dump (a "
+               "concurrent workload's working sets). 0: a dedicated system, "
+               "as measured. More leaves SPXTAPE less to buffer in."),
     Param("background_cpu_util", "float", 0.0, min=0.0, max=0.95, group="processor",
           help="Share of the processors busy with other work; it delays "
                "dispatch of the dump."),

@@ -7,6 +7,21 @@ processor): an I/O (build, start, interrupt, completion) ~3,700
 instructions, moving a page through storage ~1,500, selecting, opening and
 closing one spool file ~5,000.
 
+Creating a spool file (LOAD) costs more than reading one (DUMP): CP builds
+the spool file block, gives it a spoolid, records it in the checkpoint
+area and chains it onto its owner's reader queue, and it allocates a spool
+slot for every page it writes. The reader queue is a chain of spool file
+blocks that CP walks to the end to add the new file, so the n-th file
+created costs ``n - 1`` chain steps: a load of F files to one owner walks
+about F²/2 blocks in all. That walk, not the pages, is what makes LOAD cost
+an order of magnitude more CPU than DUMP with tens of thousands of files.
+Path lengths (estimates at ~25 instructions per µs): building the file
+~10,000 instructions (``CREATE_FILE_US``), allocating a slot ~1,000
+(``ALLOC_PAGE_US``), one chain step — load the next pointer from a block
+that is rarely in the processor cache, compare, branch — about one µs
+(``CHAIN_STEP_US``). The files of a load belong to one owner (the
+published test dumped and reloaded one user's files; assumption).
+
 Background work: with processors busy a share ``u`` of the time with other
 work, a unit of CP work that becomes ready waits for a processor. We take
 the wait as exponential with mean ``u / (1 - u)`` times the mean burst of
@@ -23,6 +38,9 @@ from models.cpu import Accounting
 IO_CPU_US = 150.0
 PAGE_CPU_US = 60.0
 FILE_CPU_US = 200.0
+CREATE_FILE_US = 400.0
+ALLOC_PAGE_US = 40.0
+CHAIN_STEP_US = 1.0
 OTHER_BURST_S = 0.001
 
 COMPONENT = "SPOOL"
@@ -47,9 +65,16 @@ class Cpu:
         self._stretch = 1.0 / (1.0 - util)
         self.us = 0.0
 
-    def step(self, ios: int = 0, pages: int = 0, files: int = 0) -> float:
-        """Charge one unit of work; returns its elapsed seconds (dispatch + CPU)."""
-        us = ios * IO_CPU_US + pages * PAGE_CPU_US + files * FILE_CPU_US
+    def step(self, ios: int = 0, pages: int = 0, files: int = 0, allocated: int = 0,
+             created: int = 0, queued: int = 0) -> float:
+        """Charge one unit of work; returns its elapsed seconds (dispatch + CPU).
+
+        ``allocated`` pages get a new spool slot; ``created`` files are built
+        and chained behind ``queued`` files already on the reader queue.
+        """
+        us = (ios * IO_CPU_US + pages * PAGE_CPU_US + files * FILE_CPU_US
+              + allocated * ALLOC_PAGE_US
+              + created * (CREATE_FILE_US + queued * CHAIN_STEP_US))
         self.us += us
         wait = self._rng.expovariate(1.0) * self._wait_mean if self._wait_mean else 0.0
         return wait + us * 1e-6 * self._stretch

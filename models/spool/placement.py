@@ -7,11 +7,17 @@ the volume's spool area. Two layouts:
 * ``even``: CP allocated pages in turn across the spool volumes, so page k
   of the dump sequence is on volume ``k mod V``, each volume filled in
   order. Every file is spread over every volume.
-* ``restored``: as left by restoring from SPTAPE tapes. SPTAPE loads one
-  file at a time, one page at a time, one volume at a time, so each file
-  lies whole and contiguous on one volume and consecutive files share a
-  volume until it holds its share of the pages. A program that reads a few
-  files at once then finds them all on the same volume.
+* ``restored``: as left by restoring from SPTAPE tapes, through CP's own
+  spool space allocation (:func:`allocate`). CP hands out spool space a
+  cylinder at a time, taking cylinders in turn from the spool volumes to
+  spread the I/O load, and gives pages from the current cylinder until it
+  is full (VM/370 logic, DMKPGT: "allocating cylinders evenly across all
+  available channels and devices"). SPTAPE LOAD creates one file at a time
+  and writes it one page at a time, so consecutive files fill a cylinder of
+  one volume together (a 3390 cylinder holds 180 pages, about seventeen
+  average files) before the next volume's cylinder is used. A program
+  that reads a few consecutive files at once then finds them on the same
+  volume; how much that costs depends on how far it reads ahead.
 """
 from __future__ import annotations
 
@@ -45,20 +51,31 @@ def even(pages: int, volumes: int) -> tuple[np.ndarray, np.ndarray]:
     return (k % volumes).astype(np.int32), k // volumes
 
 
-def restored(sizes: np.ndarray, volumes: int) -> tuple[np.ndarray, np.ndarray]:
-    """Whole files on one volume each, consecutive files on the same volume.
+#: Pages CP allocates together before moving to the next volume: one
+#: cylinder (15 tracks of 12 pages on a 3390), read at call time.
+ALLOCATION_PAGES = PAGES_PER_TRACK * TRACKS_PER_CYLINDER
 
-    A file goes to the volume its first page falls on when the total is cut
-    into ``volumes`` equal shares.
+
+def allocate(pages: int, volumes: int) -> tuple[np.ndarray, np.ndarray]:
+    """Where one serial writer's pages go under CP's cylinder allocation.
+
+    Page ``k`` written is on the ``k // ALLOCATION_PAGES``-th cylinder handed
+    out; cylinders go to the volumes in turn, each volume's in order from
+    the start of its spool area.
     """
-    pages = int(sizes.sum())
-    starts = np.concatenate(([0], np.cumsum(sizes)[:-1]))
-    file_vol = np.minimum(starts * volumes // max(pages, 1), volumes - 1).astype(np.int32)
-    vol = np.repeat(file_vol, sizes)
-    first = np.searchsorted(vol, np.arange(volumes), side="left")
-    slot = np.arange(pages, dtype=np.int64) - first[vol]
-    _check_fits(pages, volumes, int(np.bincount(vol, minlength=volumes).max()))
+    k = np.arange(pages, dtype=np.int64)
+    unit = int(ALLOCATION_PAGES)
+    cyl, within = np.divmod(k, unit)
+    vol = (cyl % volumes).astype(np.int32)
+    slot = (cyl // volumes) * unit + within
+    _check_fits(pages, volumes, int(slot.max()) + 1 if pages else 0)
     return vol, slot
+
+
+def restored(sizes: np.ndarray, volumes: int) -> tuple[np.ndarray, np.ndarray]:
+    """The layout a serial restore leaves: files written one after another
+    through CP's cylinder-at-a-time allocation (:func:`allocate`)."""
+    return allocate(int(sizes.sum()), volumes)
 
 
 def place(kind: str, sizes: np.ndarray, volumes: int) -> tuple[np.ndarray, np.ndarray]:

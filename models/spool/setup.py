@@ -34,6 +34,7 @@ class Setup:
     activity: Activity
     change_s: float
     real_storage_mb: float
+    other_storage_mb: float
     trace: SpoolTrace | None
     pages: int = 0
     files: int = 0
@@ -95,4 +96,5 @@ def build(params: dict, ctx: RunContext, layout: str, drives: int) -> Setup:
         drives=[TapeDrive(i, eng.stream(f"tape{i}"), drive_names[i]) for i in range(drives)],
         cpu=Cpu(params["background_cpu_util"], eng.stream("dispatch")),
         activity=Activity(), change_s=params["tape_change_s"],
-        real_storage_mb=params["real_storage_mb"], trace=trace)
+        real_storage_mb=params["real_storage_mb"],
+        other_storage_mb=params["other_storage_mb"], trace=trace)

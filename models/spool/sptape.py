@@ -60,7 +60,7 @@ def _load_file(s: Setup, t: float, f: int) -> float:
     if not drive.fits_block(FILE_HEADER_BYTES):
         t = _change(s, t, drive)
     t = drive.read(t, FILE_HEADER_BYTES)
-    t = ckpt.access(t + cpu.step(ios=1, files=1), ckpt.ios)
+    t = ckpt.access(t + cpu.step(ios=1, files=1, created=1, queued=f), ckpt.ios)
     vols, vol, slot = s.volumes, s.vol, s.slot
     for p in range(int(s.first[f]), int(s.first[f] + s.sizes[f])):
         if not drive.fits_block(PAGE_BYTES):
@@ -69,7 +69,7 @@ def _load_file(s: Setup, t: float, f: int) -> float:
         if tr is not None:
             tr.tape_block(t, 0, PAGE_BYTES, f, read=True)
         v = int(vol[p])
-        t = vols[v].access(t + cpu.step(ios=1, pages=1), slot[p])
+        t = vols[v].access(t + cpu.step(ios=1, pages=1, allocated=1), slot[p])
         if tr is not None:
             tr.volume_page(t, v, f)
     if not drive.fits_mark():

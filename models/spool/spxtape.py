@@ -17,11 +17,12 @@ spool write path one page at a time, recording each file in the checkpoint
 area when it is opened and closed. That serial write is the limit, and
 tape changes hide behind it as long as storage holds a change's worth.
 
-``READAHEAD_MB_PER_DRIVE`` (24 MB) bounds how far the readers may run ahead
-of each tape drive (within ``real_storage_mb``). It is not published: we
-set it to the size of the virtual machine that issued SPXTAPE in the
-published measurement, an assumption; it alone decides how much of a
-change a dump overlaps (docs/model-spool.md).
+The buffer is system real storage (:func:`buffer_pages`): CP lets SPXTAPE
+hold a share of the real storage the rest of the system is not using, the
+share its paging indicators allow before SPXTAPE's frames would have to be
+stolen from other work. Less real storage, or a concurrent workload that
+holds more of it, leaves a smaller buffer, so a dump stops reading sooner
+during a cartridge change (docs/model-spool.md).
 """
 from __future__ import annotations
 
@@ -33,15 +34,24 @@ from models.spool.setup import Setup
 from models.spool.sptape import CHECKPOINT_IOS_PER_FILE
 from models.tape import BLOCK_32K
 
-READAHEAD_MB_PER_DRIVE = 24.0
+#: Share of the free real storage (real storage less what other work holds)
+#: that SPXTAPE's buffers may occupy before the paging indicators show
+#: the system short of frames. Not published; set once from the published
+#: one-drive dump (C6, 1,024 MB real storage, nothing else running) and
+#: used for every dump and load, any storage size and any workload.
+STORAGE_SHARE = 0.025
 PAGES_PER_BLOCK = BLOCK_32K // PAGE_BYTES
 PAGES_PER_MB = 1024 * 1024 // PAGE_BYTES
 
 
 def buffer_pages(s: Setup) -> int:
-    """Pages of real storage SPXTAPE may fill (at least one block)."""
-    mb = min(s.real_storage_mb, READAHEAD_MB_PER_DRIVE * len(s.drives))
-    return max(PAGES_PER_BLOCK, int(mb * PAGES_PER_MB))
+    """Pages of real storage SPXTAPE may fill (at least one block).
+
+    ``STORAGE_SHARE`` of the real storage that the rest of the system does
+    not hold (``real_storage_mb - other_storage_mb``), read at call time.
+    """
+    free_mb = max(0.0, s.real_storage_mb - s.other_storage_mb)
+    return max(PAGES_PER_BLOCK, int(STORAGE_SHARE * free_mb * PAGES_PER_MB))
 
 
 class _Pipeline:
@@ -263,7 +273,7 @@ class _Load(_Pipeline):
 
     def _open(self) -> None:
         ck = self.s.checkpoint
-        self._io(ck, ck.ios, self._opened, files=1)
+        self._io(ck, ck.ios, self._opened, files=1, created=1, queued=self.f)
 
     def _opened(self, _v: int) -> None:
         self.s.activity.end(self.eng.now)
@@ -275,7 +285,8 @@ class _Load(_Pipeline):
         if self.p >= self.avail:
             self.waiting = True
             return
-        self._io(s.volumes[s.vol[self.p]], s.slot[self.p], self._written, pages=1)
+        self._io(s.volumes[s.vol[self.p]], s.slot[self.p], self._written, pages=1,
+                 allocated=1)
 
     def _written(self, v: int) -> None:
         s, now = self.s, self.eng.now
