@@ -13,8 +13,8 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any, Callable
 
-from models import experiments
-from models.params import ParamError
+from models import documents, experiments
+from models.params import ParamError, shorten
 from models.resources import TARGETS
 from models.run import NotImplementedYet
 
@@ -41,22 +41,27 @@ class Verdict:
 
 
 def load_targets(path: str | Path | None = None) -> list[dict]:
-    """Read and check a targets file (the bundled one by default)."""
+    """Read and check a targets file (the bundled one by default).
+
+    The file must be a regular file of sane size, strict JSON and match
+    ``resources/schema/targets.schema.json``; :class:`TargetsError` (one
+    line) otherwise.
+    """
     path = Path(path) if path else TARGETS
+    shown = shorten(str(path))
     try:
-        data = json.loads(path.read_text(encoding="utf-8"))
+        data = documents.read_json_file(path, "targets file")
     except OSError as exc:
-        raise TargetsError(f"cannot read targets file {path}: {exc.strerror or exc}") from None
-    except ValueError as exc:
-        raise TargetsError(f"targets file {path} is not valid JSON: {exc}") from None
-    targets = data.get("targets") if isinstance(data, dict) else None
-    if not isinstance(targets, list):
-        raise TargetsError(f"targets file {path} has no 'targets' list")
-    for i, t in enumerate(targets):
-        missing = [k for k in ("id", "experiment", "params", "metric", "expect") if k not in t]
-        if missing:
-            raise TargetsError(f"target #{i + 1} in {path} lacks {', '.join(missing)}")
-    return targets
+        raise TargetsError(f"cannot read targets file {shown}: {exc.strerror or exc}") from None
+    except documents.InputError as exc:
+        text = str(exc)
+        raise TargetsError(text if text.startswith(shown) else
+                           f"targets file {shown} {text}") from None
+    try:
+        documents.check_schema(data, "targets", f"targets file {shown}")
+    except documents.InputError as exc:
+        raise TargetsError(str(exc)) from None
+    return data["targets"]
 
 
 def check(value: float, expect: dict) -> bool:

@@ -18,14 +18,26 @@ document makes what version 1 simulated without drawing it visible:
 * DB2 volumes get the two HyperPAV aliases version 1 gave them unseen;
 * the spool case studies get their checkpoint volume, the RLS case study
   its coupling facility.
+
+Input is checked at the edge, before the model sees it
+(:func:`read_json_file`, :func:`parse_json`, :func:`check_schema`): files are
+read only if they are regular files and at most :data:`MAX_FILE_BYTES`;
+JSON with NaN or Infinity, numbers out of float range, nesting deeper than
+:data:`MAX_DEPTH` or text with a lone surrogate is refused; and the
+document must match its published JSON Schema (``resources/schema``). Each
+failure is one line.
 """
 from __future__ import annotations
 
 import copy
 import functools
 import json
+import math
+import os
+import stat
 from typing import Any
 
+from models.params import shorten, show_value
 from models.resources import SCENARIOS
 from models.scenario import Scenario, ScenarioError
 
@@ -36,6 +48,190 @@ VERSION = 2
 
 class ScenarioFileError(Exception):
     """A scenario document or file that cannot be used. ``str()`` is one line."""
+
+
+class InputError(ValueError):
+    """A file or document refused at the edge. ``str()`` is one line."""
+
+
+#: Largest scenario or targets file read (a 1,000-component scenario is ~200 kB).
+MAX_FILE_BYTES = 32 * 1024 * 1024
+#: Deepest nesting of arrays and objects accepted in a document.
+MAX_DEPTH = 32
+SCHEMAS = SCENARIOS.parent / "schema"
+
+
+def read_json_file(path: str | os.PathLike, what: str = "file",
+                   limit: int | None = None) -> Any:
+    """Read and parse a JSON file: a regular file of at most ``limit`` bytes.
+
+    Raises
+    ------
+    OSError
+        The file cannot be opened or read.
+    InputError
+        Not a regular file (a FIFO, a device, a folder), larger than
+        ``limit`` bytes (default :data:`MAX_FILE_BYTES`), not
+        UTF-8 or not acceptable JSON (:func:`parse_json`).
+    """
+    limit = MAX_FILE_BYTES if limit is None else limit
+    # O_NONBLOCK: opening a FIFO must not wait for a writer; it is refused below.
+    fd = os.open(path, os.O_RDONLY | getattr(os, "O_NONBLOCK", 0) | getattr(os, "O_CLOEXEC", 0))
+    try:
+        info = os.fstat(fd)
+        if not stat.S_ISREG(info.st_mode):
+            raise InputError(f"{shorten(os.fspath(path))} is not a regular file")
+        if info.st_size > limit:
+            raise InputError(f"{shorten(os.fspath(path))} is too large for a {what} "
+                             f"({info.st_size:,} bytes; at most {limit:,})")
+        chunks, size = [], 0
+        while size <= limit:
+            chunk = os.read(fd, min(1 << 20, limit + 1 - size))
+            if not chunk:
+                break
+            chunks.append(chunk)
+            size += len(chunk)
+    finally:
+        os.close(fd)
+    data = b"".join(chunks)
+    if len(data) > limit:
+        raise InputError(f"{shorten(os.fspath(path))} is too large for a {what} (over {limit:,} bytes)")
+    try:
+        text = data.decode("utf-8")
+    except UnicodeDecodeError as exc:
+        raise InputError(f"{shorten(os.fspath(path))} is not UTF-8 text (byte {exc.start})") from None
+    return parse_json(text)
+
+
+def _constant(name: str) -> float:
+    raise ValueError(f"{name} is not a JSON number")
+
+
+def _float(text: str) -> float:
+    value = float(text)
+    if not math.isfinite(value):
+        raise ValueError(f"the number {shorten(text, 40)} is out of range")
+    return value
+
+
+def parse_json(text: str) -> Any:
+    """Strict JSON: no NaN/Infinity, finite numbers, bounded depth, real text.
+
+    Raises
+    ------
+    InputError
+        The text is not such JSON. The message says where and why.
+    """
+    try:
+        doc = json.loads(text, parse_constant=_constant, parse_float=_float)
+    except RecursionError:
+        raise InputError(f"is nested more than {MAX_DEPTH} levels deep") from None
+    except ValueError as exc:
+        raise InputError(f"is not valid JSON (corrupt file?): {shorten(str(exc), 160)}") from None
+    _check_tree(doc)
+    return doc
+
+
+def _check_tree(doc: Any) -> None:
+    """Depth and lone surrogates, without recursion."""
+    stack = [(doc, 1)]
+    while stack:
+        item, depth = stack.pop()
+        if isinstance(item, (dict, list)):
+            if depth > MAX_DEPTH:
+                raise InputError(f"is nested more than {MAX_DEPTH} levels deep")
+            values = item.values() if isinstance(item, dict) else item
+            stack.extend((v, depth + 1) for v in values)
+            if isinstance(item, dict):
+                stack.extend((k, depth) for k in item)
+        elif isinstance(item, str) and not item.isascii():
+            try:
+                item.encode("utf-8")
+            except UnicodeEncodeError:
+                raise InputError(f"holds the text {shorten(item, 40)!r} with a lone surrogate "
+                                 "escape, which is not a character (damaged file?)") from None
+
+
+@functools.lru_cache(maxsize=None)
+def _validator(name: str):
+    import jsonschema
+
+    schema = json.loads((SCHEMAS / f"{name}.schema.json").read_text(encoding="utf-8"))
+    return jsonschema.Draft202012Validator(schema)
+
+
+def check_schema(doc: Any, name: str, where: str) -> None:
+    """Check ``doc`` against ``resources/schema/<name>.schema.json``.
+
+    Raises
+    ------
+    InputError
+        One line: the ``errorMessage`` of the innermost failing part that
+        has one, with ``{where}``, ``{value}`` (that part, shortened),
+        ``{index}`` (the list position, from 1) and ``{problem}`` (the
+        ``problem`` of the innermost part that has one) filled in; else the
+        schema library's message with the location.
+    """
+    import jsonschema
+
+    validator = _validator(name)
+    error = jsonschema.exceptions.best_match(validator.iter_errors(doc))
+    if error is None:
+        return
+    # The innermost part of the schema, on the way to the failure, that has
+    # a message of ours; the value shown is the document part it describes.
+    parts = _schemas_along(validator.schema, list(error.absolute_schema_path))
+    problems = [p["problem"] for _, p in parts if isinstance(p, dict) and "problem" in p]
+    problem = problems[-1] if problems else shorten(error.message, 120)
+    for depth, part in reversed(parts):
+        template = part.get("errorMessage") if isinstance(part, dict) else None
+        if template:
+            path = list(error.absolute_path)[:depth]
+            value: Any = doc
+            for key in path:
+                value = value[key]
+            index = next((p + 1 for p in path if isinstance(p, int)), "?")
+            raise InputError(template.format(where=where, value=show_value(value), index=index,
+                                             problem=problem))
+    at = "/".join(map(str, error.absolute_path)) or "the top level"
+    raise InputError(f"{where}: at {at}: {shorten(error.message, 160)}")
+
+
+def _schemas_along(root: dict, schema_path: list) -> list[tuple[int, Any]]:
+    """Each subschema passed on ``schema_path`` (local ``$ref`` followed),
+    with how many document levels deep it applies."""
+    out, node, depth = [(0, root)], root, 0
+    keys = iter(schema_path)
+    for key in keys:
+        while isinstance(node, dict) and "$ref" in node and key not in node:
+            node = _resolve(root, node["$ref"])
+            out.append((depth, node))
+        if not isinstance(node, dict) or key not in node:
+            break
+        if key in ("properties", "patternProperties"):
+            node = node[key].get(next(keys, None))
+            depth += 1
+        elif key in ("items", "additionalProperties"):
+            node = node[key]
+            depth += 1
+        elif key in ("anyOf", "oneOf", "allOf"):
+            index = next(keys, None)
+            if index is None:
+                break
+            node = node[key][index]
+        else:
+            break
+        out.append((depth, node))
+    return out
+
+
+def _resolve(root: dict, ref: str) -> Any:
+    """A local ``$ref`` (``#/$defs/node``) of ``root``."""
+    node: Any = root
+    for key in ref.lstrip("#").split("/"):
+        if key:
+            node = node[key]
+    return node
 
 
 def to_document(scenario: Scenario) -> dict:
@@ -58,7 +254,8 @@ def from_document(doc: object, where: str = "the file", notes: list | None = Non
     Raises
     ------
     ScenarioFileError
-        Not a scenario, a newer version, or bad content.
+        Not a scenario, a newer version, not matching
+        ``resources/schema/scenario.schema.json``, or bad content.
     """
     if not isinstance(doc, dict) or doc.get("format") != FORMAT:
         raise ScenarioFileError(f"{where} is not a zPerfLab scenario (no \"format\": \"{FORMAT}\")")
@@ -69,6 +266,12 @@ def from_document(doc: object, where: str = "the file", notes: list | None = Non
         raise ScenarioFileError(
             f"{where} was written by a newer zPerfLab (format version {version}; "
             f"this one reads up to {VERSION}): update zPerfLab to open it")
+    try:
+        _check_tree(doc)
+        check_schema(doc, "scenario", where)
+    except InputError as exc:
+        text = str(exc)
+        raise ScenarioFileError(text if text.startswith(where) else f"{where} {text}") from None
     body = {k: v for k, v in doc.items() if k not in ("format", "version")}
     steps: list[str] = []
     try:
