@@ -5,6 +5,9 @@ A :class:`Param` knows its type, unit, range or choices, default, help text
 and which canvas component it belongs to (``group``). :meth:`Param.coerce`
 turns user input into a checked value or raises :class:`ParamError` with one
 line that names the key, the value and what is allowed; nothing is clamped.
+Numbers must be finite and in range whatever their type (a 400-digit
+integer for a float is refused, not an ``OverflowError``), and the value a
+message echoes is shortened and has its control characters escaped.
 """
 from __future__ import annotations
 
@@ -16,6 +19,62 @@ from typing import Any
 
 class ParamError(ValueError):
     """A parameter value or key that cannot be used. ``str()`` is one line."""
+
+
+#: Longest value text an error line echoes; the rest is elided.
+SHOWN_CHARS = 80
+#: Most member sizes a ``sizes`` list may hold. Runs cost about 15 ms of CPU
+#: per member (a million members took about 4 h), so 20,000 is about 5 minutes.
+MAX_SIZES = 20_000
+#: Largest percentage in a ``mix``.
+MAX_PERCENT = 100.0
+
+
+def shorten(text: str, limit: int = SHOWN_CHARS) -> str:
+    """``text`` for one error line: control characters and lone surrogates
+    escaped, at most ``limit`` characters (an ellipsis says more was cut)."""
+    out = []
+    for ch in text[:limit + 1]:
+        o = ord(ch)
+        if o < 32 or o == 127 or 0x80 <= o < 0xA0 or 0xD800 <= o < 0xE000:
+            out.append(ch.encode("unicode_escape", "backslashreplace").decode("ascii")
+                       if o < 0xD800 else f"\\u{o:04x}")
+        else:
+            out.append(ch)
+    shown = "".join(out)
+    if len(text) > limit or len(shown) > limit:
+        shown = shown[:limit] + f"… ({len(text):,} characters)"
+    return shown
+
+
+def show_value(value: Any) -> str:
+    """A value as an error line shows it: JSON where it has a JSON form, shortened."""
+    if isinstance(value, str):
+        return shorten(value)
+    if isinstance(value, int) and not isinstance(value, bool) and abs(value) >= 10 ** SHOWN_CHARS:
+        return f"an integer of about {int(value.bit_length() * 0.30103) + 1:,} digits"
+    try:
+        text = json.dumps(value)
+    except (TypeError, ValueError, RecursionError):
+        text = f"<{type(value).__name__}>"
+    return shorten(text)
+
+
+def json_value(text: str) -> Any:
+    """``json.loads`` whose every failure (deep nesting included) is a ValueError."""
+    try:
+        return json.loads(text)
+    except RecursionError:
+        raise ValueError("nested too deeply") from None
+
+
+def _finite(value: Any, lo: float = -math.inf, hi: float = math.inf) -> bool:
+    """A real number (not bool), finite and within ``lo``–``hi``, whatever its type."""
+    if isinstance(value, bool) or not isinstance(value, (int, float)):
+        return False
+    if isinstance(value, int):     # exact: a 400-digit integer never becomes a float
+        return lo <= value <= hi and abs(value) <= 1e300
+    return math.isfinite(value) and lo <= value <= hi
 
 
 def _fmt(x: Any) -> str:
@@ -88,7 +147,7 @@ class Param:
         return "text"
 
     def _bad(self, value: Any, why: str = "") -> ParamError:
-        shown = json.dumps(value) if not isinstance(value, str) else value
+        shown = show_value(value)
         extra = f" ({why})" if why else ""
         return ParamError(f"bad value for '{self.name}': {shown}{extra}; allowed: {self.allowed()}")
 
@@ -104,12 +163,12 @@ class Param:
                 raise self._bad(value)
             if isinstance(value, str):
                 try:
-                    value = json.loads(value)
+                    value = json_value(value)
                 except ValueError:
                     raise self._bad(value) from None
-            if isinstance(value, float) and value.is_integer():
+            if isinstance(value, float) and math.isfinite(value) and value.is_integer():
                 value = int(value)
-            if not isinstance(value, int):
+            if isinstance(value, bool) or not isinstance(value, int):
                 raise self._bad(value)
             return self._in_range(value)
         if k == "float":
@@ -117,12 +176,16 @@ class Param:
                 raise self._bad(value)
             if isinstance(value, str):
                 try:
-                    value = float(value)
-                except ValueError:
+                    number = float(value)
+                except (ValueError, OverflowError):
                     raise self._bad(value) from None
-            if not isinstance(value, (int, float)) or not math.isfinite(value):
-                raise self._bad(value)
-            return self._in_range(float(value))
+                if not math.isfinite(number):
+                    raise self._bad(value, "not a finite number")
+                value = number
+            if not _finite(value):
+                raise self._bad(value, "not a finite number" if isinstance(value, (int, float))
+                                else "")
+            return float(self._in_range(value))
         if k == "bool":
             if isinstance(value, bool):
                 return value
@@ -143,18 +206,22 @@ class Param:
         if k == "sizes":
             return self._coerce_sizes(value)
         if k == "text":
+            if not isinstance(value, (str, int, float)) or isinstance(value, bool):
+                raise self._bad(value)
             return str(value)
         raise AssertionError(f"unknown parameter kind {k!r}")
 
     def _in_range(self, v: float) -> float:
         if (self.min is not None and v < self.min) or (self.max is not None and v > self.max):
             raise self._bad(v, "out of range")
+        if not _finite(v):      # no declared bound: still a number a model can use
+            raise self._bad(v, "out of range")
         return v
 
     def _coerce_mix(self, value: Any) -> dict:
         if isinstance(value, str):
             try:
-                value = json.loads(value)
+                value = json_value(value)
             except ValueError:
                 raise self._bad(value) from None
         if not isinstance(value, dict) or not value:
@@ -162,9 +229,10 @@ class Param:
         out = {}
         for key, pct in value.items():
             if key not in self.choices:
-                raise self._bad(value, f"unknown request type '{key}'")
-            if isinstance(pct, bool) or not isinstance(pct, (int, float)) or pct < 0:
-                raise self._bad(value, f"'{key}' must be a percentage ≥ 0")
+                raise self._bad(value, f"unknown request type '{shorten(str(key), 40)}'")
+            # NaN, Infinity and 1e308 are numbers too: only 0–100 is a percentage.
+            if not _finite(pct, 0.0, MAX_PERCENT):
+                raise self._bad(value, f"'{key}' must be a percentage 0–100")
             out[key] = float(pct)
         if sum(out.values()) <= 0:
             raise self._bad(value, "percentages add up to 0")
@@ -175,16 +243,19 @@ class Param:
             if value in self.choices:
                 return value
             try:
-                value = json.loads(value)
+                value = json_value(value)
             except ValueError:
                 raise self._bad(value) from None
         if not isinstance(value, list) or not value:
             raise self._bad(value)
+        if len(value) > MAX_SIZES:
+            raise self._bad(value, f"{len(value):,} members; at most {MAX_SIZES:,} (about "
+                            "5 minutes of simulation)")
         lo = 1 if self.min is None else self.min
         hi = math.inf if self.max is None else self.max
         for x in value:
             if isinstance(x, bool) or not isinstance(x, int) or not lo <= x <= hi:
-                raise self._bad(value, f"size {x!r} is not a whole number of bytes {_fmt(lo)}–{_fmt(hi)}")
+                raise self._bad(value, f"size {show_value(x)} is not a whole number of bytes {_fmt(lo)}–{_fmt(hi)}")
         return list(value)
 
 
@@ -200,7 +271,7 @@ class Metric:
 def parse_cli_value(text: str) -> Any:
     """``--set`` values: JSON where they parse, else the plain string."""
     try:
-        return json.loads(text)
+        return json_value(text)
     except ValueError:
         return text
 

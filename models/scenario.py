@@ -21,7 +21,7 @@ from dataclasses import dataclass, field
 from typing import Any, Callable, Iterable
 
 from models import components, experiments
-from models.params import Param, ParamError
+from models.params import Param, ParamError, shorten, show_value
 
 # Categories on the I/O path, from the workload's dataset to the processor.
 _IO_GROUPS = frozenset(("dataset", "volume", "control_unit", "channel"))
@@ -29,6 +29,10 @@ _PATH = (("dataset", "volume", "the dataset needs a volume: link it to a 3390 vo
          ("volume", "control_unit", "the volume needs a control unit: link it to a DS8000 control unit"),
          ("control_unit", "channel", "the control unit needs a channel: link it to a FICON or zHPF channel"),
          ("channel", "processor", "the channel needs a processor: link it to a general CP or zIIP"))
+
+
+#: Largest canvas coordinate a loaded component may have (NaN fails the test too).
+MAX_COORDINATE = 1e9
 
 
 class ScenarioError(ValueError):
@@ -120,9 +124,9 @@ class Scenario:
                 return candidate
 
     def _note_id(self, ident: str) -> None:
-        digits = ident.lstrip("nl")
-        if digits.isdigit():
-            self._next = max(self._next, int(digits) + 1)
+        number = _id_number(ident)
+        if number is not None:
+            self._next = max(self._next, number + 1)
 
     # ---- edits ---------------------------------------------------------
     def add_node(self, node: Node) -> Node:
@@ -508,6 +512,9 @@ class Scenario:
         if not isinstance(data, dict):
             raise ScenarioError("the scenario is not a JSON object")
         exp = data.get("experiment")
+        if exp is not None and not isinstance(exp, str):
+            raise ScenarioError(f"'experiment' must be an experiment name or null, not "
+                                f"{show_value(exp)}")
         if exp is not None:
             try:
                 experiments.get(exp)
@@ -522,14 +529,24 @@ class Scenario:
         for raw in _list(data, "links"):
             if not isinstance(raw, dict) or not all(isinstance(raw.get(k), str)
                                                     for k in ("id", "source", "target")):
-                raise ScenarioError(f"bad link {raw!r}: needs text 'id', 'source' and 'target'")
+                raise ScenarioError(f"bad link {show_value(raw)}: needs text 'id', 'source' and "
+                                    "'target'")
             sc.add_link(Link(raw["id"], raw["source"], raw["target"]))
         return sc
 
 
+def _id_number(ident: str) -> int | None:
+    """The number in an id like ``n7`` or ``l12``; ``None`` for any other id
+    (``n²`` and 5,000-digit ids included: only 1–18 ASCII digits count)."""
+    digits = ident.lstrip("nl")
+    if 0 < len(digits) <= 18 and digits.isascii() and digits.isdigit():
+        return int(digits)
+    return None
+
+
 def _id_order(item) -> tuple:
-    digits = item.id.lstrip("nl")
-    return (0, int(digits), item.id) if digits.isdigit() else (1, 0, item.id)
+    number = _id_number(item.id)
+    return (0, number, item.id) if number is not None else (1, 0, item.id)
 
 
 def _list(data: dict, key: str) -> Iterable:
@@ -541,16 +558,19 @@ def _list(data: dict, key: str) -> Iterable:
 
 def _node_from(raw: Any, sc: Scenario) -> Node:
     if not isinstance(raw, dict):
-        raise ScenarioError(f"bad component {raw!r}: not an object")
+        raise ScenarioError(f"bad component {show_value(raw)}: not an object")
     ident, key, label = raw.get("id"), raw.get("kind"), raw.get("label")
     if not all(isinstance(v, str) and v for v in (ident, key, label)):
-        raise ScenarioError(f"bad component {raw!r}: needs text 'id', 'kind' and 'label'")
+        raise ScenarioError(f"bad component {show_value(raw)}: needs text 'id', 'kind' and "
+                            "'label'")
     if key not in components.KINDS:
-        raise ScenarioError(f"component '{ident}' has unknown kind '{key}'")
+        raise ScenarioError(f"component '{shorten(ident)}' has unknown kind '{shorten(key)}'")
     x, y = raw.get("x", 0.0), raw.get("y", 0.0)
-    if not all(isinstance(v, (int, float)) and not isinstance(v, bool) and math.isfinite(v)
-               for v in (x, y)):
-        raise ScenarioError(f"component '{ident}' has a bad position ({x!r}, {y!r})")
+    # Exact comparison first: a 400-digit integer must not reach float().
+    if not all(isinstance(v, (int, float)) and not isinstance(v, bool)
+               and -MAX_COORDINATE <= v <= MAX_COORDINATE for v in (x, y)):
+        raise ScenarioError(f"component '{shorten(ident)}' has a bad position "
+                            f"({show_value(x)}, {show_value(y)}): numbers within ±1e9")
     props = raw.get("properties", {})
     if not isinstance(props, dict):
         raise ScenarioError(f"component '{ident}': 'properties' must be an object")
@@ -561,7 +581,7 @@ def _node_from(raw: Any, sc: Scenario) -> Node:
         try:
             checked[k] = param.coerce(v) if param is not None else v
         except ParamError as exc:
-            raise ScenarioError(f"component '{ident}' ({label}): {exc}") from None
+            raise ScenarioError(f"component '{shorten(ident)}' ({shorten(label)}): {exc}") from None
     return Node(ident, key, label, float(x), float(y), checked)
 
 
