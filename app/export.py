@@ -1,27 +1,24 @@
 """Export charts and tables: PNG (1×, 2×, chosen pixel size), SVG, CSV, table
 images, and copy to the clipboard.
 
-Charts go through ``pyqtgraph.exporters``. Every file is written to a
-temporary file beside the target and moved into place with ``os.replace``,
-so a failed export never leaves half a file; any failure raises
+Charts go through ``pyqtgraph.exporters``. Every file goes through the one
+atomic writer (:mod:`app.atomic`), so a failed export never leaves half a
+file and a full disk is reported as such; any failure raises
 :class:`ExportError` with one clear line. QtCore/QtGui only (no widgets are
 created here; the chart widget is passed in).
 """
 from __future__ import annotations
 
 import csv
+import errno
 import io
-import os
-import tempfile
 from pathlib import Path
 from typing import Callable, Iterable
 
 from PySide6.QtCore import QBuffer, QIODevice, QRectF, Qt
 from PySide6.QtGui import QColor, QFont, QFontMetrics, QGuiApplication, QImage, QPainter
 
-
-_UMASK = os.umask(0)
-os.umask(_UMASK)
+from app import atomic
 
 
 class ExportError(RuntimeError):
@@ -29,33 +26,20 @@ class ExportError(RuntimeError):
 
 
 def atomic_write(path: str | Path, write: Callable[[Path], None]) -> Path:
-    """Call ``write(tmp)`` for a temp file beside ``path``, then move it into place.
+    """Call ``write(tmp)`` for a temp file beside ``path``, then move it into place
+    (:func:`app.atomic.write`, the one atomic writer).
 
     Raises
     ------
     ExportError
-        The directory is missing or not writable, or ``write`` failed.
+        The directory is missing or not writable, the disk is full, or
+        ``write`` failed; the message names ``path``, never the temp file.
     """
-    path = Path(path)
     try:
-        fd, tmp = tempfile.mkstemp(prefix=f".{path.stem}-", suffix=path.suffix, dir=path.parent)
-        os.close(fd)
-    except OSError as exc:
-        raise ExportError(f"cannot write {path}: {exc.strerror or exc}") from None
-    tmp_path = Path(tmp)
-    try:
-        write(tmp_path)
-        if not tmp_path.exists() or tmp_path.stat().st_size == 0:
-            raise ExportError(f"cannot write {path}: nothing was written")
-        # mkstemp makes 0600 files; an export should get the usual permissions.
-        os.chmod(tmp_path, 0o666 & ~_UMASK)
-        os.replace(tmp_path, path)
-    except OSError as exc:
-        raise ExportError(f"cannot write {path}: {exc.strerror or exc}") from None
-    finally:
-        if tmp_path.exists():
-            tmp_path.unlink()
-    return path
+        atomic.write(path, write)
+    except atomic.WriteError as exc:
+        raise ExportError(str(exc)) from None
+    return Path(path)
 
 
 def _plot_item(chart):
@@ -106,7 +90,8 @@ def save_chart_png(chart, path: str | Path, scale: float = 1.0,
 
 def _save_image(image: QImage, tmp: Path) -> None:
     if not image.save(str(tmp), "PNG"):
-        raise ExportError(f"cannot encode PNG {tmp}")
+        # Qt says only "no"; app.atomic tells a full disk from this.
+        raise OSError(errno.EIO, "the image could not be written as PNG")
 
 
 def save_chart_svg(chart, path: str | Path) -> Path:

@@ -5,8 +5,10 @@ A file is one JSON object ``{"format": "zperflab-scenario", "version": 2,
 docs/scenario-format.md). :func:`load` either returns a whole scenario or
 raises :class:`ScenarioFileError` with one clear line: a corrupt file, a file
 from a newer zPerfLab or a bad value opens nothing half-way. :func:`save`
-writes a temporary file in the same folder and ``os.replace``-s it over the
-target, so a failed save leaves the old file as it was.
+goes through the one atomic writer (:mod:`app.atomic`), so a failed save
+leaves the old file as it was. Files are read only if they are regular
+files of a sane size, and are checked against the published JSON Schema
+(``resources/schema/scenario.schema.json``) before the model sees them.
 
 Built-in case studies live in ``resources/scenarios/<experiment>.json``.
 """
@@ -14,11 +16,12 @@ from __future__ import annotations
 
 import json
 import os
-import tempfile
 from pathlib import Path
 
+from app import atomic
 from models import documents, experiments
 from models.documents import FORMAT, VERSION, ScenarioFileError, from_document, to_document
+from models.params import shorten
 from models.resources import SCENARIOS as CASES_DIR
 from models.scenario import Scenario
 
@@ -35,22 +38,20 @@ def load(path: str | os.PathLike, notes: list | None = None) -> Scenario:
     """
     path = Path(path)
     try:
-        text = path.read_text(encoding="utf-8")
-    except (OSError, UnicodeDecodeError) as exc:
-        raise ScenarioFileError(f"cannot read {path}: {_reason(exc)}") from None
-    try:
-        doc = json.loads(text)
-    except ValueError as exc:
-        raise ScenarioFileError(f"{path.name} is not valid JSON (corrupt file?): {exc}") from None
-    return from_document(doc, path.name, notes)
+        doc = documents.read_json_file(path, "scenario")
+    except OSError as exc:
+        raise ScenarioFileError(f"cannot read {shorten(str(path))}: {_reason(exc)}") from None
+    except documents.InputError as exc:
+        text = str(exc)
+        raise ScenarioFileError(text if text.startswith(shorten(str(path))) else
+                                f"{shorten(path.name)} {text}") from None
+    return from_document(doc, shorten(path.name), notes)
 
 
 def save(scenario: Scenario, path: str | os.PathLike) -> None:
-    """Write ``scenario`` to ``path`` atomically.
-
-    The text goes to a temporary file in the same folder, is flushed to disk,
-    then replaces ``path`` in one step; on any failure the temporary file is
-    removed and the old file stays untouched.
+    """Write ``scenario`` to ``path`` atomically (:func:`app.atomic.write`:
+    a symlink stays a link, the file keeps its permissions, a failure leaves
+    the old file untouched).
 
     Raises
     ------
@@ -58,22 +59,19 @@ def save(scenario: Scenario, path: str | os.PathLike) -> None:
         The folder is not writable, the disk is full, …
     """
     path = Path(path)
-    text = json.dumps(to_document(scenario), indent=1, ensure_ascii=False) + "\n"
-    tmp = None
     try:
-        fd, tmp = tempfile.mkstemp(prefix=f".{path.name}.", suffix=".tmp", dir=path.parent)
-        with os.fdopen(fd, "w", encoding="utf-8") as fh:
-            fh.write(text)
-            fh.flush()
-            os.fsync(fh.fileno())
-        os.replace(tmp, path)
-        tmp = None
-    except OSError as exc:
-        raise ScenarioFileError(f"could not save {path}: {_reason(exc)}; "
+        data = (json.dumps(to_document(scenario), indent=1, ensure_ascii=False) + "\n").encode("utf-8")
+    except UnicodeEncodeError as exc:
+        bad = exc.object[exc.start:exc.end] if isinstance(exc.object, str) else ""
+        raise ScenarioFileError(
+            f"could not save {shorten(str(path))}: the scenario holds a lone surrogate "
+            f"({shorten(bad)}), which is not a character; retype the text that shows it. "
+            "The previous file (if any) is unchanged") from None
+    try:
+        atomic.write(path, data)
+    except atomic.WriteError as exc:
+        raise ScenarioFileError(f"could not save {shorten(str(path))}: {exc.reason}; "
                                 "the previous file (if any) is unchanged") from None
-    finally:
-        if tmp is not None and os.path.exists(tmp):
-            os.unlink(tmp)
 
 
 def case_names() -> list[str]:

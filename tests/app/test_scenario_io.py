@@ -75,6 +75,6 @@ def test_read_only_folder_is_reported(tmp_path, monkeypatch):
     # Simulated: the tests may run as root, who can write anywhere.
     def read_only(*args, **kwargs):
         raise PermissionError(13, "Permission denied")
-    monkeypatch.setattr(scenario_io.tempfile, "mkstemp", read_only)
+    monkeypatch.setattr(scenario_io.atomic.os, "open", read_only)
     with pytest.raises(ScenarioFileError, match="could not save .*Permission denied"):
         scenario_io.save(Scenario(), tmp_path / "x.zpl.json")
