@@ -84,6 +84,27 @@ class Staging:
         self._revisits, self._visits = revisits, visits
         return batch
 
+    def _lpo_stages(self, groups) -> bool:
+        """Whether the LPO will issue drive reads for a list that is no list
+        prefetch: some record is neither in cache nor on its way.
+
+        If not, the list only counts in the LPO's visits (what
+        :meth:`_lpo_schedule` would do with it), and the I/O goes on
+        without an LPO schedule or a sync point.
+        """
+        entries = self.cache.tracks
+        kb = self.kb
+        for track, mask in groups:
+            e = entries.get(kb + track)
+            if e is None or mask & ~(e[0] | e[1]):
+                return True
+        staged = self._lpo_staged
+        self._visits += len(groups)
+        for track, _mask in groups:
+            if track in staged:
+                self._revisits += 1.0
+        return False
+
     @staticmethod
     def _cached(e: list, t: float) -> bool:
         """Whether a directory entry's records are all in cache at ``t`` (no stage in flight)."""

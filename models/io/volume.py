@@ -327,8 +327,9 @@ class VolumeIO(Staging):
         t = self._start(t, res, t0)
         batch = None
         if self.lpo:
-            yield t
-            batch = self._lpo_schedule(t, groups, res, list_prefetch)
+            if list_prefetch or self._lpo_stages(groups):
+                yield t          # the LPO is about to issue drive reads
+                batch = self._lpo_schedule(t, groups, res, list_prefetch)
         entries = self.cache.tracks
         kb = self.kb
         zhpf, seq, rpt, tr = self.zhpf, self.seq_detect, self.rpt, self.tr
