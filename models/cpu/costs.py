@@ -27,6 +27,15 @@ only, so the algebra isolates each cost (docs/model-cpu.md has the working):
 * D4's remainder, ~6 µs per printed line, is two Natural statements
   (the FOR loop and the WRITE), matching the 3 µs per statement of D2.
 
+Per-record work is operation-specific (docs/model-cpu.md has the table):
+an Adabas record arrives through the format buffer already in Natural's
+internal formats (the nucleus converted it), so the READ loop costs one
+statement plus the move; a print line is the FOR loop and the WRITE (two
+statements plus the move into the buffer); a work-file record is the READ
+WORK FILE loop statement, the record move *and* a conversion of every field
+of the record layout from its external format into the program's variables
+(with a validity check of each numeric field), ``field_convert_us`` each.
+
 Quantities that the four figures do not pin (supervisor call, OPEN/CLOSE,
 sort comparison, 3GL routine body) are typical z/OS path lengths, stated
 beside each value; no published figure depends on them by more than 1 %.
@@ -77,6 +86,12 @@ class CpuCosts:
     call_3gl_body_us : float
         The body of a small 3GL (COBOL/Assembler) routine called once per
         record, run in TCB mode on a general CP. 2 µs.
+    field_convert_us : float
+        Natural's runtime converting one field of a work-file record into
+        the program variable it is read into (MOVE with format conversion
+        and, for numeric fields, a validity check): about the work of a
+        simple statement. 2 µs (estimate, ≈2,000 instructions; the same
+        scale as ``statement_us``).
     """
 
     switch_us: float = 12.0
@@ -88,6 +103,7 @@ class CpuCosts:
     move_ns_per_byte: float = 1.0
     compare_ns: float = 50.0
     call_3gl_body_us: float = 2.0
+    field_convert_us: float = 2.0
 
     def move_us(self, nbytes: float) -> float:
         """CPU to move ``nbytes`` bytes, in microseconds."""

@@ -33,11 +33,17 @@ class WriteLines:
 
 @dataclass(frozen=True)
 class ReadWork:
-    """``READ WORK FILE`` loop: ``records`` records of ``record_bytes``."""
+    """``READ WORK FILE`` loop: ``records`` records of ``record_bytes``.
+
+    Each record is read into ``fields`` program variables (the record
+    layout), every one converted from the work file's external format.
+    Ten fields of a 132-byte record: a typical extract layout (assumption).
+    """
 
     records: int
     record_bytes: int = 132
     calls_3gl: int = 0
+    fields: int = 10
 
 
 @dataclass(frozen=True)

@@ -161,7 +161,10 @@ class NaturalSession:
             self._work_open = True
             yield from self.uow.service(services.open_file(c))
         k = _per_buffer(self.profile.work_cache_kb, step.record_bytes, step.records)
-        item = c.statement_us + c.move_us(step.record_bytes)
+        # The READ WORK FILE loop, the record move, and each field converted
+        # from the work file's format into its program variable.
+        item = (c.statement_us + c.move_us(step.record_bytes)
+                + step.fields * c.field_convert_us)
         yield from self._loop(step.records, k, item, step.calls_3gl,
                               lambda m: services.get(m * step.record_bytes, c), True)
 
