@@ -34,6 +34,14 @@ The rest are typical z/OS path lengths at about 1,000 instructions per µs
   latches and the disconnect at DELETE are known to cost several times a
   PDS BLDL: about 40,000 instructions per LOAD; each index page searched in
   SMSPDSE's buffer about 2,000 instructions (binary search plus latch).
+* PDSE pages: every 4 KB page a PDSE fetch reads passes through SMSPDSE:
+  a cross-memory request finds the page in SMSPDSE's buffer (or starts
+  its read) and moves it into the caller's address space with a Move Page
+  (MVPG) — about 1,500 instructions a page. A PDS fetch reads its text
+  straight into the caller's storage and pays none of it.
+* PDS directory search: the channel program BLDL builds has a Locate
+  Record, a Search Key High or Equal and a TIC for every track of
+  directory the search may cross, each built and translated at ``CCW_US``.
 * LLA: a BLDL answered from LLA's in-storage directory is a cross-memory
   look-up, about 3,000 instructions; a module staged in VLF is copied from
   the VLF data space at the CPU model's data-move rate.
@@ -68,6 +76,11 @@ DIR_ENTRY_US = 0.05
 PDSE_CONNECT_US = 40.0
 #: Searching one PDSE index page in SMSPDSE's buffer, µs.
 PDSE_INDEX_PAGE_US = 2.0
+#: SMSPDSE's cross-memory handling and Move Page of one 4 KB page read, µs.
+PDSE_PAGE_US = 1.5
+#: CCWs of a directory search per track it crosses (Locate Record, Search
+#: Key High or Equal, TIC back).
+SEARCH_CCWS_PER_TRACK = 3
 #: A BLDL answered from LLA's directory in storage, µs.
 LLA_LOOKUP_US = 3.0
 

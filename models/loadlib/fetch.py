@@ -273,8 +273,11 @@ class FetchJob:
         if self.cfg.lla:
             uow.work(C.LLA_LOOKUP_US, "LLA")
         else:
-            # Seek, Search Key High or Equal, TIC back to the search, Read Data.
-            yield from self._excp(self.vol, searched, "BLDL", search=True, ccws=4)
+            # Seek, Search Key High or Equal, TIC back to the search, Read
+            # Data, and a Locate Record domain for each further track crossed.
+            tracks = len({r.track for r in searched})
+            ccws = 4 + C.SEARCH_CCWS_PER_TRACK * (tracks - 1)
+            yield from self._excp(self.vol, searched, "BLDL", search=True, ccws=ccws)
             self.dir_reads += len(searched)
             uow.work(C.DIR_ENTRY_US * self.lib.entries_compared, "BLDL")
         if the_module and self._from_vlf(module.text_bytes):
@@ -307,7 +310,9 @@ class FetchJob:
             return
         uow.work(C.PAGE_US * math.ceil(obj.text / PAGE_BYTES), "FETCH")
         for chain in reads:
-            # A transport command word: a prefix and one read command per chain.
+            # A transport command word: a prefix and one read command per chain;
+            # every page crosses from SMSPDSE into the caller's address space.
+            uow.work(C.PDSE_PAGE_US * len(chain), "PDSE")
             yield from self._excp(self.vol, chain, "PDSE", zhpf=True, ccws=2)
         uow.work(C.ADCON_US * obj.adcons, "FETCH")
         if the_module:

@@ -198,3 +198,45 @@ def test_cli_library_space_with_member_list():
     from app.cli import main
     assert main(["run", "library_space", "--set", "contents=[8,424,270336]", "--json"]) == 0
     assert main(["run", "library_space", "--set", "contents=[0]"]) == 2
+
+
+# --- issue 17: mechanisms behind the CPU and block-size findings ------------------
+
+def _pf(**params):
+    return run_experiment("program_fetch", params).metrics
+
+
+def test_pdse_pack_prime_uses_a_little_more_cpu_than_pds_at_32760():
+    """A: PDSE with FETCHOPT=(PACK,PRIME) is much faster than a PDS but uses a
+    little more CPU: SMSPDSE's cross-memory work and Move Page per 4 KB page."""
+    pds = _pf(library="PDS", blksize=32760, module="ARCCTL", iterations=1000)
+    pdse = _pf(library="PDSE", blksize=32760, module="ARCCTL", iterations=1000,
+               fetchopt="PACK,PRIME")
+    assert pdse["elapsed_s"] < 0.6 * pds["elapsed_s"]
+    assert 1.0 < pdse["cpu_s"] / pds["cpu_s"] < 1.5
+
+
+BLOCK_SIZES = (4096, 6144, 8192, 16384, 23440, 27998, 32760)
+
+
+def test_block_size_curve_for_a_big_module():
+    """32760 is best; half-track 23440 is clearly worse (a third text block per
+    track, each waiting for its control record: one more Locate Record domain);
+    small blocks are much worse. 27998 ties 32760: both write two text blocks a
+    track (32760 plus a track-fill block)."""
+    t = {b: _pf(library="PDS", blksize=b, module="ARCCTL", iterations=200)["elapsed_s"]
+         for b in BLOCK_SIZES}
+    assert t[32760] == min(t.values())
+    assert t[32760] < 0.93 * t[23440]
+    assert t[4096] > t[6144] > t[8192] > t[23440]
+    assert t[32760] == pytest.approx(t[27998], rel=0.01)
+    assert 0.45 < t[32760] / t[6144] < 0.65
+
+
+def test_pds_member_count_adds_a_little_cpu():
+    """A9: 4,200 members add a little CPU (the search's channel program has a
+    Locate Record domain per directory track crossed) and much more elapsed."""
+    few = _pf(library="PDS", module="IEFBR14", iterations=5000, members=2)
+    many = _pf(library="PDS", module="IEFBR14", iterations=5000, members=4200)
+    assert 1.05 < many["cpu_s"] / few["cpu_s"] < 1.6
+    assert many["elapsed_s"] / few["elapsed_s"] > 2
