@@ -87,6 +87,7 @@ COMPONENT_FIGURES = {
     "utilization_pct": "utilisation %", "busy_pct": "busy %",
     "read_hit_ratio": "read hit ratio",
 }
+_FIGURE_ORDER = {k: i for i, k in enumerate(COMPONENT_FIGURES)}
 
 
 @dataclass(frozen=True)
@@ -119,11 +120,13 @@ class RunResult:
         """The per-component figures as one report table (``None`` if none)."""
         if not self.components:
             return None
-        keys = [k for k in COMPONENT_FIGURES if any(k in v for v in self.components.values())]
-        rows = tuple((name, *(round(v[k], 4) if k in v else "" for k in keys))
-                     for name, v in self.components.items())
-        return Table("Components as drawn", ("component", *(COMPONENT_FIGURES[k] for k in keys)),
-                     rows, note="Each component under its canvas name.")
+        # Long form (component, figure, value): it fits a narrow dock and a
+        # slide whatever mix of components a drawing has.
+        rows = tuple((name, COMPONENT_FIGURES.get(k, k), round(float(x), 4))
+                     for name, v in self.components.items()
+                     for k, x in sorted(v.items(), key=lambda kv: _FIGURE_ORDER.get(kv[0], 99)))
+        return Table("Components as drawn", ("component", "figure", "value"), rows,
+                     note="Each component under its canvas name.")
 
     def as_json(self) -> dict:
         """The ``run --json`` object."""

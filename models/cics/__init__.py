@@ -5,7 +5,7 @@ from models.cics.region import Sysplex
 from models.cics.report import metrics, tables
 
 
-def simulate(params: dict, seed: int = 1, trace=None, progress=None) -> Sysplex:
+def simulate(params: dict, seed: int = 1, trace=None, progress=None, config=None) -> Sysplex:
     """Build and run the sysplex for resolved ``vsam_rls`` parameters.
 
     Parameters
@@ -18,13 +18,16 @@ def simulate(params: dict, seed: int = 1, trace=None, progress=None) -> Sysplex:
         Where to record animation rows.
     progress : callable or None
         Called with the fraction of transactions done.
+    config : models.config.Configuration or None
+        The drawing: the file's volume, its control unit and paths, and the
+        coupling facility, by canvas name.
 
     Returns
     -------
     Sysplex
         The finished simulation; :func:`metrics` and :func:`tables` read it.
     """
-    sp = Sysplex(params, seed, trace, progress)
+    sp = Sysplex(params, seed, trace, progress, config)
     sp.run()
     return sp
 

@@ -29,10 +29,12 @@ class CouplingFacility:
     cache_cis : int
         CIs the RLS cache structure holds (its size / 4 KB).
     trace : Trace or None
-        Records ``cf_request`` and ``lock_wait`` rows on ``CF``.
+        Records ``cf_request`` and ``lock_wait`` rows on the facility.
+    name : str
+        The facility's canvas label (``CF01``).
     """
 
-    def __init__(self, engine, cache_cis: int, trace=None):
+    def __init__(self, engine, cache_cis: int, trace=None, name: str = "CF"):
         self.engine = engine
         self.locks = LockTable(engine, "RLS lock structure")
         self.cache = BufferPool(cache_cis, "CF cache structure")
@@ -42,7 +44,7 @@ class CouplingFacility:
         self.xi = 0
         self.trace = trace
         if trace is not None:
-            self._cf = trace.component("CF")
+            self._cf = trace.component(name, "CF")
             self._k_req = trace.kind("cf_request")
             self._k_wait = trace.kind("lock_wait")
             trace.meta["cf_requests"] = list(CF_REQUESTS)

@@ -52,14 +52,15 @@ class Sysplex:
         Called with the fraction of transactions finished.
     """
 
-    def __init__(self, params: dict, seed: int, trace=None, progress=None):
+    def __init__(self, params: dict, seed: int, trace=None, progress=None, config=None):
         self.p = params
         self.engine = eng = Engine(seed)
         self.ksds = KSDS(params["records"], record_bytes=params["record_bytes"])
         self.volume = Volume(eng, self.ksds.cisize, self.ksds.data_cis,
-                             sum(self.ksds.index_level_sizes), trace)
+                             sum(self.ksds.index_level_sizes), trace, config=config)
         cf_cis = max(1, int(params["cf_cache_mb"] * 1024 * 1024 // self.ksds.cisize))
-        self.cf = CouplingFacility(eng, cf_cis, trace)
+        drawn = config.coupling_facilities if config is not None else ()
+        self.cf = CouplingFacility(eng, cf_cis, trace, drawn[0].name if drawn else "CF")
         regions = params["regions"]
         self.qr = [Resource(eng, 1, f"QR{r}") for r in range(regions)]
         dfhlogs = [LogStream(eng, f"DFHLOG{r}", self.cf, staging=True) for r in range(regions)]

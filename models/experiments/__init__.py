@@ -125,7 +125,7 @@ def run_experiment(name: str, overrides: dict | None = None, seed: int = DEFAULT
     result = exp.run(params, ctx)
     table = result.component_table()
     if table is not None:
-        result = dataclasses.replace(result, reports=(table, *result.reports))
+        result = dataclasses.replace(result, reports=(*result.reports, table))
     if progress is not None:
         progress(1.0)
     return result

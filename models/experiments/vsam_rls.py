@@ -68,9 +68,13 @@ def run(params: dict, ctx: RunContext) -> RunResult:
     if params["requests_per_tran"] * params["transactions"] > 200_000_000:
         raise ParamError("transactions × requests_per_tran is over 200,000,000 requests; "
                          "run fewer transactions")
-    sp = cics.simulate(params, ctx.seed, ctx.trace, ctx.progress)
+    sp = cics.simulate(params, ctx.seed, ctx.trace, ctx.progress, ctx.config)
+    elapsed = sp.engine.now
+    system = sp.volume.system
     return RunResult(experiment="vsam_rls", params=params, seed=ctx.seed,
-                     metrics=cics.metrics(sp), reports=cics.tables(sp), trace=ctx.trace)
+                     metrics=cics.metrics(sp),
+                     reports=(*cics.tables(sp), *system.reports(elapsed)), trace=ctx.trace,
+                     components=system.component_figures(elapsed))
 
 
 EXPERIMENTS = [

@@ -105,4 +105,4 @@ def rank_activity(system, elapsed: float) -> Table:
     rows = tuple((name, r.disk.name, r.n_drives,
                   round(100.0 * r.busy_s() / elapsed / r.n_drives, 1) if elapsed > 0 else 0.0)
                  for name, r in system.ranks.items())
-    return Table("Rank activity", ("rank", "drives", "n", "% busy"), rows)
+    return Table("Rank activity", ("rank", "drive type", "drives", "% busy"), rows)

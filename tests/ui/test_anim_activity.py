@@ -64,8 +64,8 @@ def test_volume_counts_io_in_flight_and_drive_positioning(db2):
     starts, ends = _rows(db2, "io_start"), _rows(db2, "io_end")
     mid = (starts[5]["t"] + ends[5]["t"]) / 2
     gap = (ends[5]["t"] + starts[6]["t"]) / 2
-    assert activity_at(db2, mid)["VOL0"].count == 1
-    idle = activity_at(db2, gap)["VOL0"]
+    assert activity_at(db2, mid)["DB2V01"].count == 1
+    idle = activity_at(db2, gap)["DB2V01"]
     assert idle.state == "idle" and "6 I/Os done" in idle.text
     seek = _rows(db2, "seek")[10]
     drive = db2.components[seek["comp"]]

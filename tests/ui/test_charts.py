@@ -168,5 +168,5 @@ def test_device_busy_never_exceeds_100_percent_with_overlapping_ios():
     result = run_experiment("db2_skip_sequential", {"table_pages": 20_000}, trace=True)
     chart = utilisation_chart(result)
     busy = dict(zip(chart.categories, chart.series[0].y))
-    assert busy["VOL0"] <= 100.0 + 1e-9
-    assert busy["VOL0"] > 50.0   # a prefetch-bound scan keeps its volume busy
+    assert busy["DB2V01"] <= 100.0 + 1e-9
+    assert busy["DB2V01"] > 50.0   # a prefetch-bound scan keeps its volume busy

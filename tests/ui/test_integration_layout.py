@@ -59,7 +59,7 @@ def test_report_tables_in_the_results_dock_need_no_horizontal_scrolling(ran):
         needed = sum(t.columnWidth(c) for c in range(t.columnCount()))
         assert needed <= t.viewport().width() + 1, t.horizontalHeaderItem(0).text()
     device = tables[1]          # "Device activity": turned, one column per volume
-    assert device.horizontalHeaderItem(1).text() == "VOL0"
+    assert device.horizontalHeaderItem(1).text() == "DB2V01"   # named as on the canvas
     assert device.item(0, 0).text() == "requests"
 
 

@@ -93,11 +93,13 @@ class CacheView(ReplayViewBase):
     def prepare(self, data: ReplayData | None) -> None:
         if data is None:
             return
+        # The control unit as the model named it (its canvas label).
+        self._cu = data.first_of_role("CU", "CU")
         self._reads = _ByTrack(data, "track_read")
-        self._by = {k: _ByTrack(data, k, "CU") for k in CU_KINDS}
-        rows = np.sort(np.concatenate([data.rows_of("CU", k) for k in CU_KINDS]))
+        self._by = {k: _ByTrack(data, k, self._cu) for k in CU_KINDS}
+        rows = np.sort(np.concatenate([data.rows_of(self._cu, k) for k in CU_KINDS]))
         self._cu_rows, self._cu_t = rows, data.t[rows]
-        self._stage_t = [data.times_of("CU", "stage")[data.b[data.rows_of("CU", "stage")] == m]
+        self._stage_t = [data.times_of(self._cu, "stage")[data.b[data.rows_of(self._cu, "stage")] == m]
                          for m in range(3)]
 
     def compute(self, data: ReplayData, t: float) -> CacheState:
@@ -105,9 +107,9 @@ class CacheView(ReplayViewBase):
         tracks = self._tracks_shown(data, self._cu_rows[max(0, n - RECENT_ROWS):n])
         rows = [self._track_at(data, tr, t) for tr in tracks]
         stages = tuple(int(np.searchsorted(st, t, side="right")) for st in self._stage_t)
-        return CacheState(rows, data.count_of("CU", "cache_hit", t),
-                          data.count_of("CU", "cache_miss", t), stages,
-                          data.count_of("CU", "evict", t))
+        return CacheState(rows, data.count_of(self._cu, "cache_hit", t),
+                          data.count_of(self._cu, "cache_miss", t), stages,
+                          data.count_of(self._cu, "evict", t))
 
     @staticmethod
     def _tracks_shown(data: ReplayData, recent: np.ndarray) -> list[int]:
@@ -143,10 +145,10 @@ class CacheView(ReplayViewBase):
             s != "empty" for s in slots))
 
     def _flash_start(self, data: ReplayData, t: float) -> float:
-        n = data.count_of("CU", "cache_hit", t)
+        n = data.count_of(self._cu, "cache_hit", t)
         if n <= FLASH_HITS:
             return -np.inf
-        return float(data.times_of("CU", "cache_hit")[n - FLASH_HITS - 1])
+        return float(data.times_of(self._cu, "cache_hit")[n - FLASH_HITS - 1])
 
     # ---- drawing --------------------------------------------------------------
     SLOT_COLOURS = {"empty": style.BACKGROUND, "resident": style.EMPTY,

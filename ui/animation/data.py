@@ -168,6 +168,11 @@ class ReplayData:
                 return r
         return None
 
+    def first_of_role(self, role: str, default: str) -> str:
+        """The first component of ``role`` (``default`` when there is none)."""
+        names = self.component_names(role)
+        return names[0] if names else default
+
     def component_names(self, role: str) -> list[str]:
         """Components of one role (``"DRV"``, ``"VOL"`` …), in trace order."""
         return [c for c in self.components if self.role_of(c) == role]

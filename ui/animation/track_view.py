@@ -87,6 +87,8 @@ class TrackView(ReplayViewBase):
         self._rpt: dict[str, int] = {}
         if data is None:
             return
+        # The control unit as the model named it (its canvas label).
+        self._cu = data.first_of_role("CU", "CU")
         for drv in self._drives(data):
             seeks = data.rows_of(drv, "seek")
             self._max_cyl[drv] = int(max(data.a[seeks].max(initial=0), data.b[seeks].max(initial=0), 1))
@@ -161,13 +163,13 @@ class TrackView(ReplayViewBase):
         t_end = data.t[end] if end >= 0 else data.t1
         rows = []
         for kind in ("cache_hit", "cache_miss"):
-            times = data.times_of("CU", kind)
+            times = data.times_of(self._cu, kind)
             lo = int(np.searchsorted(times, t_start, side="left"))
             hi = int(np.searchsorted(times, t_end, side="right"))
-            rows.append(data.rows_of("CU", kind)[lo:min(hi, lo + MAX_PAGES)])
+            rows.append(data.rows_of(self._cu, kind)[lo:min(hi, lo + MAX_PAGES)])
         rows = np.sort(np.concatenate(rows))[:MAX_PAGES]
-        staged = data.rows_of("CU", "stage")
-        stage_t = data.times_of("CU", "stage")
+        staged = data.rows_of(self._cu, "stage")
+        stage_t = data.times_of(self._cu, "stage")
         s_lo = int(np.searchsorted(stage_t, t_start, side="left"))
         s_hi = int(np.searchsorted(stage_t, t, side="right"))
         staged_tracks = set(data.a[staged[s_lo:s_hi]].tolist())
