@@ -1,31 +1,127 @@
 """The ``zperflab`` command: the desktop app, ``run``, ``validate`` and ``gui``.
 
 Bad input (an unknown experiment or key, a value out of range, an unreadable
-targets file) prints one line to stderr and exits with status 2.
+targets file) prints one line to stderr and exits with status 2; the value
+it echoes is shortened and its control characters escaped. Long runs show
+their progress on stderr when it is a terminal, warn when they will take
+more than a few minutes, and stop cleanly on Ctrl-C (status 130). An
+unexpected failure is one line too (status 70; ``ZPERFLAB_DEBUG=1`` shows
+the traceback).
 """
 from __future__ import annotations
 
 import argparse
 import json
+import os
+import signal
 import sys
+import threading
+import time
+import traceback
+from contextlib import contextmanager
 from typing import Sequence
 
 from app import history
 from models import calibration, experiments
-from models.params import ParamError, parse_cli_value
-from models.run import NotImplementedYet
+from models.params import ParamError, parse_cli_value, shorten
+from models.run import Cancelled, NotImplementedYet
 
 EXIT_USAGE = 2
+EXIT_INTERNAL = 70
+EXIT_INTERRUPTED = 130
+#: A run whose estimated length is over this many seconds is announced.
+LONG_RUN_S = 180.0
+#: Longest error line printed.
+LINE_CHARS = 500
 
 
 class _Parser(argparse.ArgumentParser):
     def error(self, message: str) -> None:  # one clear line, status 2
-        self.exit(EXIT_USAGE, f"zperflab: error: {message}\n")
+        self.exit(EXIT_USAGE, f"zperflab: error: {shorten(message, LINE_CHARS)}\n")
 
 
 def _fail(message: str) -> int:
-    print(f"zperflab: error: {message}", file=sys.stderr)
+    print(f"zperflab: error: {shorten(message, LINE_CHARS)}", file=sys.stderr)
     return EXIT_USAGE
+
+
+def _seed(text: str) -> int:
+    """``--seed``: a whole number 0 to 2**63-1."""
+    try:
+        value = int(text)
+    except ValueError:
+        value = -1
+    if not 0 <= value < 2 ** 63:
+        raise argparse.ArgumentTypeError(f"must be a whole number 0–{2 ** 63 - 1}")
+    return value
+
+
+def _clock(seconds: float) -> str:
+    if seconds >= 5400:
+        return f"{seconds / 3600:.1f} h"
+    if seconds >= 90:
+        return f"{seconds / 60:.0f} min"
+    return f"{seconds:.0f} s"
+
+
+class Progress:
+    """Progress of a long run on stderr: a line redrawn in place when stderr
+    is a terminal, and one warning (terminal or not) when the run will take
+    more than :data:`LONG_RUN_S`."""
+
+    def __init__(self, what: str, stream=None) -> None:
+        self.what = what
+        self.stream = stream or sys.stderr
+        self.tty = bool(getattr(self.stream, "isatty", lambda: False)())
+        self.start = time.monotonic()
+        self.warned = False
+        self.drawn = False
+
+    def __call__(self, fraction: float) -> None:
+        elapsed = time.monotonic() - self.start
+        if not self.warned and elapsed >= 2.0 and 0.0 < fraction < 1.0:
+            total = elapsed / fraction
+            if total > LONG_RUN_S:
+                self.warned = True
+                self._line(f"zperflab: note: {self.what} will take about {_clock(total)} "
+                           "in all; Ctrl-C stops it")
+        if self.tty:
+            left = f", about {_clock(elapsed / fraction - elapsed)} left" if 0 < fraction < 1 \
+                and elapsed >= 2.0 else ""
+            self.stream.write(f"\r{self.what}: {fraction * 100:5.1f}% ({_clock(elapsed)}{left})\033[K")
+            self.stream.flush()
+            self.drawn = True
+
+    def _line(self, text: str) -> None:
+        if self.drawn:
+            self.stream.write("\r\033[K")
+        self.stream.write(text + "\n")
+        self.stream.flush()
+
+    def done(self) -> None:
+        if self.drawn:
+            self.stream.write("\r\033[K")
+            self.stream.flush()
+            self.drawn = False
+
+
+@contextmanager
+def _ctrl_c_cancels(cancel: threading.Event):
+    """The first Ctrl-C asks the run to stop at its next progress report; a
+    second one interrupts at once."""
+    def handler(signum, frame):
+        if cancel.is_set():
+            raise KeyboardInterrupt
+        cancel.set()
+    try:
+        old = signal.signal(signal.SIGINT, handler)
+    except ValueError:          # not the main thread (tests): leave Ctrl-C alone
+        yield
+        return
+    try:
+        yield
+    finally:
+        signal.signal(signal.SIGINT, old)
 
 
 def _parse_sets(items: Sequence[str]) -> dict:
@@ -69,15 +165,26 @@ def _fmt(v: object) -> str:
 
 
 def cmd_run(args: argparse.Namespace) -> int:
+    cancel = threading.Event()
     try:
         overrides = _parse_sets(args.set or [])
         name, scenario = _drawing(args)
-        result = experiments.run_experiment(name, overrides, seed=args.seed, scenario=scenario)
+        progress = Progress(f"run {name}")
+        try:
+            with _ctrl_c_cancels(cancel):
+                result = experiments.run_experiment(name, overrides, seed=args.seed,
+                                                    scenario=scenario, progress=progress,
+                                                    cancel=cancel)
+        finally:
+            progress.done()
     except ParamError as exc:
         return _fail(str(exc))
     except NotImplementedYet as exc:
         print(f"zperflab: {exc}", file=sys.stderr)
         return 3
+    except Cancelled:
+        print("zperflab: cancelled (Ctrl-C): no result", file=sys.stderr)
+        return EXIT_INTERRUPTED
     if args.json:
         print(json.dumps(result.as_json(), indent=1))
     else:
@@ -103,7 +210,12 @@ def cmd_validate(args: argparse.Namespace) -> int:
         targets = calibration.load_targets(args.targets)
     except calibration.TargetsError as exc:
         return _fail(str(exc))
-    verdicts = calibration.validate(targets, seed=args.seed)
+    progress = Progress("validate")
+    try:
+        verdicts = calibration.validate(targets, seed=args.seed,
+                                        progress=lambda i, n: progress(i / n))
+    finally:
+        progress.done()
     passed = sum(v.ok for v in verdicts)
     if args.json:
         print(json.dumps({"results": [v.as_json() for v in verdicts],
@@ -136,13 +248,13 @@ def _build_parser() -> argparse.ArgumentParser:
     r.add_argument("--set", action="append", metavar="KEY=VALUE",
                    help="set a parameter (JSON value where it parses)")
     r.add_argument("--json", action="store_true", help="print one JSON object")
-    r.add_argument("--seed", type=int, default=experiments.DEFAULT_SEED)
+    r.add_argument("--seed", type=_seed, default=experiments.DEFAULT_SEED)
     r.set_defaults(func=cmd_run)
 
     v = sub.add_parser("validate", help="compare the model with published figures")
     v.add_argument("--targets", help="targets file (default: the bundled copy)")
     v.add_argument("--json", action="store_true")
-    v.add_argument("--seed", type=int, default=experiments.DEFAULT_SEED)
+    v.add_argument("--seed", type=_seed, default=experiments.DEFAULT_SEED)
     v.set_defaults(func=cmd_validate)
 
     h = sub.add_parser("history", help="list the recorded runs, newest first")
@@ -168,7 +280,17 @@ def main(argv: Sequence[str] | None = None) -> int:
     args = parser.parse_args(argv)
     if args.command is None:
         args = parser.parse_args(["gui", *(argv or sys.argv[1:])])
-    return args.func(args)
+    try:
+        return args.func(args)
+    except KeyboardInterrupt:
+        print("zperflab: interrupted (Ctrl-C)", file=sys.stderr)
+        return EXIT_INTERRUPTED
+    except Exception as exc:  # the last edge: one line, never a bare traceback
+        if os.environ.get("ZPERFLAB_DEBUG"):
+            traceback.print_exc()
+        print(f"zperflab: internal error: {type(exc).__name__}: {shorten(str(exc), 300)} "
+              "(a bug: please report it; ZPERFLAB_DEBUG=1 shows the details)", file=sys.stderr)
+        return EXIT_INTERNAL
 
 
 if __name__ == "__main__":

