@@ -36,7 +36,6 @@ from models.spool.placement import PAGES_PER_TRACK, SPOOL_MODEL
 
 #: Channel and control unit overhead before the device starts, seconds (mean).
 DASD_START_S = 0.0004
-_START_RATE = 1.0 / DASD_START_S
 
 _PROFILE = profile("3390")
 ROTATION_S = _PROFILE.rotation_ms / 1000.0
@@ -78,7 +77,7 @@ class SpoolVolume:
     def access(self, t: float, slot: int) -> float:
         """Start a one-page I/O to ``slot`` at ``t``; returns its end time."""
         cyl, rest = divmod(int(slot), SLOTS_PER_CYLINDER)
-        t0 = t + self._rng.expovariate(_START_RATE)
+        t0 = t + self._rng.expovariate(1.0 / DASD_START_S)
         if cyl != self.cyl:
             t0 += _PROFILE.seek_ms(abs(cyl - self.cyl) / CYLINDERS) / 1000.0
             self.cyl = cyl
