@@ -82,7 +82,7 @@ def case_names() -> list[str]:
 def load_case(name: str) -> Scenario:
     """The built-in case study for experiment ``name``."""
     if name not in case_names():
-        raise ScenarioFileError(f"no built-in case study called '{name}'; "
+        raise ScenarioFileError(f"no built-in case study called '{shorten(name)}'; "
                                 f"known: {', '.join(case_names())}")
     return documents.load_case(name)
 

@@ -261,7 +261,7 @@ def from_document(doc: object, where: str = "the file", notes: list | None = Non
         raise ScenarioFileError(f"{where} is not a zPerfLab scenario (no \"format\": \"{FORMAT}\")")
     version = doc.get("version")
     if isinstance(version, bool) or not isinstance(version, int) or version < 1:
-        raise ScenarioFileError(f"{where} has a bad version number: {version!r}")
+        raise ScenarioFileError(f"{where} has a bad version number: {show_value(version)}")
     if version > VERSION:
         raise ScenarioFileError(
             f"{where} was written by a newer zPerfLab (format version {version}; "
@@ -350,7 +350,7 @@ def _migrate_v1_counts(sc: Scenario, body: dict, steps: list) -> None:
         try:
             hardware.apply(sc, {key: value})
         except Exception as exc:  # noqa: BLE001 - reported as a migration step
-            steps.append(f"{key}={value!r} could not be drawn ({exc})")
+            steps.append(f"{key}={show_value(value)} could not be drawn ({exc})")
         else:
             steps.append(f"{key}={value} is now drawn as components")
 
@@ -400,7 +400,7 @@ def load_case(name: str) -> Scenario:
         No such case study, or a damaged one.
     """
     if not isinstance(name, str) or not (SCENARIOS / f"{name}.json").exists():
-        raise ScenarioFileError(f"no built-in case study called {name!r}")
+        raise ScenarioFileError(f"no built-in case study called {show_value(name)!r}")
     try:
         doc: Any = json.loads(_case_text(name))
     except (OSError, ValueError) as exc:
