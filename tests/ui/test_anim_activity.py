@@ -15,9 +15,9 @@ BUF = "Real storage buffer"
 
 @pytest.fixture(scope="module")
 def spool():
-    """Two drives and little real storage: one cartridge change, buffer fills meanwhile."""
+    """One drive and a buffer (2.5 % of 1 GB) larger than a tape change's worth of reads."""
     return run_experiment("spool_dump", {"files": 500, "pages": 60000, "tape_drives": 1,
-                                         "tape_change_s": 10, "real_storage_mb": 16},
+                                         "tape_change_s": 10, "real_storage_mb": 1024},
                           trace=True).trace
 
 
