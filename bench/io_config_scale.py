@@ -104,7 +104,7 @@ def run(sim_s: float, rate: float, profile: bool = False) -> None:
     for name in ("CHPID 40", "CHPID 47", "DS8K-1", "DS8K-2", "R1", "PRD000", "PRD063"):
         print(f"  {name}: " + ", ".join(f"{k}={v:.3g}" for k, v in figs[name].items()))
     waits = sum(v.path_waits for v in system.volumes())
-    print(f"  channel I/Os that waited for a path: {waits}")
+    print(f"  connects whose channel work queued behind other I/Os: {waits}")
     if prof:
         pstats.Stats(prof).sort_stats("tottime").print_stats(14)
 

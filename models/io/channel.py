@@ -11,7 +11,46 @@ Record domain, per zHPF address, per 4 KB slot) are microsecond-scale
 processing times of a DS8800-class unit; they were set ONCE so that the
 cache-resident single-I/O measurements of REDP-4862 come out of the step
 counts (32 domains serially vs. one TCW), and they hold for every page
-count, layout, protocol and experiment.
+count, layout, protocol and experiment. They are the control unit's
+time and stay in the I/O's connected time (CONN).
+
+**The channel's own work** (what a CHPID's utilisation counts, see
+models/io/paths.py) is separate: a FICON channel multiplexes many
+concurrent exchanges, so what limits it is its own processing per
+information unit (IU: a command, a data transfer, an ending status) and
+the link's bytes, not the I/O's connected time. The cost of one IU per
+protocol and generation is derived once from IBM's published maximum
+small-block rates of one channel (4 KB reads, channel 100 % busy, I/O
+driver benchmark):
+
+=====================  ========  =====================================
+channel, protocol      I/O/s     source
+=====================  ========  =====================================
+FEx8S zHPF             92,000    ibm.com/systems/z/hardware/connectivity/
+FEx8 zHPF              52,000    ficon_performance.html ("approximately
+                                 a 77 % increase"; z196, zEC12 comparable)
+FEx8S FICON (command)  23,000    IBM FICON Express8S performance figures
+FEx8 FICON (command)   20,000    as quoted for z196 (not re-found; the page
+                                 above gives FEx4: zHPF 31k = 2.2x FICON)
+=====================  ========  =====================================
+
+IUs of that benchmark's I/O: command mode Define Extent + Locate Record +
+Read = 3 command IUs, 1 data IU, 1 ending status = **5**; transport mode
+one TCCB (the TCW's command block), 1 data IU, 1 transport response =
+**3**. With 4096 B at 800 MB/s (5.12 us) also on the channel:
+
+    IU_S = (1 / rate - 4096 / 800e6) / IUs
+    FEx8S zHPF  (10.870 - 5.12) / 3 = 1.92 us
+    FEx8  zHPF  (19.231 - 5.12) / 3 = 4.70 us
+    FEx8S FICON (43.478 - 5.12) / 5 = 7.67 us
+    FEx8  FICON (50.000 - 5.12) / 5 = 8.98 us
+
+Any channel program is then counted the same way (:func:`program_ius`):
+command mode 2 (prefix/Define Extent and ending status) + 1 per Locate
+Record domain + 2 per Read CCW (command and data); transport mode 2 (TCCB
+and response) + 1 data IU per address. The split into IUs is the one
+assumption (no published per-CCW figure); the single-block rates come
+back exactly.
 """
 from __future__ import annotations
 
@@ -34,6 +73,62 @@ SLOT_S = 8e-6           # move one 4 KB slot from cache to the host adapter
 #: the domain. An assumption (no published split of the 50 µs); it acts only
 #: on list prefetch of pages sharing a track, i.e. dense lists.
 LR_SAME_TRACK_S = 20e-6
+
+#: Published maximum 4 KB-read I/O rate of one channel, I/Os per second
+#: (see the module docstring for the sources).
+CHANNEL_4K_IOPS = {("zHPF", "FEx8S"): 92_000, ("zHPF", "FEx8"): 52_000,
+                   ("FICON", "FEx8S"): 23_000, ("FICON", "FEx8"): 20_000}
+#: Information units of that benchmark's I/O (command mode: DX, LR, Read
+#: commands, one data IU, status; transport mode: TCCB, data, response).
+BENCH_IUS = {"FICON": 5, "zHPF": 3}
+#: IUs of any I/O besides its domains and reads: the prefix or Define
+#: Extent command and the ending status (transport: TCCB and response).
+START_IUS = 2
+BENCH_BYTES = 4096
+
+
+def _iu_seconds(protocol: str, generation: str) -> float:
+    """Channel time of one IU: the published rate less the link time of
+    the 4 KB, over the benchmark I/O's IUs."""
+    per_io = 1.0 / CHANNEL_4K_IOPS[protocol, generation]
+    return (per_io - BENCH_BYTES / LINK_BYTES_S[generation]) / BENCH_IUS[protocol]
+
+
+#: Channel processing per information unit, seconds, by (protocol, generation).
+IU_S = {key: _iu_seconds(*key) for key in CHANNEL_4K_IOPS}
+
+
+def program_ius(groups, zhpf: bool, list_prefetch: bool, rpt: int) -> tuple[int, int]:
+    """Information units the channel handles for one channel program, and
+    the records it moves: ``(ius, records)``.
+
+    Transport mode: TCCB and response, plus one data IU per address (run
+    of records on a track). Command mode: prefix and status, plus a Locate
+    Record command per domain and a Read command and its data per run; a
+    list prefetch has a domain and a Read per page (as
+    :func:`command_mode_list_cost` counts the control unit's time).
+    """
+    ius = START_IUS
+    records = 0
+    if zhpf:
+        for _, m in groups:
+            ius += (m & ~(m << 1)).bit_count()
+            records += m.bit_count()
+        return ius, records
+    if list_prefetch:
+        for _, m in groups:
+            records += m.bit_count()
+        return ius + 3 * records, records
+    prev_track = prev_last = -2
+    for track, mask in groups:
+        n_runs = runs(mask)
+        first = lowest(mask)
+        continues = (prev_track == track and first == prev_last + 1) or \
+            (prev_track == track - 1 and first == 0 and prev_last == rpt - 1)
+        ius += (n_runs - 1 if continues else n_runs) + 2 * n_runs
+        records += mask.bit_count()
+        prev_track, prev_last = track, mask.bit_length() - 1
+    return ius, records
 
 
 def runs(mask: int) -> int:

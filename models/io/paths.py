@@ -1,38 +1,43 @@
-"""Channel paths (CHPIDs) as shared resources, and path selection.
+"""Channel paths (CHPIDs) as multiplexed links, and path selection.
 
-A :class:`ChannelPath` is busy while an I/O is *connected* to it: from the
-start (PEND's channel start and command accept) through the protocol steps
-and data transfer (CONN) until the control unit disconnects for a miss or
-the I/O ends. While the I/O is disconnected (DISC: staging from the drives,
-NVS full) the path is free for other I/Os; the reconnect needs a path again,
-any path to the control unit (dynamic path reconnect), and a wait for one
-counts in DISC, as RMF counts it.
+A FICON channel is not held by one I/O: it multiplexes the exchanges of
+many I/Os at once. What limits it is its own work: the information units
+(IUs) it processes for each I/O (commands, data, status; their cost per
+protocol and generation is derived from IBM's published channel I/O rates
+in models/io/channel.py) and the bytes at the link rate. A
+:class:`ChannelPath` is a FIFO server of that work, kept as a timeline:
+``free_at`` is when the work queued so far is done. An I/O that connects
+at ``t`` books its work; it starts at ``max(t, free_at)``, so a wait for the
+channel counts in PEND at the start and in DISC at a reconnect (as RMF
+counts it). Several I/Os may be connected through one path at once; only
+the channel work queues. The control unit's own protocol time (Locate
+Record set-up, searches, slot moves) is part of the I/O's connected time
+(CONN) but does not occupy the channel. Utilisation per CHPID = work
+seconds / elapsed.
 
-The I/O model computes a channel program in a tight loop at issue time.
-A path is booked the same way: ``free_at`` is the time its last connected
-stretch ended, or :data:`HELD` while an I/O is connected to it and has not
-yet said when it will let go (an I/O that paused at a sync point, see
-models/io/volume.py). Bookings happen in engine-time order, because an I/O
-about to reconnect at a later time first waits until then whenever another
-event is due before it; so ``free_at`` is enough and no path is blocked
-for I/Os that start earlier.
+Bookings happen in engine-time order: an I/O connects at the present
+(its start) or first yields the time of a later connect (a reconnect, the
+second part of a split zHPF list) and waits whenever another event is due
+before it (models/io/volume.py), so a booking never delays an I/O that
+connects earlier.
 
-Path selection (:meth:`PathGroup.pick`): a free path, trying the control
-unit's paths round robin from the one after the last chosen (z/OS rotates
-starts over the paths of a device), else the non-held path free soonest.
-When every path is held the I/O waits for a release (an engine event;
-only then does an I/O cost more than its two events).
+An I/O books the work of its whole remaining channel program when it
+connects; when the control unit disconnects it for a miss it gives back
+the part not yet transferred (in proportion to the records left) and books
+it again at the reconnect.
+
+Path selection (:meth:`PathGroup.pick`): a path with no work queued,
+trying the control unit's paths round robin from the one after the last
+chosen (z/OS rotates starts over the paths of a device), else the path
+whose queued work ends soonest.
 """
 from __future__ import annotations
 
-from collections import deque
-
-#: ``free_at`` of a path an I/O is connected to with its end not yet known.
-HELD = float("inf")
+from models.io import channel as ch
 
 
 class ChannelPath:
-    """One CHPID: its timeline and what RMF's Channel Path Activity shows.
+    """One CHPID: its work timeline and what RMF's Channel Path Activity shows.
 
     Parameters
     ----------
@@ -45,34 +50,45 @@ class ChannelPath:
     """
 
     __slots__ = ("name", "protocol", "generation", "free_at", "busy", "starts", "reconnects",
-                 "groups", "comp")
+                 "comp", "iu_s", "byte_s")
 
     def __init__(self, name: str, protocol: str, generation: str):
         self.name = name
         self.protocol = protocol
         self.generation = generation
-        self.free_at = 0.0
-        self.busy = 0.0           # connected seconds
+        self.free_at = 0.0        # when the work queued so far is done
+        self.busy = 0.0           # work seconds
         self.starts = 0           # channel I/Os started on it
         self.reconnects = 0
-        self.groups: list[PathGroup] = []
         self.comp = -1            # trace component, when traced
+        self.iu_s = ch.IU_S[protocol, generation]
+        self.byte_s = 1.0 / ch.LINK_BYTES_S[generation]
 
-    def release(self, t: float, since: float) -> None:
-        """The connected stretch that began at ``since`` ends at ``t``."""
-        self.busy += t - since
-        self.free_at = t
-        for g in self.groups:
-            if g.waiters:
-                g.waiters.popleft().succeed()
+    def book(self, t: float, ius: float, nbytes: float) -> tuple[float, float]:
+        """Queue ``ius`` information units and ``nbytes`` at ``t``.
+
+        Returns ``(start, work)``: when the channel starts on them (FIFO)
+        and their work in seconds.
+        """
+        work = ius * self.iu_s + nbytes * self.byte_s
+        f = self.free_at
+        start = f if f > t else t
+        self.free_at = start + work
+        self.busy += work
+        return start, work
+
+    def give_back(self, work: float) -> None:
+        """Remove ``work`` seconds booked but not done (the I/O disconnected)."""
+        self.free_at -= work
+        self.busy -= work
 
     def utilisation(self, elapsed: float) -> float:
-        """Fraction of ``elapsed`` the path was connected to an I/O."""
+        """Fraction of ``elapsed`` the channel was doing work."""
         return self.busy / elapsed if elapsed > 0 else 0.0
 
 
 class PathGroup:
-    """The channel paths that reach one control unit, and I/Os waiting for one.
+    """The channel paths that reach one control unit.
 
     Parameters
     ----------
@@ -88,24 +104,18 @@ class PathGroup:
         self.engine = engine
         self.paths = list(paths)
         self.n = len(self.paths)
-        self.waiters: deque = deque()
         self._next = 0
-        for p in self.paths:
-            p.groups.append(self)
 
-    def pick(self, t: float) -> ChannelPath | None:
-        """A path free at ``t`` (round robin), else the one free soonest.
-
-        None when an I/O is connected to every path (see :meth:`wait`).
-        """
+    def pick(self, t: float) -> ChannelPath:
+        """A path with no work queued at ``t`` (round robin), else the one
+        whose queued work ends soonest."""
         paths = self.paths
         n = self.n
         if n == 1:
-            p = paths[0]
-            return p if p.free_at != HELD else None
+            return paths[0]
         i = self._next
-        best = None
-        soonest = HELD
+        best = paths[i]
+        soonest = best.free_at
         for k in range(n):
             p = paths[(i + k) % n]
             f = p.free_at
@@ -115,12 +125,3 @@ class PathGroup:
             if f < soonest:
                 best, soonest = p, f
         return best
-
-    def wait(self, first: bool = False):
-        """An event that triggers when one of the paths is released."""
-        ev = self.engine.event()
-        if first:
-            self.waiters.appendleft(ev)
-        else:
-            self.waiters.append(ev)
-        return ev

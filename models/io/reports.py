@@ -83,7 +83,7 @@ def channel_activity(system, elapsed: float) -> Table:
                   p.starts, p.reconnects)
                  for p in system.paths.values())
     return Table("Channel path activity", ("CHPID", "type", "% util", "I/O starts", "reconnects"),
-                 rows, note="busy while an I/O is connected: start, protocol steps, transfer")
+                 rows, note="% util = the channel's own work (per I/O, per CCW or zHPF address, bytes at link rate) / elapsed; I/Os connected at once share the path")
 
 
 def cache_activity(system) -> Table:

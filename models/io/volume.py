@@ -8,21 +8,22 @@ unit (a wait for one is PEND), run their channel program against the
 control unit's cache, which all the unit's volumes share, disconnect while
 a miss is staged from the rank's drives, which all the rank's volumes
 share, and reconnect over any path of the unit (a wait for one is DISC).
+A path is a multiplexed link (models/io/paths.py): each I/O queues only
+its channel work on it, not its connected time.
 
-Each I/O costs at most two engine events when nothing contends (a volume
-grant when it must queue, and one timeout): protocol steps, cache look-ups,
-staging on the drives and channel bookings are computed in a tight loop at
-issue time. The loop pauses (yields the time) where the unit is about to
-book drives or a reconnect later than the present, and the I/O waits only
-if another event is due first, so concurrent I/Os reach drives and paths
-in time order.
+Each I/O costs at most two engine events (a volume grant when it must
+queue, and one timeout): protocol steps, cache look-ups, staging on the
+drives and channel bookings are computed in a tight loop at issue time.
+The loop pauses (yields the time) where the unit is about to book drives
+or a channel later than the present, and the I/O waits only if another
+event is due first, so concurrent I/Os reach drives and paths in time
+order.
 """
 from __future__ import annotations
 
-from models.engine import Event, Resource
+from models.engine import Resource
 from models.io import channel as ch
 from models.io.cache import FULL, PARTIAL, RECORD, CacheStats
-from models.io.paths import HELD
 from models.io.request import IOResult, pages_to_groups, range_to_groups, res_pages
 from models.io.staging import Staging
 from models.io.trace_io import CONN
@@ -100,7 +101,7 @@ class VolumeIO(Staging):
         self.totals = IOResult()
         self.requests = 0
         self.completed = 0        # requests whose parts are in ``totals``
-        self.path_waits = 0       # channel I/Os that found every path busy
+        self.path_waits = 0       # connects whose channel work had to queue
         # LPO staging choice: whole track pays when the chance that another
         # record of the track is wanted later exceeds transfer / positioning.
         self._full_track_odds = backend.record_transfer_s() / backend.positioning_s()
@@ -184,11 +185,9 @@ class VolumeIO(Staging):
         try:
             t_sync = next(prog)
             while True:
-                if t_sync.__class__ is Event:
-                    yield t_sync            # every path busy: wait for a release
                 # Wait only if another event is due first: otherwise nothing
                 # can reach drives or paths before t_sync, waiting changes nothing.
-                elif t_sync > eng.now and eng.peek() <= t_sync:
+                if t_sync > eng.now and eng.peek() <= t_sync:
                     yield t_sync - eng.now
                 t_sync = prog.send(None)
         except StopIteration as stop:
@@ -217,10 +216,8 @@ class VolumeIO(Staging):
         if self.tr is not None:
             self.tr.io_start(t, self.requests, res_pages(groups))
         res = IOResult(self.requests)
-        for x in self._programs(t, groups, res, list_prefetch):
-            if x.__class__ is Event:
-                raise RuntimeError(f"plan() on {self.name!r} found every channel path busy with "
-                                   "I/Os in progress; use read() for concurrent I/O")
+        for _ in self._programs(t, groups, res, list_prefetch):
+            pass
         self.completed += 1
         return res
 
@@ -229,7 +226,9 @@ class VolumeIO(Staging):
 
         Yields the times at which it is about to book drives or paths.
         """
-        for part in ch.split_addresses(groups, self.max_addresses):
+        for i, part in enumerate(ch.split_addresses(groups, self.max_addresses)):
+            if i:
+                yield t          # the next channel I/O books a path now
             t = yield from self._channel_io(t, part, res, list_prefetch)
         self._add_totals(res)
         return t
@@ -260,50 +259,46 @@ class VolumeIO(Staging):
             self.cache.warm(kb + track, self.full_mask)
 
     # -- channel paths ------------------------------------------------------------
-    def _connect(self, t: float, res: IOResult, reconnect: bool = False):
-        """Generator: take a path from ``t``; returns ``(path, start)``.
+    def _connect(self, t: float, res: IOResult, ius: float, nbytes: float,
+                 reconnect: bool = False):
+        """Take a path at ``t`` and queue ``ius`` IUs and ``nbytes`` on it.
 
-        The free path or the one free soonest; when an I/O is connected to
-        every path, wait for a release. A start's wait is PEND, a
-        reconnect's is DISC.
+        Returns ``(path, start, work)``: the channel starts on the work at
+        ``start`` (FIFO behind the work already queued); a start's wait is
+        PEND, a reconnect's is DISC.
         """
-        grp = self.paths
-        p = grp.pick(t)
-        again = False
-        while p is None:
+        p = self.paths.pick(t)
+        start, work = p.book(t, ius, nbytes)
+        if start > t:
             self.path_waits += 1
-            yield grp.wait(first=again)
-            again = True
-            now = self.engine.now
-            p = grp.pick(t if t > now else now)
-        f = p.free_at
-        start = f if f > t else t
         if reconnect:
             res.disc += start - t
             p.reconnects += 1
         else:
             res.pend += start - t
             p.starts += 1
-        p.free_at = HELD
-        return p, start
+        return p, start, work
 
-    def _reconnect(self, path, since: float, t: float, ready: float, res: IOResult):
+    def _reconnect(self, path, since: float, t: float, ready: float, res: IOResult,
+                   ius: float, nbytes: float):
         """Generator: disconnect from ``path`` at ``t``, reconnect at ``ready``.
 
-        Returns ``(path, time connected again)``. Yields ``ready`` first, so
-        the reconnect is booked in time order (see the module docstring).
+        ``ius`` and ``nbytes`` are the channel program's part not yet
+        transferred: given back to ``path`` now, queued again on the
+        reconnect's path. Returns ``(path, time connected again, work end)``.
+        Yields ``ready`` first, so the reconnect is booked in time order
+        (see the module docstring).
         """
-        path.release(t, since)
+        path.give_back(ius * path.iu_s + nbytes * path.byte_s)
         if self.tr is not None:
             self.tr.connected(path, since, t, res.id)
         yield ready
-        path, t = yield from self._connect(ready, res, reconnect=True)
+        path, t, work = self._connect(ready, res, ius, nbytes, reconnect=True)
         if self.tr is not None:
             self.tr.phase(t, res.id, CONN)
-        return path, t
+        return path, t, t + work
 
     def _release(self, path, since: float, t: float, res: IOResult) -> None:
-        path.release(t, since)
         if self.tr is not None:
             self.tr.connected(path, since, t, res.id)
 
@@ -317,12 +312,11 @@ class VolumeIO(Staging):
         counters kept in locals until the end.
         """
         t0 = t
-        path = self.paths.pick(t)
-        if path is None or path.free_at > t:
-            path, t = yield from self._connect(t, res)
-        else:
-            path.free_at = HELD
-            path.starts += 1
+        zhpf, rpt = self.zhpf, self.rpt
+        ius, total = ch.program_ius(groups, zhpf, list_prefetch, rpt)
+        nbytes = total * self.record_bytes
+        path, t, work = self._connect(t, res, ius, nbytes)
+        work_end = t + work
         since = t
         t = self._start(t, res, t0)
         batch = None
@@ -332,7 +326,7 @@ class VolumeIO(Staging):
                 batch = self._lpo_schedule(t, groups, res, list_prefetch)
         entries = self.cache.tracks
         kb = self.kb
-        zhpf, seq, rpt, tr = self.zhpf, self.seq_detect, self.rpt, self.tr
+        seq, tr = self.seq_detect, self.tr
         xfer = ch.SLOT_S + self.link_s_per_record
         address_s = ch.ADDRESS_S
         trigger = SEQ_TRIGGER_TRACKS * rpt
@@ -373,7 +367,11 @@ class VolumeIO(Staging):
                 ready = self._await(t, track, n, need, res, hold, 0 if need else mask)
                 if ready > t:
                     res.disc += ready - t
-                    path, t = yield from self._reconnect(path, since, t, ready, res)
+                    # The channel gives back the work of the records not yet
+                    # transferred and queues it again on the reconnect.
+                    left = (total - pages + n) / total
+                    path, t, work_end = yield from self._reconnect(
+                        path, since, t, ready, res, ius * left, nbytes * left)
                     since = t
             else:
                 hits += n
@@ -400,6 +398,10 @@ class VolumeIO(Staging):
             x = n * xfer
             t += x
             conn += x
+        if work_end > t:
+            # The channel is slower than the unit here: the I/O ends with its work.
+            conn += work_end - t
+            t = work_end
         self._release(path, since, t, res)
         res.conn += conn
         res.hits += hits

@@ -63,7 +63,7 @@ def write_program(sub, t: float, groups, res):
 
     Yields the times at which the unit is about to issue destages or
     reconnect (so concurrent I/Os reach drives and paths in time order,
-    as for reads), and an event when every channel path is busy.
+    as for reads).
 
     Parameters
     ----------
@@ -74,11 +74,13 @@ def write_program(sub, t: float, groups, res):
         Filled in: pend, disc (NVS full), conn, pages, hits (fast writes).
     """
     t0 = t
-    path, t = yield from sub._connect(t, res)
-    since = t
-    t = sub._start(t, res, t0)
     st = sub.stats
     rec = sub.record_bytes
+    ius, total = ch.program_ius(groups, sub.zhpf, False, sub.rpt)
+    path, t, work = sub._connect(t, res, ius, total * rec)
+    work_end = t + work
+    since = t
+    t = sub._start(t, res, t0)
     kb = sub.kb
     cache = sub.cache
     nvs = sub.nvs
@@ -96,7 +98,9 @@ def write_program(sub, t: float, groups, res):
             # NVS full: the unit disconnects until a destage frees room.
             st.nvs_waits += 1
             res.disc += room - t
-            path, t = yield from sub._reconnect(path, since, t, room, res)
+            left = (total - res.pages) / total
+            path, t, work_end = yield from sub._reconnect(path, since, t, room, res,
+                                                          ius * left, total * rec * left)
             since = t
         cache.add(kb + track, mask, t)
         cache.valid(kb + track, t)
@@ -110,6 +114,9 @@ def write_program(sub, t: float, groups, res):
         st.destage_bytes += count * sub.backend.rec_bytes
         res.hits += n
         res.pages += n
+    if work_end > t:
+        res.conn += work_end - t
+        t = work_end
     sub._release(path, since, t, res)
     st.write_requests += res.pages
     st.fast_writes += res.pages
