@@ -209,5 +209,15 @@ def _other(data: ReplayData, name: str, t: float) -> Activity:
                     f"{data.t[row] * 1e3:.3f} ms")
 
 
-_ROLES = {"zIIP": _engine, "CP": _engine, "VOL": _volume, "DRV": _drive,
+def _channel(data: ReplayData, name: str, t: float) -> Activity:
+    """A channel path: doing an I/O's channel work (``channel_busy`` rows) or idle."""
+    row = data.last_of(name, "channel_busy", t)
+    done = data.count_of(name, "channel_busy", t)
+    if row >= 0 and t < data.t[row] + data.b[row] * 1e-6:
+        return Activity("channel", "busy", f"working for I/O {data.a[row]}; "
+                                           f"{done} stretches so far", count=1)
+    return Activity("channel", "idle", f"idle; {done} stretches so far")
+
+
+_ROLES = {"zIIP": _engine, "CP": _engine, "VOL": _volume, "DRV": _drive, "CHP": _channel,
           "CU": _control_unit, "TAPE": _tape, "BUF": _buffer, "CF": _coupling}
