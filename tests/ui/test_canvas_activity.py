@@ -128,3 +128,21 @@ def test_a_real_run_tints_each_processor_by_its_share_of_cpu_time(window, qtbot)
         start, end = data.t[rows], data.t[rows] + data.b[rows] * 1e-6
         covered = np.clip(np.minimum(end, t) - np.maximum(start, t - window_s), 0, None).sum()
         assert window.scene.activity_for(nid).level == pytest.approx(covered / window_s, abs=0.07)
+
+
+def test_a_db2_run_tints_its_volume_channels_and_rank(window, qtbot):
+    """The I/O model traces DB2V01, CHPID 40/41 and the rank's drives under
+    their canvas names: mid-scan the volume and the rank show work."""
+    assert window.open_case_or_file("db2_index_scan") is None
+    sc = window.editor.scenario
+    wl = next(n for n in sc.nodes.values() if n.category == "workload")
+    window.editor.set_property(wl.id, "pct_read", 2.0)
+    window.run_and_wait()
+    clock = window.views["animation"].controller
+    clock.seek((clock.data.t0 + clock.data.t1) / 2)
+    level = {n.label: window.scene.activity_for(nid) for nid, n in sc.nodes.items()}
+    assert level["DB2V01"] is not None and level["DB2V01"].level > 0.5
+    assert level["Rank R1"] is not None and level["Rank R1"].level > 0.05
+    assert "drives" in level["Rank R1"].text
+    assert level["CHPID 40"] is not None and level["CHPID 41"] is not None
+    assert level["DS8000 CU"] is None and level["Customer index"] is None

@@ -165,10 +165,17 @@ class CanvasTint(QObject):
         self.matched = {}
         if data is not None and not self.stale:
             traced = set(data.components)
+            drives = data.component_names("DRV")
             for nid, node in self.scene.scenario.nodes.items():
                 fn = activity_of(data, node.label) if node.label in traced else None
                 if fn is not None:
-                    self.matched[nid] = (node.label, fn)
+                    self.matched[nid] = ((node.label,), fn)
+                elif node.category == "rank":
+                    # A rank is as busy as its drives are on average.
+                    mine = tuple(d for d in drives if d.startswith(f"{node.label} drive "))
+                    fn = activity_of(data, mine[0]) if mine else None
+                    if fn is not None:
+                        self.matched[nid] = (mine, fn)
         self._on_controller_time_changed(self.controller.t)
 
     def _on_controller_time_changed(self, t: float) -> None:
@@ -178,9 +185,11 @@ class CanvasTint(QObject):
             return
         window = WINDOW_SHARE * (data.t1 - data.t0)
         tints = {}
-        for nid, (name, activity) in self.matched.items():
-            level = busy_share(data, name, t, window, activity)
-            now = activity(data, name, t).text
+        for nid, (names, activity) in self.matched.items():
+            level = sum(busy_share(data, n, t, window, activity) for n in names) / len(names)
+            now = (activity(data, names[0], t).text if len(names) == 1
+                   else f"{len(names)} drives, "
+                        f"{sum(activity(data, n, t).state != 'idle' for n in names)} busy")
             span = t - max(data.t0, t - window)
             over = f" (over the last {fmt_time(span)})" if span > 0 else ""
             tints[nid] = Tint(level, f"busy {100 * level:.0f} % at t={fmt_time(t)}{over}; now: {now}")
