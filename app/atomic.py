@@ -69,6 +69,8 @@ def write(path: str | os.PathLike, data: bytes | Callable[[Path], None]) -> Path
     shown = shorten(os.fspath(path), 200)
     real = target_of(path)
     folder = real.parent
+    if not folder.is_dir():
+        raise WriteError(shown, f"no folder {shorten(str(folder), 160)}")
     clean_stale(real)
     tmp = folder / f".{real.name}.{os.getpid()}-{secrets.token_hex(4)}{TMP_SUFFIX}"
     try:

@@ -239,7 +239,14 @@ def _build_parser() -> argparse.ArgumentParser:
                 "Without a command, opens the desktop app.")
     sub = p.add_subparsers(dest="command", parser_class=_Parser)
 
-    r = sub.add_parser("run", help="run one experiment headless")
+    r = sub.add_parser(
+        "run", help="run one experiment headless",
+        epilog="Some values are valid but run for a long time: near their maxima, "
+               "vsam_rls transactions (10,000,000: about 2 h) and requests_per_tran "
+               "(1000: about 15 min), or a library_space member list of many thousands. "
+               "A run estimated at over 3 minutes says so on stderr soon after it starts; "
+               "progress shows on stderr when it is a terminal, and Ctrl-C stops the run "
+               "cleanly (status 130).")
     r.add_argument("experiment", nargs="?",
                    help="experiment (its built-in case study is the drawing); optional "
                         "with --scenario")

@@ -30,6 +30,24 @@ def _parse_size(text: str) -> tuple[int, int]:
     return w, h
 
 
+def _screenshot(window, path: str) -> int:
+    """Write the window's picture through the one atomic writer; 0, or 2 with one line."""
+    from app import atomic
+
+    pixmap = window.grab()
+    fmt = (os.path.splitext(path)[1].lstrip(".") or "png").upper()
+
+    def write(tmp) -> None:
+        if not pixmap.save(str(tmp), fmt):
+            raise OSError(f"Qt cannot write a {shorten(fmt, 10)} image")
+    try:
+        atomic.write(path, write)
+    except atomic.WriteError as exc:
+        print(f"zperflab: error: screenshot: {exc}", file=sys.stderr)
+        return 2
+    return 0
+
+
 def release_clipboard() -> None:
     """Clear the clipboard if this process put data on it.
 
@@ -98,10 +116,6 @@ def _show(app, window, args: argparse.Namespace, size: tuple[int, int]) -> int:
             print(f"zperflab: note: {problem}; showing the canvas", file=sys.stderr)
         for _ in range(5):
             app.processEvents()
-        if not window.grab().save(args.screenshot):
-            print(f"zperflab: error: cannot write screenshot {shorten(args.screenshot, 200)}",
-                  file=sys.stderr)
-            return 2
-        return 0
+        return _screenshot(window, args.screenshot)
     window.offer_recovery()
     return app.exec()
