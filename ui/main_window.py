@@ -312,7 +312,8 @@ class MainWindow(QMainWindow):
         self.last_result = None
         self.results.show_message("Not run yet: press Run (F5).")
         # No view keeps showing the previous scenario's run as this one's.
-        pass
+        for name in self.followers:
+            self.views[name].set_result(None)
         self.show_canvas()
         self.view.fit()
         self._update_title()
