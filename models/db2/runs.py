@@ -179,8 +179,29 @@ def reports(out: Outcome, title: str) -> tuple[Table, ...]:
 def _result(name: str, params: dict, ctx: RunContext, out: Outcome, metric_names, title) -> RunResult:
     allm = common_metrics(out)
     metrics = {m: float(allm[m]) for m in metric_names}
+    comps = {**out.components, **processor_figures(ctx.config, out.stats)}
     return RunResult(experiment=name, params=params, seed=ctx.seed, metrics=metrics,
-                     reports=reports(out, title), trace=ctx.trace, components=out.components)
+                     reports=reports(out, title), trace=ctx.trace, components=comps)
+
+
+def processor_figures(cfg, st: ScanStats) -> dict:
+    """Busy % of the drawn engines from the scan's CPU accounting.
+
+    DB2's class 2 CPU (the application thread) runs on the general CPs; the
+    prefetch engines' CPU runs on the zIIPs (zIIP-eligible since DB2 10),
+    on the CPs when none is drawn. Shared evenly over the engines of a
+    type: the CPU is accounted, not dispatched, so engine contention is not
+    part of a DB2 run.
+    """
+    if cfg is None or st.elapsed_s <= 0:
+        return {}
+    cps = [p.name for p in cfg.processors if p.type == "CP"]
+    ziips = [p.name for p in cfg.processors if p.type == "zIIP"]
+    cp_s = st.class2_cpu_s + (0.0 if ziips else st.prefetch_cpu_s)
+    out = {n: {"busy_pct": 100.0 * cp_s / len(cps) / st.elapsed_s} for n in cps}
+    out.update({n: {"busy_pct": 100.0 * st.prefetch_cpu_s / len(ziips) / st.elapsed_s}
+                for n in ziips})
+    return out
 
 
 # -- the three experiments ----------------------------------------------------

@@ -213,3 +213,22 @@ def test_program_fetch_runs_on_the_volumes_and_channel_drawn():
     assert ficon.components["LIBV01"]["conn_ms"] > 1.2 * zhpf.components["LIBV01"]["conn_ms"]
     # --set library=PDSE redrew the dataset: the run and the drawing agree.
     assert zhpf.params["library"] == "PDSE"
+
+
+def test_a_db2_scan_reports_every_drawn_channel_volume_unit_rank_and_engine():
+    """Each component drawn on the DB2 canvas has its RMF-style figures."""
+    res = experiments.run_experiment("db2_skip_sequential", {"table_pages": 100_000})
+    comps = res.components
+    assert 0 < comps["CHPID 40"]["utilization_pct"] < 100
+    assert 0 < comps["CHPID 41"]["utilization_pct"] < 100
+    vol = comps["DB2V01"]
+    assert vol["resp_ms"] == pytest.approx(vol["iosq_ms"] + vol["pend_ms"] + vol["disc_ms"]
+                                           + vol["conn_ms"], rel=1e-6)
+    assert 0 < comps["DS8000 CU"]["read_hit_ratio"] <= 1
+    assert comps["Rank R1"]["busy_pct"] > comps["CHPID 40"]["utilization_pct"]  # disk-bound
+    # Prefetch engines' CPU on the zIIP, the application's on the CP.
+    assert comps["zIIP 1"]["busy_pct"] > 0 and comps["CP 1"]["busy_pct"] > 0
+    # The device activity report and the figures agree (one source).
+    dev = next(t for t in res.reports if t.title.startswith("Device activity"))
+    row = next(r for r in dev.rows if r[0] == "DB2V01")
+    assert row[dev.columns.index("resp ms")] == pytest.approx(vol["resp_ms"], abs=0.001)
