@@ -56,24 +56,11 @@ class Tint:
 def activity_of(data: "ReplayData", name: str) -> ActivityFn | None:
     """How to ask what component ``name`` is doing (None: it has no busy share).
 
-    Normally :func:`~ui.animation.activity.component_activity`, which knows
-    a component by the role the model recorded; channel paths, which it does
-    not describe yet, by their ``channel_busy`` rows.
+    :func:`~ui.animation.activity.component_activity`, which knows a
+    component by the role the model recorded (channel paths included).
     """
     fn = component_activity
-    if fn(data, name, data.t0).role == "other" and len(data.rows_of(name, "channel_busy")):
-        fn = channel_activity
     return fn if fn(data, name, data.t0).role in BUSY_ROLES else None
-
-
-def channel_activity(data: "ReplayData", name: str, t: float) -> Activity:
-    """A channel path at ``t``: moving an I/O's data (``channel_busy`` rows) or idle."""
-    row = data.last_of(name, "channel_busy", t)
-    done = data.count_of(name, "channel_busy", t)
-    if row >= 0 and t < data.t[row] + data.b[row] * 1e-6:
-        return Activity("channel", "busy", f"transferring for I/O {data.a[row]}; "
-                                           f"{done} transfers so far", count=1)
-    return Activity("channel", "idle", f"idle; {done} transfers so far")
 
 
 def busy_share(data: "ReplayData", name: str, t: float, window: float,
