@@ -113,6 +113,9 @@ def _ctrl_c_cancels(cancel: threading.Event):
         if cancel.is_set():
             raise KeyboardInterrupt
         cancel.set()
+        # Some models report progress only every few seconds (or a minute).
+        print("\nzperflab: stopping at the run's next progress report; Ctrl-C again stops "
+              "at once", file=sys.stderr, flush=True)
     try:
         old = signal.signal(signal.SIGINT, handler)
     except ValueError:          # not the main thread (tests): leave Ctrl-C alone
