@@ -300,11 +300,12 @@ def from_scenario(sc) -> Configuration:
     (:meth:`Scenario.issues`): this function takes the drawing as it is.
     """
     from models import components
+    from models.scenario import id_order
 
-    nodes = sorted(sc.nodes.values(), key=lambda n: _order(n.id))
+    nodes = sorted(sc.nodes.values(), key=id_order)
     label = {n.id: n.label for n in nodes}
     adj: dict[str, list] = {n.id: [] for n in nodes}
-    for ln in sorted(sc.links.values(), key=lambda ln: _order(ln.id)):
+    for ln in sorted(sc.links.values(), key=id_order):
         adj[ln.source].append(sc.nodes[ln.target])
         adj[ln.target].append(sc.nodes[ln.source])
 
@@ -351,9 +352,6 @@ def from_scenario(sc) -> Configuration:
     return Configuration(**{k: tuple(v) for k, v in out.items()})
 
 
-def _order(ident: str) -> tuple:
-    digits = ident.lstrip("nl")
-    return (0, int(digits), ident) if digits.isdigit() and len(digits) < 12 else (1, 0, ident)
 
 
 def names(items: Iterable) -> list[str]:

@@ -31,6 +31,7 @@ from typing import Any, Mapping
 from models import components
 from models.config import CHANNEL_PROTOCOLS, VOLUME_DEVICES
 from models.params import Param, ParamError
+from models.scenario import id_order
 
 #: Categories whose parameters describe hardware (the rest: workload, dataset).
 HARDWARE_GROUPS = frozenset(("processor", "channel", "control_unit", "volume", "rank", "tape"))
@@ -202,7 +203,7 @@ def set_count(sc, shape: CountParam, count: int, param: Param) -> None:
     after it (``TAPE1`` → ``TAPE2``); removal takes the last ones first.
     """
     have = [n for n in sc.nodes.values() if shape.counts(sc, n)]
-    have.sort(key=lambda n: _order(n.id))
+    have.sort(key=id_order)
     while len(have) > count:
         sc.remove_node(have.pop().id)
     if len(have) >= count:
@@ -240,9 +241,6 @@ def next_label(label: str, used: set) -> str:
             return candidate
 
 
-def _order(ident: str) -> tuple:
-    digits = ident.lstrip("nl")
-    return (0, int(digits)) if digits.isdigit() and len(digits) < 12 else (1, 0)
 
 
 # ---- drawing -> shorthand ---------------------------------------------------------
@@ -261,7 +259,7 @@ def derive(sc, param: Param) -> Any:
 
 def _used_first(sc, category: str) -> list:
     """Components of ``category``, those on the workload's I/O path first."""
-    nodes = sorted(sc.of_category(category), key=lambda n: _order(n.id))
+    nodes = sorted(sc.of_category(category), key=id_order)
     on_path = set()
     frontier = [n.id for n in sc.of_category("workload")]
     seen = set(frontier)

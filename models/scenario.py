@@ -143,7 +143,7 @@ class Scenario:
         """Remove a component and its links; returns both for undo."""
         node = self.nodes[node_id]
         gone = [self.links[lid] for lid in self._adj.get(node_id, {}).values()]
-        gone.sort(key=_id_order)
+        gone.sort(key=id_order)
         for ln in gone:
             self.remove_link(ln.id)
         del self.nodes[node_id]
@@ -501,9 +501,9 @@ class Scenario:
             # Sorted by id so that undoing a delete gives back the same data.
             "nodes": [{"id": n.id, "kind": n.kind, "label": n.label, "x": n.x, "y": n.y,
                        "properties": dict(n.properties)}
-                      for n in sorted(self.nodes.values(), key=_id_order)],
+                      for n in sorted(self.nodes.values(), key=id_order)],
             "links": [{"id": ln.id, "source": ln.source, "target": ln.target}
-                      for ln in sorted(self.links.values(), key=_id_order)],
+                      for ln in sorted(self.links.values(), key=id_order)],
         }
 
     @classmethod
@@ -544,7 +544,9 @@ def _id_number(ident: str) -> int | None:
     return None
 
 
-def _id_order(item) -> tuple:
+def id_order(item) -> tuple:
+    """Sort key of a component or link: numbered ids (``n7``) in number order,
+    then any other id by its text."""
     number = _id_number(item.id)
     return (0, number, item.id) if number is not None else (1, 0, item.id)
 
