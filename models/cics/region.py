@@ -72,6 +72,9 @@ class Sysplex:
         self.fc.for_qr = self.qr[0]
         self.stats = TranStats()
         self.progress = progress
+        # Report (and look for a cancel) about every 1,500 file requests, so
+        # long transactions do not leave a run deaf to Cancel for a minute.
+        self._progress_every = max(1, 1536 // params["requests_per_tran"])
         self.total = params["transactions"]
         self._task_cpu = costs.cpu_s(costs.TASK_KI)
         self._tid = 0
@@ -159,5 +162,5 @@ class Sysplex:
         s.true_wait += task.true_wait
         s.log_time += task.log_time
         s.lock_time += task.lock_time
-        if self.progress is not None and s.n % 256 == 0:
+        if self.progress is not None and s.n % self._progress_every == 0:
             self.progress(s.n / self.total)

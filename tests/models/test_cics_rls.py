@@ -138,3 +138,14 @@ def test_same_seed_same_numbers_and_reports_have_tables():
 def test_too_many_requests_is_one_clear_error():
     with pytest.raises(ParamError, match="requests"):
         run_experiment("vsam_rls", {"transactions": 10_000_000, "requests_per_tran": 1000})
+
+
+def test_long_transactions_still_report_progress_often_enough_to_cancel():
+    """1,000 requests a transaction: progress (and the cancel check) comes
+    about every 1,500 requests, not every 256 transactions."""
+    from models.experiments import run_experiment
+
+    seen = []
+    run_experiment("vsam_rls", {"requests_per_tran": 1000, "transactions": 60},
+                   progress=seen.append)
+    assert len([f for f in seen if f < 1.0]) >= 10
