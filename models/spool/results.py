@@ -5,6 +5,7 @@ from dataclasses import dataclass, field
 
 from models.run import Table
 from models.spool.costs import Cpu
+from models.spool import volume as spool_volume
 from models.spool.volume import SpoolVolume
 from models.tape import TapeDrive
 
@@ -24,6 +25,8 @@ class Outcome:
     buffer_pages: int = 0
     buffer_peak: int = 0
     notes: list[str] = field(default_factory=list)
+    #: DASD channel paths drawn to the spool volumes (names).
+    dasd_paths: tuple = ()
 
 
 def cartridges_used(drive: TapeDrive) -> int:
@@ -53,6 +56,18 @@ def component_figures(out: Outcome) -> dict:
     figs = {v.name: {"io_rate": v.ios / t, "busy_pct": 100.0 * v.busy_s / t}
             for v in out.volumes}
     figs.update({d.name: {"busy_pct": min(100.0, 100.0 * d.busy_s / t)} for d in out.drives})
+    # Tape channels: the blocks they moved (drives on one CHPID share it).
+    for ch in {d.channel.name: d.channel for d in out.drives}.values():
+        figs[ch.name] = {"utilization_pct": min(100.0, 100.0 * ch.busy_s / t)}
+    # DASD paths: each page I/O's start and record transfer, spread over the
+    # paths drawn to the volumes' control unit (accounted; with one 3390
+    # I/O at a time per volume they never limit the dump).
+    if out.dasd_paths:
+        per_io = spool_volume.DASD_START_S + spool_volume.RECORD_S
+        connect = sum(v.ios for v in out.volumes) * per_io
+        share = 100.0 * connect / len(out.dasd_paths) / t
+        for name in out.dasd_paths:
+            figs[name] = {"utilization_pct": min(100.0, share)}
     return figs
 
 

@@ -12,7 +12,7 @@ from models.spool.files import file_sizes
 from models.spool.placement import place
 from models.spool.tracing import SpoolTrace
 from models.spool.volume import SpoolVolume
-from models.tape import TapeDrive
+from models.tape import TapeChannel, TapeDrive
 
 #: Bytes of the per-file header SPTAPE writes as its own block ahead of the
 #: data (the spool file block and tag; our estimate).
@@ -36,6 +36,8 @@ class Setup:
     real_storage_mb: float
     other_storage_mb: float
     trace: SpoolTrace | None
+    #: DASD channel paths drawn to the spool volumes' control unit (names).
+    dasd_paths: tuple = ()
     pages: int = 0
     files: int = 0
 
@@ -65,6 +67,27 @@ def _names(config, nvol: int, drives: int) -> tuple[list[str], str, list[str]]:
     return vols, ckpt, tapes
 
 
+def _tape_channels(config, drive_names: list[str]) -> dict:
+    """Each drive's channel path as drawn: drives on one CHPID share one
+    :class:`~models.tape.TapeChannel` (its first channel when on several)."""
+    if config is None:
+        return {}
+    paths: dict[str, TapeChannel] = {}
+    out = {}
+    for d in config.tape_drives:
+        if d.name in drive_names and d.channels:
+            out[d.name] = paths.setdefault(d.channels[0], TapeChannel(d.channels[0]))
+    return out
+
+
+def _dasd_paths(config, vol_names: list[str]) -> tuple:
+    """Channel paths drawn to the spool volumes' control unit(s)."""
+    if config is None:
+        return ()
+    cus = {v.control_unit for v in config.volumes if v.name in vol_names and v.control_unit}
+    return tuple(dict.fromkeys(p.name for cu in sorted(cus) for p in config.paths_to(cu)))
+
+
 def build(params: dict, ctx: RunContext, layout: str, drives: int) -> Setup:
     """Files, their layout on the spool volumes, drives and accounting.
 
@@ -82,6 +105,7 @@ def build(params: dict, ctx: RunContext, layout: str, drives: int) -> Setup:
     sizes = file_sizes(eng.np_stream("file_sizes"), params["files"], params["pages"])
     nvol = params["spool_volumes"]
     vol_names, ckpt_name, drive_names = _names(ctx.config, nvol, drives)
+    channels = _tape_channels(ctx.config, drive_names)
     vol, slot = place(layout, sizes, nvol)
     phases = eng.np_stream("rotation").random(nvol + 1)
     first = np.concatenate(([0], np.cumsum(sizes)[:-1])).tolist()
@@ -93,8 +117,10 @@ def build(params: dict, ctx: RunContext, layout: str, drives: int) -> Setup:
         volumes=[SpoolVolume(i, float(phases[i]), eng.stream(f"vol{i}"), vol_names[i])
                  for i in range(nvol)],
         checkpoint=SpoolVolume(nvol, float(phases[nvol]), eng.stream("checkpoint"), ckpt_name),
-        drives=[TapeDrive(i, eng.stream(f"tape{i}"), drive_names[i]) for i in range(drives)],
+        drives=[TapeDrive(i, eng.stream(f"tape{i}"), drive_names[i], channels.get(drive_names[i]))
+                for i in range(drives)],
         cpu=Cpu(params["background_cpu_util"], eng.stream("dispatch")),
         activity=Activity(), change_s=params["tape_change_s"],
         real_storage_mb=params["real_storage_mb"],
-        other_storage_mb=params["other_storage_mb"], trace=trace)
+        other_storage_mb=params["other_storage_mb"], trace=trace,
+        dasd_paths=_dasd_paths(ctx.config, vol_names + [ckpt_name]))

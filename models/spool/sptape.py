@@ -95,4 +95,5 @@ def run(s: Setup, load: bool) -> Outcome:
     eng.process(program(), "SPTAPE")
     eng.run()
     return Outcome("SPTAPE", eng.now, s.activity.idle_s, s.pages, nfiles,
-                   s.volumes + ([s.checkpoint] if load else []), s.drives[:1], s.cpu)
+                   s.volumes + ([s.checkpoint] if load else []), s.drives[:1], s.cpu,
+                   dasd_paths=s.dasd_paths)

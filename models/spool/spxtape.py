@@ -92,7 +92,8 @@ class _Pipeline:
     def outcome(self, volumes: list) -> Outcome:
         s = self.s
         return Outcome("SPXTAPE", self.end_time, s.activity.idle_s, s.pages, s.files,
-                       volumes, s.drives, s.cpu, self.cap, self.peak)
+                       volumes, s.drives, s.cpu, self.cap, self.peak,
+                       dasd_paths=s.dasd_paths)
 
 
 class _Dump(_Pipeline):

@@ -7,7 +7,7 @@ writes, read-ahead reads, end of volume and cartridge changes).
 """
 from models.tape.media import (BLOCK_32K, CARTRIDGE_INCHES, Cartridge, block_inches,
                                tape_mark_inches)
-from models.tape.drive import TapeDrive
+from models.tape.drive import TapeChannel, TapeDrive
 
 __all__ = ["BLOCK_32K", "CARTRIDGE_INCHES", "Cartridge", "block_inches",
-           "tape_mark_inches", "TapeDrive"]
+           "tape_mark_inches", "TapeChannel", "TapeDrive"]

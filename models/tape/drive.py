@@ -52,6 +52,30 @@ _BUFFER_S = BUFFER_BYTES / DATA_RATE_B_S
 _GAP_S = pass_time_s(IBG_INCHES)
 
 
+class TapeChannel:
+    """A channel path that tape drives hang off: one 4.5 MB/s data stream.
+
+    Drives drawn on the same CHPID share it: a block's transfer starts when
+    the channel has finished the blocks booked before it (first come, first
+    served). Bookings are made at their issue times, which the spool
+    programs reach in time order.
+    """
+
+    def __init__(self, name: str = "CHP"):
+        self.name = name
+        self.free_at = 0.0
+        #: Seconds the channel spent moving blocks.
+        self.busy_s = 0.0
+
+    def transfer(self, t: float, nbytes: int) -> float:
+        """Move ``nbytes`` from ``t`` (or when the channel frees); returns the end."""
+        start = t if t > self.free_at else self.free_at
+        dt = nbytes / CHANNEL_RATE_B_S
+        self.free_at = start + dt
+        self.busy_s += dt
+        return self.free_at
+
+
 class TapeDrive:
     """One 3490 drive and the cartridge mounted on it.
 
@@ -62,12 +86,19 @@ class TapeDrive:
     rng : random.Random or None
         Draws the mechanical spread of each stop/start cycle (uniform within
         ±``START_STOP_SPREAD`` of the mean); ``None`` uses the mean.
+    name : str
+        Canvas label.
+    channel : TapeChannel or None
+        The channel path; ``None``: one of its own.
     """
 
-    def __init__(self, index: int, rng: random.Random | None = None, name: str = ""):
+    def __init__(self, index: int, rng: random.Random | None = None, name: str = "",
+                 channel: TapeChannel | None = None):
         self.index = index
         #: Canvas label (``TAPE1``); reports and the trace use it.
         self.name = name or f"TAPE{index}"
+        #: The channel path it is drawn on (shared with the drives on the same CHPID).
+        self.channel = channel if channel is not None else TapeChannel(f"{self.name} channel")
         #: Seconds the tape was moving data or changing cartridges.
         self.busy_s = 0.0
         self._rng = rng
@@ -131,11 +162,11 @@ class TapeDrive:
         self.media_end = start + self._account(nbytes)
         # If the tape stops after this block it repositions at once, in the background.
         self.ready = self.media_end + self._stop_start()
-        return max(arrive + nbytes / CHANNEL_RATE_B_S, self.media_end - _BUFFER_S)
+        return max(self.channel.transfer(arrive, nbytes), self.media_end - _BUFFER_S)
 
     def write_sync(self, t: float, nbytes: int) -> float:
         """Write a block in tape-write-immediate mode; returns device end."""
-        arrive = t + IO_OVERHEAD_S + nbytes / CHANNEL_RATE_B_S
+        arrive = self.channel.transfer(t + IO_OVERHEAD_S, nbytes)
         start = self._media_start(arrive)
         self.media_end = start + self._account(nbytes)
         self.ready = self.media_end + self._stop_start()
@@ -165,4 +196,4 @@ class TapeDrive:
         if mark:
             self._stopped = True
             self.ready = self.media_end + self._stop_start()
-        return max(t + IO_OVERHEAD_S + nbytes / CHANNEL_RATE_B_S, self.media_end)
+        return max(self.channel.transfer(t + IO_OVERHEAD_S, nbytes), self.media_end)

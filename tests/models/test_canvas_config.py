@@ -78,7 +78,10 @@ def test_tape_drives_drawn_change_the_spxtape_dump_as_the_study_says():
     assert one.metrics["system_idle_s"] > 60          # idle through its tape changes
     assert two.metrics["system_idle_s"] < 0.1 * one.metrics["system_idle_s"]
     assert two.metrics["elapsed_s"] < one.metrics["elapsed_s"] - 60
-    assert set(two.components) >= {"TAPE1", "TAPE2", "SPOOL1", "SPOOL4"}
+    assert set(two.components) >= {"TAPE1", "TAPE2", "SPOOL1", "SPOOL4", "CHPID 30", "CHPID 31"}
+    # Both drives hang off CHPID 31: it carries both drives' blocks.
+    assert two.components["CHPID 31"]["utilization_pct"] > one.components["CHPID 31"][
+        "utilization_pct"]
     # A drive on a channel no processor drives is not used: it is refused.
     orphan = sc.add_node(Node(sc.new_id("n"), "tape_3490", "TAPE3", 0.0, 0.0, {}))
     with pytest.raises(ParamError, match="TAPE3: the tape drive needs a channel"):

@@ -39,3 +39,24 @@ def test_change_mounts_a_new_cartridge_and_takes_the_time():
     d = TapeDrive(0)
     end = d.change(10.0, 60.0)
     assert end == pytest.approx(70.0) and d.cartridges == 2 and d.changes == 1
+
+
+def test_drives_drawn_on_one_channel_share_its_4_5_mb_s():
+    """Two drives streaming 32 KB blocks at once: on one channel they get
+    4.5 MB/s between them; each on its own channel, each its 3 MB/s tape."""
+    from models.tape import TapeChannel, TapeDrive
+
+    def stream(shared: bool) -> float:
+        ch = TapeChannel("CHPID 31")
+        drives = [TapeDrive(i, channel=ch if shared else None) for i in range(2)]
+        free = [0.0, 0.0]
+        nbytes, blocks = 32 * 1024, 300
+        for _ in range(blocks):
+            for i, d in enumerate(drives):
+                free[i] = d.write_buffered(free[i], nbytes)
+        done = max(max(free), *(d.media_end for d in drives))
+        return 2 * blocks * nbytes / done / 1e6
+
+    shared, own = stream(True), stream(False)
+    assert shared < 4.6                     # the channel is the limit
+    assert own > 5.0 and own > 1.15 * shared   # two channels: the two tapes (2 x 3 MB/s) are
