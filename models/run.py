@@ -55,17 +55,33 @@ class RunContext:
         The hardware and workloads drawn on the canvas. Models build their
         processors, channels, control units, ranks, volumes and tape
         drives from it, under their canvas names.
+    warmup_s : float
+        Simulated seconds at the start of the run to leave out of the
+        figures (warm-up removal). Only a model with open arrivals can
+        honour it: it drops what finished before then and records what it
+        removed with :meth:`removed_warmup` (see
+        :func:`models.replicate.after_warmup`). A model that does not (a
+        closed case study that runs a fixed piece of work to its end)
+        leaves :attr:`warmup_removed_s` at ``None``, and the run says so.
     """
 
     def __init__(self, seed: int = 1, trace: Trace | None = None,
                  progress: Callable[[float], None] | None = None,
-                 cancel: threading.Event | None = None, config: Any = None):
+                 cancel: threading.Event | None = None, config: Any = None,
+                 warmup_s: float = 0.0):
         self.seed = int(seed)
         self.trace = trace
         self.config = config
+        self.warmup_s = float(warmup_s)
+        #: Simulated seconds the model left out (``None``: it removes no warm-up).
+        self.warmup_removed_s: float | None = None
         self._progress = progress
         self._cancel = cancel
         self._last = -1.0
+
+    def removed_warmup(self, seconds: float) -> None:
+        """Record that the figures leave out the first ``seconds`` of the run."""
+        self.warmup_removed_s = float(seconds)
 
     def check(self) -> None:
         """Raise :class:`Cancelled` if the run was cancelled."""
@@ -86,6 +102,7 @@ COMPONENT_FIGURES = {
     "pend_ms": "PEND ms", "disc_ms": "DISC ms", "conn_ms": "CONN ms",
     "utilization_pct": "utilisation %", "busy_pct": "busy %",
     "read_hit_ratio": "read hit ratio",
+    "tracks_used": "tracks used",
 }
 _FIGURE_ORDER = {k: i for i, k in enumerate(COMPONENT_FIGURES)}
 
@@ -98,7 +115,9 @@ class RunResult:
     canvas label (a volume's ``io_rate``, ``resp_ms``, ``iosq_ms``,
     ``pend_ms``, ``disc_ms``, ``conn_ms``, ``busy_pct``; a channel's
     ``utilization_pct``; a control unit's ``read_hit_ratio``; a
-    processor's or tape drive's ``busy_pct``).
+    processor's or tape drive's ``busy_pct``). ``warmup_removed_s`` is the
+    simulated time left out of the figures as warm-up (``None``: the model
+    removes none; see :class:`RunContext`).
     """
 
     experiment: str
@@ -109,6 +128,7 @@ class RunResult:
     trace: Trace | None = field(default=None, compare=False, repr=False)
     notes: tuple[str, ...] = ()
     components: Mapping[str, Mapping[str, float]] = field(default_factory=dict)
+    warmup_removed_s: float | None = None
 
     def __post_init__(self) -> None:
         object.__setattr__(self, "params", MappingProxyType(dict(self.params)))

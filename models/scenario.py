@@ -325,7 +325,7 @@ class Scenario:
         groups = {p.group for p in exp.schema.params}
         if work is not None:
             if groups & _IO_GROUPS:
-                out += self._path_issues(work)
+                out += self._path_issues(work, whole=exp.does_io)
             elif not self.neighbours(work.id, "processor"):
                 out.append(Issue(work.id, "the workload needs a processor: link it to a zIIP or general CP"))
             if "tape" in groups:
@@ -386,13 +386,14 @@ class Scenario:
             return [Issue(loads[0].id, f"a {k.label} cannot drive '{exp.title}'")]
         return []
 
-    def _path_issues(self, work: Node) -> list[Issue]:
+    def _path_issues(self, work: Node, whole: bool = True) -> list[Issue]:
+        """Missing links on the I/O path (only dataset → volume unless ``whole``)."""
         datasets = self.neighbours(work.id, "dataset")
         if not datasets:
             return [Issue(work.id, "the workload needs a dataset on a volume: link it to a dataset")]
         out: list[Issue] = []
         frontier = datasets
-        for here, there, message in _PATH:
+        for here, there, message in (_PATH if whole else _PATH[:1]):
             reached: dict[str, Node] = {}
             for node in frontier:
                 nxt = self.neighbours(node.id, there)

@@ -35,6 +35,10 @@ class Experiment:
 
     ``run(params, ctx)`` gets fully resolved parameters and returns a
     :class:`~models.run.RunResult`; ``None`` means the model is not built yet.
+    ``does_io``: the run moves data over channels (its drawing needs the
+    whole path dataset → volume → control unit → channel → processor);
+    ``False`` for a layout computation that only needs the dataset on its
+    volume.
     """
 
     name: str
@@ -43,6 +47,7 @@ class Experiment:
     schema: Schema
     metrics: tuple[Metric, ...]
     run: Callable[[dict, RunContext], RunResult] | None = None
+    does_io: bool = True
 
     def resolve(self, overrides: dict | None) -> dict:
         return self.schema.resolve(overrides, self.name)

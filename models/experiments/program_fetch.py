@@ -73,5 +73,5 @@ EXPERIMENTS = [
         (Metric("tracks_used", "tracks", "3390 tracks the copy occupies, directory included"),
          Metric("blocks", "", "Physical blocks written: text, control, RLD, CESD, directory"),
          Metric("bytes", "bytes", "Data bytes written in those blocks")),
-        run_library_space),
+        run_library_space, does_io=False),
 ]

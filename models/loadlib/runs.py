@@ -121,4 +121,18 @@ def run_library_space(params: dict, ctx: RunContext) -> RunResult:
                    ("bytes written", space.bytes),
                    ("cylinders (15 tracks)", round(space.tracks / 15, 1))),
                   note="blocks and bytes include control, RLD and CESD records and the directory")
-    return RunResult("library_space", params, ctx.seed, metrics, (table,), ctx.trace)
+    # The copy lands on the volume drawn under the library: its tracks.
+    vol = _library_volume(ctx.config)
+    comps = {vol: {"tracks_used": float(space.tracks)}} if vol else {}
+    return RunResult("library_space", params, ctx.seed, metrics, (table,), ctx.trace,
+                     components=comps)
+
+
+def _library_volume(config) -> str | None:
+    """The volume the drawn load library lives on (None without a drawing)."""
+    if config is None:
+        return None
+    for ds in config.datasets:
+        if ds.kind in ("ds_pds", "ds_pdse") and ds.volumes:
+            return ds.volumes[0]
+    return None
