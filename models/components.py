@@ -145,6 +145,10 @@ _KINDS = (
     _k("ds_seq", "Sequential dataset", "dataset",
        "A sequential dataset (SYSPRINT, a log): blocks written or read in "
        "order, one channel program per block or chain of blocks."),
+    _k("ds_log", "Log staging data set", "dataset",
+       "System Logger staging data sets: every log stream write (a CICS "
+       "force) is also written here, a DASD fast write into the control "
+       "unit's cache and NVS."),
     _k("ds_vsam_ksds", "VSAM KSDS", "dataset",
        "A key-sequenced VSAM file shared by CICS regions (LSR or RLS)."),
     _k("ds_db2_ts", "DB2 table space", "dataset",

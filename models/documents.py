@@ -17,7 +17,7 @@ document makes what version 1 simulated without drawing it visible:
   ``gcps``, ``ziips``) become that many components;
 * DB2 volumes get the two HyperPAV aliases version 1 gave them unseen;
 * the spool case studies get their checkpoint volume, the RLS case study
-  its coupling facility.
+  its coupling facility and its log staging volume.
 
 Input is checked at the edge, before the model sees it
 (:func:`read_json_file`, :func:`parse_json`, :func:`check_schema`): files are
@@ -346,6 +346,10 @@ def _migrate_v1_counts(sc: Scenario, body: dict, steps: list) -> None:
         _add_coupling_facility(sc)
         steps.append("the coupling facility CF01 that RLS uses is drawn (version 1 simulated "
                      "it unseen)")
+    if sc.experiment == "vsam_rls" and not any(n.kind == "ds_log" for n in sc.nodes.values()):
+        _add_log_staging(sc)
+        steps.append("the log staging data set and its volume LOGV01 are drawn (version 1 "
+                     "simulated the staging writes unseen)")
     for key, value in wanted.items():
         try:
             hardware.apply(sc, {key: value})
@@ -363,6 +367,20 @@ def _add_coupling_facility(sc: Scenario) -> None:
     cf = sc.add_node(Node(sc.new_id("n"), "cf_icf", "CF01", 0.0, y, {}))
     if cps:
         sc.add_link(Link(sc.new_id("l"), cps[0].id, cf.id))
+
+
+def _add_log_staging(sc: Scenario) -> None:
+    from models.scenario import Link, Node
+
+    cus = sc.of_category("control_unit")
+    work = sc.of_category("workload")
+    vol = sc.add_node(Node(sc.new_id("n"), "vol_hdd15k", "LOGV01", 400.0, -140.0, {}))
+    ds = sc.add_node(Node(sc.new_id("n"), "ds_log", "Log staging", 200.0, -140.0, {}))
+    sc.add_link(Link(sc.new_id("l"), ds.id, vol.id))
+    if cus:
+        sc.add_link(Link(sc.new_id("l"), vol.id, cus[0].id))
+    if work:
+        sc.add_link(Link(sc.new_id("l"), work[0].id, ds.id))
 
 
 def _add_checkpoint(sc: Scenario) -> None:

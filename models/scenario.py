@@ -348,6 +348,14 @@ class Scenario:
                 out.append(Issue(work.id if work else None,
                                  "RLS keeps its locks and cache in a coupling facility: drag "
                                  "one onto the canvas and link it to a general CP"))
+        if "log" in exp.schema.names():
+            # Every log stream write (a force) also goes to a staging data set.
+            work = self._workload()
+            if work is not None and not any(d.kind == "ds_log" for d in
+                                            self.neighbours(work.id, "dataset")):
+                out.append(Issue(work.id, "CICS log streams write staging data sets on DASD: "
+                                          "link the workload to a log staging data set on a "
+                                          "volume"))
         return out
 
     def parameters_safe(self) -> dict:

@@ -39,6 +39,17 @@ class TranStats:
     resp_samples: list = field(default_factory=list)
 
 
+def _log_volume(config, system):
+    """The drawn volume holding the log staging data sets (through the run's
+    I/O system), or ``None`` without a drawing or without one drawn."""
+    if config is None:
+        return None
+    for ds in config.datasets:
+        if ds.kind == "ds_log" and ds.volumes:
+            return system.volume(ds.volumes[0])
+    return None
+
+
 class Sysplex:
     """Everything one run simulates.
 
@@ -63,8 +74,12 @@ class Sysplex:
         self.cf = CouplingFacility(eng, cf_cis, trace, drawn[0].name if drawn else "CF")
         regions = params["regions"]
         self.qr = [Resource(eng, 1, f"QR{r}") for r in range(regions)]
-        dfhlogs = [LogStream(eng, f"DFHLOG{r}", self.cf, staging=True) for r in range(regions)]
-        frlog = LogStream(eng, "FWDRECOV", None, staging=True)
+        log_vol = _log_volume(config, self.volume.system)
+        ring = 12 * 1500         # a 100-cylinder staging data set per stream
+        dfhlogs = [LogStream(eng, f"DFHLOG{r}", self.cf, staging=True, volume=log_vol,
+                             first_page=r * ring, pages=ring) for r in range(regions)]
+        frlog = LogStream(eng, "FWDRECOV", None, staging=True, volume=log_vol,
+                          first_page=regions * ring, pages=ring)
         self.fc = FileControl(eng, {
             "mode": params["mode"], "log": params["log"], "ksds": self.ksds,
             "volume": self.volume, "cf": self.cf, "systems": regions,

@@ -235,3 +235,18 @@ def test_a_db2_scan_reports_every_drawn_channel_volume_unit_rank_and_engine():
     dev = next(t for t in res.reports if t.title.startswith("Device activity"))
     row = next(r for r in dev.rows if r[0] == "DB2V01")
     assert row[dev.columns.index("resp ms")] == pytest.approx(vol["resp_ms"], abs=0.001)
+
+
+def test_cics_log_writes_go_to_the_staging_volume_drawn():
+    """Each log force is a fast write to LOGV01 through its channel path and
+    control unit: the volume drawn carries them; without one drawn the
+    scenario says what is missing."""
+    sc = _case("vsam_rls")
+    res = experiments.run_experiment("vsam_rls", {"transactions": 1000}, scenario=sc)
+    log = res.components["LOGV01"]
+    assert log["io_rate"] > 0 and log["pend_ms"] > 0
+    # One log volume shared by the data volume's channel: CHPID 50 does both.
+    assert res.components["CHPID 50"]["utilization_pct"] > 0
+    sc.remove_node(_by_label(sc, "Log staging").id)
+    with pytest.raises(ParamError, match="log staging data set"):
+        experiments.run_experiment("vsam_rls", {"transactions": 1000}, scenario=sc)
