@@ -19,6 +19,7 @@ from PySide6.QtCore import QBuffer, QIODevice, QRectF, Qt
 from PySide6.QtGui import QColor, QFont, QFontMetrics, QGuiApplication, QImage, QPainter
 
 from app import atomic
+from app.svg_flat import SVG_DPI, flatten_svg
 
 
 class ExportError(RuntimeError):
@@ -97,26 +98,32 @@ def _save_image(image: QImage, tmp: Path) -> None:
 def save_chart_svg(chart, path: str | Path) -> Path:
     """Save a chart as SVG (vector; scales to any slide).
 
-    Drawn with Qt's own SVG generator: pyqtgraph 0.14's SVGExporter
-    post-processes path data in the "x,y" form and fails on the path syntax
-    Qt 6.12 writes (ValueError in SVGExporter.correctCoordinates).
+    Drawn with Qt's own SVG generator (pyqtgraph 0.14's SVGExporter fails
+    on the path syntax Qt 6.12 writes), then flattened by
+    :func:`flatten_svg`: Qt writes each item under its scaled transform
+    (a bar is a 0.6 × 10,001 rectangle under ``matrix(723,0,0,-0.03,…)``)
+    with a cosmetic pen, which librsvg, ImageMagick and Qt's own
+    QSvgRenderer draw as black bands and bars below zero.
     """
     from PySide6.QtSvg import QSvgGenerator
     item = _plot_item(chart)
     source = item.sceneBoundingRect()
     title = getattr(getattr(chart, "data", None), "title", "zPerfLab chart")
+    w, h = source.width(), source.height()
 
     def write(tmp: Path) -> None:
         gen = QSvgGenerator()
         gen.setFileName(str(tmp))
         gen.setSize(source.size().toSize())
-        gen.setViewBox(QRectF(0, 0, source.width(), source.height()))
+        gen.setViewBox(QRectF(0, 0, w, h))
+        gen.setResolution(SVG_DPI)
         gen.setTitle(title)
         painter = QPainter(gen)
         try:
-            item.scene().render(painter, QRectF(0, 0, source.width(), source.height()), source)
+            item.scene().render(painter, QRectF(0, 0, w, h), source)
         finally:
             painter.end()
+        tmp.write_bytes(flatten_svg(tmp.read_bytes(), (w, h)))
 
     return atomic_write(path, write)
 

@@ -53,6 +53,15 @@ class ComponentKind:
     experiments : tuple of str
         For workloads: the experiments it can drive, the first being the one
         chosen when it is dropped onto a scenario without one.
+    general : str
+        For the general workloads a user puts on their own configuration:
+        ``"io"`` (drives the datasets it is linked to) or ``"cpu"`` (runs on
+        the processors it is linked to); empty for a case study's workload.
+        A scenario may hold several general workloads (a mixed system), each
+        with its own values (:attr:`carries`); a case study has one workload.
+    carries : tuple of str
+        For general workloads: the workload parameters each component of the
+        kind carries itself (the inspector shows these and no others).
     """
 
     key: str
@@ -61,6 +70,8 @@ class ComponentKind:
     help: str
     implies: Mapping = field(default_factory=dict)
     experiments: tuple[str, ...] = ()
+    general: str = ""
+    carries: tuple[str, ...] = ()
 
     @property
     def icon(self) -> str:
@@ -68,9 +79,16 @@ class ComponentKind:
         return self.key
 
 
-def _k(key, label, category, help, implies=None, experiments=()):
+def _k(key, label, category, help, implies=None, experiments=(), general="", carries=()):
     return ComponentKind(key, label, category, help,
-                         MappingProxyType(dict(implies or {})), tuple(experiments))
+                         MappingProxyType(dict(implies or {})), tuple(experiments),
+                         general, tuple(carries))
+
+
+#: Parameters of the general workloads (declared in models/workloads/params.py).
+IO_WORKLOAD_PARAMS = ("arrival", "io_rate", "users", "think_ms", "read_pct", "pages_per_io",
+                      "seq_pct", "working_set_mb", "skew", "duration_s")
+CPU_WORKLOAD_PARAMS = ("cpu_demand", "ziip_pct", "tran_cpu_ms", "duration_s")
 
 
 _KINDS = (
@@ -95,6 +113,16 @@ _KINDS = (
        "z/VM spool dump or load: SPTAPE one file and one page at a time, "
        "SPXTAPE reading ahead across spool volumes into real storage.",
        experiments=("spool_dump", "spool_load")),
+    _k("wl_io", "I/O workload", "workload",
+       "Any application's I/O against the datasets it is linked to: an I/O rate "
+       "(open) or users with think time (closed), a read/write mix, a transfer "
+       "size, a sequential share and a working set with a skew. The cache hit "
+       "ratio comes out of the control unit's cache, never typed in.",
+       experiments=("custom",), general="io", carries=IO_WORKLOAD_PARAMS),
+    _k("wl_cpu", "CPU workload", "workload",
+       "Transactions that need CPU: a demand in CPU seconds per second with a "
+       "zIIP-eligible share, on the processors it is linked to.",
+       experiments=("custom",), general="cpu", carries=CPU_WORKLOAD_PARAMS),
     _k("cpu_cp", "General CP", "processor",
        "A general-purpose processor: runs TCB and SRB work, and every "
        "SRB→TCB switch of zIIP work."),

@@ -284,11 +284,15 @@ class Scenario:
         are left out (a kind's value, ``device``, shows fixed)."""
         from models import hardware
 
-        cat = self.nodes[node_id].category
+        node = self.nodes[node_id]
+        cat = node.category
+        # A general workload shows the parameters of its own kind only.
+        mine = components.kind(node.kind).carries
         out: list[Param] = []
         if self.experiment is not None:
             out = [p for p in experiments.get(self.experiment).schema.params
-                   if p.group == cat and not hardware.is_count(p.name)]
+                   if p.group == cat and not hardware.is_count(p.name)
+                   and (not mine or p.name in mine)]
         have = {p.name for p in out}
         out += [p for p in hardware.COMPONENT_PARAMS.get(cat, ()) if p.name not in have]
         return out
@@ -323,7 +327,8 @@ class Scenario:
         out = self._workload_issues(exp)
         work = self._workload()
         groups = {p.group for p in exp.schema.params}
-        if work is not None:
+        out += self._general_issues()
+        if work is not None and not components.kind(work.kind).general:
             if groups & _IO_GROUPS:
                 out += self._path_issues(work, whole=exp.does_io)
             elif not self.neighbours(work.id, "processor"):
@@ -387,12 +392,31 @@ class Scenario:
         loads = self.of_category("workload")
         if not loads:
             return [Issue(None, f"'{exp.title}' needs a workload: drag one from the palette.")]
-        if len(loads) > 1:
+        # A case study models one workload; general workloads (I/O, CPU) may
+        # share a configuration: a mixed system.
+        if len(loads) > 1 and not all(components.kind(n.kind).general for n in loads):
             return [Issue(n.id, "only one workload per scenario: remove the others") for n in loads]
-        k = components.kind(loads[0].kind)
-        if exp.name not in k.experiments:
-            return [Issue(loads[0].id, f"a {k.label} cannot drive '{exp.title}'")]
-        return []
+        out = []
+        for n in loads:
+            k = components.kind(n.kind)
+            if exp.name not in k.experiments:
+                out.append(Issue(n.id, f"a {k.label} cannot drive '{exp.title}'"))
+        return out
+
+    def _general_issues(self) -> list[Issue]:
+        """General workloads: an I/O workload needs the whole I/O path from its
+        datasets to a processor, a CPU workload a general CP to run on."""
+        out: list[Issue] = []
+        for work in self.of_category("workload"):
+            general = components.kind(work.kind).general
+            if general == "io":
+                out += self._path_issues(work)
+            elif general == "cpu":
+                cpus = self.neighbours(work.id, "processor")
+                if not any(n.kind == "cpu_cp" for n in cpus):
+                    out.append(Issue(work.id, "the CPU workload needs a general CP to run on "
+                                              "(zIIPs run only its eligible part): link it to one"))
+        return out
 
     def _path_issues(self, work: Node, whole: bool = True) -> list[Issue]:
         """Missing links on the I/O path (only dataset → volume unless ``whole``)."""
@@ -443,6 +467,13 @@ class Scenario:
             seen: dict[Any, Node] = {}
             for node in self.of_category(p.group):
                 v = self.own_value(node, p.name)
+                if v is not None and p.name in components.kind(node.kind).carries:
+                    # Each general workload carries its own value: no need to agree.
+                    try:
+                        p.coerce(v)
+                    except ParamError as exc:
+                        out.append(Issue(node.id, str(exc)))
+                    continue
                 if v is None:
                     continue
                 try:

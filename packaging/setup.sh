@@ -10,7 +10,7 @@ cd "$here"
 QT_SYSTEM_PACKAGES="libegl1 libgl1 libglib2.0-0 libfontconfig1 libdbus-1-3 \
 libxkbcommon0 libxkbcommon-x11-0 libxcb-cursor0 libxcb-icccm4 libxcb-keysyms1 \
 libxcb-shape0 libxcb-xinerama0 libxcb-randr0 libxcb-render-util0 libxcb-image0 \
-libxcb-xkb1 libx11-xcb1 fonts-dejavu-core python3-venv"
+libxcb-xkb1 libx11-xcb1 fonts-dejavu-core python3-venv librsvg2-bin"
 
 missing=""
 for p in $QT_SYSTEM_PACKAGES; do

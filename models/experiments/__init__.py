@@ -26,6 +26,7 @@ _MODULES = (
     "models.experiments.db2_io",
     "models.experiments.db2_access",
     "models.experiments.vsam_rls",
+    "models.experiments.custom",
 )
 
 

@@ -1,0 +1,108 @@
+"""Experiment ``custom``: your own configuration with general workloads.
+
+Whatever is drawn runs: every I/O workload (``wl_io``) drives the datasets
+it is linked to through their volumes, control units and channel paths;
+every CPU workload (``wl_cpu``) runs on the processors it is linked to
+(models/workloads). Several workloads may share the configuration (a mixed
+system); each carries its own values. The run reports RMF-style tables per
+component and, beside them, the analytic estimate (models/analytic.py).
+"""
+from __future__ import annotations
+
+from models.experiments import Experiment
+from models.params import Metric, Schema
+from models.run import RunContext, RunResult
+from models.workloads import params as wp
+from models.workloads.system import cpu_table, figures, run_system, workload_table
+from models import analytic
+
+SCHEMA = Schema(wp.ALL)
+
+METRICS = (
+    Metric("io_rate", "I/O/s", "I/O requests completed per second, all I/O workloads"),
+    Metric("io_resp_ms", "ms", "Mean I/O response time (IOSQ + PEND + DISC + CONN)"),
+    Metric("iosq_ms", "ms", "Mean IOSQ: time queued in z/OS for the volume (no free alias)"),
+    Metric("pend_ms", "ms", "Mean PEND: channel start, including waits for a busy channel"),
+    Metric("disc_ms", "ms", "Mean DISC: disconnected while the unit staged a miss or "
+                            "waited for NVS"),
+    Metric("conn_ms", "ms", "Mean CONN: connected time, protocol steps and data transfer"),
+    Metric("read_hit_ratio", "", "Records read that were in cache, out of all read"),
+    Metric("channel_util_pct", "%", "Utilisation of the busiest channel path"),
+    Metric("volume_busy_pct", "%", "Busy % of the busiest volume (DISC + CONN per exposure)"),
+    Metric("rank_busy_pct", "%", "Busy % of the busiest RAID rank (mean over its drives)"),
+    Metric("tran_rate", "/s", "CPU workload transactions completed per second"),
+    Metric("cpu_resp_ms", "ms", "Mean transaction response time of the CPU workloads"),
+    Metric("gcp_busy_pct", "%", "Mean busy % of the general CPs"),
+    Metric("ziip_busy_pct", "%", "Mean busy % of the zIIPs"),
+    Metric("ziip_share", "", "Share of the CPU workloads' CPU time spent on zIIPs"),
+)
+
+
+def run(params: dict, ctx: RunContext) -> RunResult:
+    """Run every general workload drawn in ``ctx.config`` (module docstring)."""
+    sysrun = run_system(ctx.config, params, ctx.seed, trace=ctx.trace, progress=ctx.progress)
+    comps = figures(sysrun)
+    metrics = dict.fromkeys((m.name for m in METRICS), 0.0)
+    metrics.update(_io_metrics(sysrun, comps))
+    metrics.update(_cpu_metrics(sysrun))
+    reports = [workload_table(sysrun)]
+    if sysrun.system is not None:
+        reports += list(sysrun.system.reports(sysrun.elapsed))
+    if sysrun.cpx is not None:
+        reports.append(cpu_table(sysrun))
+    if sysrun.estimates:
+        reports.append(analytic.table(sysrun.estimates))
+    return RunResult("custom", params, ctx.seed, metrics, reports=tuple(reports),
+                     trace=ctx.trace, components=comps)
+
+
+def _io_metrics(sysrun, comps: dict) -> dict:
+    if sysrun.system is None:
+        return {}
+    el = sysrun.elapsed
+    done = sum(w.completed for w in sysrun.io)
+    vols = sysrun.system.volumes()
+    n = sum(v.completed for v in vols) or 1
+    tot = {k: sum(getattr(v.totals, k) for v in vols) for k in ("pend", "disc", "conn")}
+    iosq = sum(v.totals.iosq for v in vols)
+    hits = sum(w.hits for w in sysrun.io)
+    misses = sum(w.misses for w in sysrun.io)
+    cfg = sysrun.system.config
+
+    def busiest(names, key):
+        return max((comps[x][key] for x in names if key in comps.get(x, {})), default=0.0)
+    return {"io_rate": done / el if el else 0.0,
+            "io_resp_ms": 1e3 * sum(w.resp for w in sysrun.io) / done if done else 0.0,
+            "iosq_ms": 1e3 * iosq / n, "pend_ms": 1e3 * tot["pend"] / n,
+            "disc_ms": 1e3 * tot["disc"] / n, "conn_ms": 1e3 * tot["conn"] / n,
+            "read_hit_ratio": hits / (hits + misses) if hits + misses else 0.0,
+            "channel_util_pct": busiest(sysrun.system.paths, "utilization_pct"),
+            "volume_busy_pct": busiest([v.name for v in cfg.volumes], "busy_pct"),
+            "rank_busy_pct": busiest(sysrun.system.ranks, "busy_pct")}
+
+
+def _cpu_metrics(sysrun) -> dict:
+    cpx = sysrun.cpx
+    if cpx is None:
+        return {}
+    el = sysrun.elapsed
+    done = sum(w.completed for w in sysrun.cpu)
+    acc = cpx.account
+    total = acc.us()
+
+    def mean_busy(pool):
+        return 100.0 * sum(pool.busy_us) / (el * 1e6) / pool.count if pool.count and el else 0.0
+    return {"tran_rate": done / el if el else 0.0,
+            "cpu_resp_ms": 1e3 * sum(w.resp for w in sysrun.cpu) / done if done else 0.0,
+            "gcp_busy_pct": mean_busy(cpx.gcp), "ziip_busy_pct": mean_busy(cpx.ziip),
+            "ziip_share": acc.us("ziip") / total if total else 0.0}
+
+
+EXPERIMENTS = [
+    Experiment(
+        "custom", "Your own system",
+        "Draw your own configuration (channels, control units, ranks, volumes, datasets, "
+        "processors) and put general I/O and CPU workloads on it: RMF-style reports per "
+        "component and an analytic estimate beside them.",
+        SCHEMA, METRICS, run),
+]

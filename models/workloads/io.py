@@ -1,0 +1,287 @@
+"""The general I/O workload: any application's I/O on the datasets it is linked to.
+
+An :class:`IOWorkload` drives volumes of a :class:`models.io.system.IOSystem`
+on the shared engine. Its data is a **working set** of ``working_set_mb``
+divided into blocks of ``pages_per_io`` 4 KB pages (one I/O moves one
+block). The blocks are split evenly over the workload's datasets, and a
+dataset's blocks go round its volumes (block ``j`` on volume ``j % n``), so
+a dataset drawn over four volumes spreads its I/O over four.
+
+Each I/O is either **sequential** (``seq_pct``: the next block of a pass
+through the working set, so every volume sees contiguous pages and the
+control unit's sequential detection prestages ahead) or **random**: block
+rank ``k`` (0 the hottest) drawn with probability ∝ ``1/(k+1)^skew``
+(Zipf, from the bounded continuous inverse CDF, O(1) per draw) and
+scattered over the working set by a multiplicative hash, so hot blocks
+lie all over the volumes. A read is ``read_range``; a write
+``write_pages`` (DASD fast write into cache and NVS; the destage follows
+in the background). Whether a read hits is decided by the control unit's
+cache as the run goes: the hit ratio is never an input.
+
+The cache starts **warm**: before the run the hottest blocks are made
+resident, as many as fit in the unit's cache (its share for each
+workload), coldest first so that the hottest are the most recently used.
+That is the state a long-running workload leaves an LRU cache in; the run
+then moves it (an assumption stated in docs/model-workloads.md).
+
+Arrivals are open (Poisson at ``io_rate``) or closed (``users`` each with
+one I/O outstanding and an exponential think time).
+"""
+from __future__ import annotations
+
+import math
+
+from models.io import channel as ch
+from models.io import geometry
+from models.io.request import range_to_groups
+
+PAGE = geometry.PAGE_BYTES
+RPT = geometry.records_per_track(PAGE)
+#: Most pages made cache resident before a run (all workloads): warming
+#: costs ~1 µs a page, so a very large cache is warmed only this far.
+WARM_LIMIT_PAGES = 2_000_000
+#: Knuth's multiplicative constant: scatters block ranks over the working set.
+_SCATTER = 2654435761
+
+
+class VolumeCounts:
+    """What one workload's I/Os saw on one volume (for the analytic estimate)."""
+
+    __slots__ = ("ios", "service", "service2", "busy", "resp", "channel_work", "reads", "hits",
+                 "misses")
+
+    def __init__(self) -> None:
+        self.ios = 0
+        self.service = 0.0       # sum of PEND + DISC + CONN, s
+        self.service2 = 0.0      # sum of squares
+        self.busy = 0.0          # sum of DISC + CONN (RMF's device busy)
+        self.resp = 0.0          # sum of IOSQ + PEND + DISC + CONN
+        self.channel_work = 0.0  # channel work the I/Os' programs need (channel.py costs)
+        self.reads = self.hits = self.misses = 0
+
+    def add(self, other: "VolumeCounts") -> None:
+        for f in self.__slots__:
+            setattr(self, f, getattr(self, f) + getattr(other, f))
+
+
+class Layout:
+    """Where every workload's blocks live: dataset regions on volumes.
+
+    Parameters
+    ----------
+    config : models.config.Configuration
+    needs : dict
+        ``{dataset name: pages}`` the workloads using it need (the largest).
+
+    A dataset has a region on each of its volumes, track-aligned, after the
+    regions of the datasets before it on that volume (canvas order).
+    """
+
+    def __init__(self, config, needs: dict[str, int]):
+        self.config = config
+        self.region: dict[tuple[str, str], int] = {}     # (dataset, volume) -> first page
+        used: dict[str, int] = {}
+        for ds in config.datasets:
+            if ds.name not in needs or not ds.volumes:
+                continue
+            per_volume = -(-needs[ds.name] // len(ds.volumes))
+            per_volume = -(-per_volume // RPT) * RPT
+            for v in ds.volumes:
+                self.region[ds.name, v] = used.get(v, 0)
+                used[v] = used.get(v, 0) + per_volume
+        for v, pages in used.items():
+            vol = config.volume(v)
+            cap = geometry.MODELS[vol.model] * geometry.TRACKS_PER_CYLINDER * RPT
+            if pages > cap:
+                from models.params import ParamError
+                raise ParamError(
+                    f"the datasets on volume '{v}' need {pages * PAGE / 2**20:,.0f} MB and a "
+                    f"{vol.model} holds {cap * PAGE / 2**20:,.0f} MB: shrink the working set or "
+                    "link the dataset to more volumes")
+
+
+class IOWorkload:
+    """One ``wl_io`` component running on ``system`` (see the module docstring).
+
+    Parameters
+    ----------
+    engine : Engine
+    system : models.io.system.IOSystem
+    workload : models.config.Workload
+    values : dict
+        Its parameter values (:data:`models.workloads.params.IO_PARAMS`).
+    layout : Layout
+    """
+
+    def __init__(self, engine, system, workload, values: dict, layout: Layout):
+        self.engine = engine
+        self.system = system
+        self.name = workload.name
+        self.v = values
+        self.n_pages = int(values["pages_per_io"])
+        pages = max(1, int(values["working_set_mb"] * 2**20 // PAGE))
+        self.n_blocks = max(1, pages // self.n_pages)
+        self.datasets = list(workload.datasets)
+        self.per_ds = -(-self.n_blocks // len(self.datasets))
+        self.vols = {ds: [system.volume(v) for v in system.config.dataset(ds).volumes]
+                     for ds in self.datasets}
+        self.base = {(ds, vol.name): layout.region[ds, vol.name]
+                     for ds in self.datasets for vol in self.vols[ds]}
+        self.rng = engine.stream(f"{self.name}/io")
+        self.scatter = _coprime(_SCATTER % self.n_blocks or 1, self.n_blocks)
+        theta = float(values["skew"])
+        self.theta = theta
+        self._a = 1.0 - theta
+        self._span = (self.n_blocks + 1.0) ** self._a - 1.0 if abs(self._a) > 1e-9 else \
+            math.log(self.n_blocks + 1.0)
+        self.cursor = self.rng.randrange(self.n_blocks)
+        self.end = float(values["duration_s"])
+        self.counts: dict[str, VolumeCounts] = {}
+        self.reads = self.writes = self.hits = self.misses = 0
+        self.resp = 0.0
+        self.completed = 0
+        self._work = {}                   # (volume, pages, write) -> channel work, s
+
+    @staticmethod
+    def pages_needed(workload, values: dict) -> dict[str, int]:
+        """``{dataset: pages}`` this workload's working set needs on each dataset."""
+        n_pages = int(values["pages_per_io"])
+        blocks = max(1, int(values["working_set_mb"] * 2**20 // PAGE) // n_pages)
+        per_ds = -(-blocks // len(workload.datasets))
+        return {ds: per_ds * n_pages for ds in workload.datasets}
+
+    # -- where an I/O goes -------------------------------------------------------
+    def zipf_rank(self) -> int:
+        """A block rank, 0 the hottest, with P(k) ∝ 1/(k+1)^skew."""
+        u = self.rng.random()
+        if abs(self._a) > 1e-9:
+            x = (1.0 + u * self._span) ** (1.0 / self._a)
+        else:
+            x = math.exp(u * self._span)
+        return min(self.n_blocks - 1, int(x) - 1)
+
+    def block_of_rank(self, rank: int) -> int:
+        return (rank * self.scatter) % self.n_blocks
+
+    def place(self, block: int):
+        """``(volume, first page)`` of a block of the working set."""
+        ds = self.datasets[min(block // self.per_ds, len(self.datasets) - 1)]
+        j = block - self.datasets.index(ds) * self.per_ds
+        vols = self.vols[ds]
+        vol = vols[j % len(vols)]
+        return vol, self.base[ds, vol.name] + (j // len(vols)) * self.n_pages
+
+    def next_block(self) -> int:
+        rnd = self.rng.random() * 100.0
+        if rnd < self.v["seq_pct"]:
+            self.cursor = (self.cursor + 1) % self.n_blocks
+            return self.cursor
+        return self.block_of_rank(self.zipf_rank())
+
+    # -- running -------------------------------------------------------------------
+    def warm(self, budget_pages: int) -> int:
+        """Make the hottest blocks cache resident (coldest first); pages warmed."""
+        blocks = min(self.n_blocks, max(0, budget_pages // self.n_pages))
+        for rank in range(blocks - 1, -1, -1):
+            vol, first = self.place(self.block_of_rank(rank))
+            vol.warm_pages(range(first, first + self.n_pages))
+        return blocks * self.n_pages
+
+    def start(self) -> None:
+        """Start the arrival process(es) on the engine."""
+        eng = self.engine
+        if self.v["arrival"] == "open":
+            eng.process(self._arrivals(), f"{self.name}/arrivals")
+        else:
+            think = float(self.v["think_ms"]) / 1000.0
+            for u in range(int(self.v["users"])):
+                eng.process(self._user(think), f"{self.name}/user{u}")
+
+    def _arrivals(self):
+        eng = self.engine
+        expo = self.rng.expovariate
+        rate = float(self.v["io_rate"])
+        end = self.end
+        spawn = self._spawn
+        while True:
+            yield expo(rate)
+            if eng.now >= end:
+                return
+            # Start the I/O from the heap, after this process has put its next
+            # arrival there: an I/O started inside this step would not see
+            # that arrival coming and could book a reconnect on a channel
+            # path ahead of it (models/io books a reconnect at once when no
+            # other event is due first), making the next I/O wait in PEND
+            # for work that is not there yet.
+            eng.schedule(0.0, spawn, None)
+
+    def _spawn(self, _arg) -> None:
+        self.engine.process(self._one())
+
+    def _user(self, think: float):
+        eng = self.engine
+        expo = self.rng.expovariate
+        if think > 0:
+            yield expo(1.0 / think)
+        while eng.now < self.end:
+            yield from self._one()
+            if think > 0:
+                yield expo(1.0 / think)
+
+    def _one(self):
+        vol, first = self.place(self.next_block())
+        n = self.n_pages
+        write = self.rng.random() * 100.0 >= self.v["read_pct"]
+        if write:
+            res = yield from vol.write_pages(range(first, first + n))
+        else:
+            res = yield from vol.read_range(first, n)
+        self._count(vol, res, write, first)
+
+    def _count(self, vol, res, write: bool, first: int) -> None:
+        c = self.counts.get(vol.name)
+        if c is None:
+            c = self.counts[vol.name] = VolumeCounts()
+        s = res.pend + res.disc + res.conn
+        c.ios += 1
+        c.service += s
+        c.service2 += s * s
+        c.busy += res.disc + res.conn
+        c.resp += s + res.iosq
+        c.channel_work += self._channel_work(vol, first % RPT)
+        self.completed += 1
+        self.resp += s + res.iosq
+        if write:
+            self.writes += 1
+        else:
+            self.reads += 1
+            c.reads += 1
+            c.hits += res.hits
+            c.misses += res.misses
+            self.hits += res.hits
+            self.misses += res.misses
+
+    def _channel_work(self, vol, offset: int) -> float:
+        """Channel work of one I/O's program from the published per-IU costs
+        (models/io/channel.py), independent of what the paths booked."""
+        key = (vol.protocol, vol.channel, offset)
+        work = self._work.get(key)
+        if work is None:
+            groups = range_to_groups(offset, self.n_pages, RPT)
+            ius, records = ch.program_ius(groups, vol.zhpf, False, RPT)
+            if vol.zhpf and vol.max_addresses is not None:
+                # FEx8 splits a long list: one more start and response per part.
+                parts = len(ch.split_addresses(groups, vol.max_addresses))
+                ius += ch.START_IUS * (parts - 1)
+            work = ius * ch.IU_S[vol.protocol, vol.channel] + \
+                records * PAGE / ch.LINK_BYTES_S[vol.channel]
+            self._work[key] = work
+        return work
+
+
+def _coprime(a: int, n: int) -> int:
+    """``a`` moved up until it shares no factor with ``n`` (a bijection mod n)."""
+    a = max(1, a)
+    while math.gcd(a, n) != 1:
+        a += 1
+    return a

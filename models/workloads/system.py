@@ -1,0 +1,278 @@
+"""Run every general workload drawn, on one engine, and gather what it did.
+
+:func:`run_system` builds the I/O system (:class:`models.io.system.IOSystem`)
+and, when a CPU workload is drawn, the processor complex from the
+configuration, starts each workload with its own values, runs for the
+longest run length and returns a :class:`SystemRun` with the figures per
+component, the RMF-style tables and the stations of the analytic
+estimate (:mod:`models.analytic`).
+"""
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+
+from models import analytic, components
+from models.cpu import ProcessorComplex
+from models.engine import Engine
+from models.io import backend as be
+from models.io import channel as ch
+from models.io.system import IOSystem
+from models.run import Table
+from models.workloads.cpu import CPUWorkload
+from models.workloads.io import PAGE, WARM_LIMIT_PAGES, IOWorkload, Layout, VolumeCounts
+from models.workloads.params import BY_NAME
+
+#: Progress reports per run.
+PROGRESS_STEPS = 50
+
+
+@dataclass
+class SystemRun:
+    """What :func:`run_system` gives back."""
+
+    elapsed: float
+    io: list = field(default_factory=list)         # IOWorkload
+    cpu: list = field(default_factory=list)        # CPUWorkload
+    system: IOSystem | None = None
+    cpx: ProcessorComplex | None = None
+    estimates: list = field(default_factory=list)  # analytic.Estimate
+
+
+def workload_values(config, params: dict) -> dict[str, dict]:
+    """Each general workload's parameter values, by canvas label.
+
+    A workload's own property wins, else the run's value. A run value that
+    differs from the one the drawing gives (the first workload that sets
+    it, else the default) was set for the run (``--set``, a sweep, a
+    comparison) and applies to every workload that carries the parameter.
+    """
+    out = {}
+    for w in config.workloads:
+        carried = components.kind(w.kind).carries
+        vals = {}
+        for key in carried:
+            drawn = next((x.properties[key] for x in config.workloads
+                          if key in x.properties and key in components.kind(x.kind).carries),
+                         BY_NAME[key].default)
+            run_value = params.get(key, drawn)
+            if run_value != drawn:
+                vals[key] = run_value
+            else:
+                vals[key] = w.properties.get(key, BY_NAME[key].default)
+        out[w.name] = vals
+    return out
+
+
+def run_system(config, params: dict, seed: int, trace=None, progress=None) -> SystemRun:
+    """Simulate every general workload of ``config`` (see module docstring)."""
+    eng = Engine(seed=seed)
+    values = workload_values(config, params)
+    loads = [(w, components.kind(w.kind).general) for w in config.workloads]
+    io_loads = [w for w, g in loads if g == "io"]
+    cpu_loads = [w for w, g in loads if g == "cpu"]
+    run = SystemRun(elapsed=max((values[w.name]["duration_s"] for w, _ in loads), default=0.0))
+    if io_loads:
+        needs: dict[str, int] = {}
+        for w in io_loads:
+            for ds, pages in IOWorkload.pages_needed(w, values[w.name]).items():
+                needs[ds] = max(needs.get(ds, 0), pages)
+        layout = Layout(config, needs)
+        run.system = IOSystem(eng, config, trace=trace)
+        run.io = [IOWorkload(eng, run.system, w, values[w.name], layout) for w in io_loads]
+        _warm(run)
+    if cpu_loads:
+        names = {p for w in cpu_loads for p in w.processors}
+        engines = [p for p in config.processors if p.name in names]
+        run.cpx = ProcessorComplex(eng, engines=engines, trace=trace)
+        run.cpu = [CPUWorkload(eng, run.cpx, w, values[w.name]) for w in cpu_loads]
+    for wl in (*run.io, *run.cpu):
+        wl.start()
+    end = run.elapsed
+    for i in range(1, PROGRESS_STEPS + 1):
+        eng.run(until=end * i / PROGRESS_STEPS)
+        if progress is not None:
+            progress(i / PROGRESS_STEPS)
+    if run.cpx is not None:
+        run.cpx.close()
+    run.estimates = [analytic.estimate(s) for s in stations(run)]
+    return run
+
+
+def _warm(run: SystemRun) -> None:
+    """Each workload warms its hottest blocks into its share of its units' cache."""
+    system = run.system
+    sharing: dict[str, int] = {}
+    for wl in run.io:
+        for cu in _units_of(wl):
+            sharing[cu] = sharing.get(cu, 0) + 1
+    left = WARM_LIMIT_PAGES
+    for wl in run.io:
+        units = _units_of(wl)
+        pages = sum(int(system.control_units[cu].cache.capacity) // sharing[cu] for cu in units)
+        left -= wl.warm(min(left, int(0.9 * pages)))
+
+
+def _units_of(wl: IOWorkload) -> set[str]:
+    return {v.cu.name for vols in wl.vols.values() for v in vols}
+
+
+# ---- figures ------------------------------------------------------------------------
+def figures(run: SystemRun) -> dict[str, dict[str, float]]:
+    """Per component figures under canvas labels (IOSystem's and the engines')."""
+    out: dict[str, dict[str, float]] = {}
+    el = run.elapsed
+    if run.system is not None:
+        out.update(run.system.component_figures(el))
+    if run.cpx is not None:
+        for pool in (run.cpx.gcp, run.cpx.ziip):
+            for name, busy in zip(pool.names, pool.busy_us):
+                out[name] = {"busy_pct": min(100.0, 100.0 * busy / (el * 1e6)) if el else 0.0}
+    return out
+
+
+def workload_table(run: SystemRun) -> Table:
+    """One row per workload: what it asked for and what it got."""
+    rows = []
+    el = run.elapsed or 1.0
+    for wl in run.io:
+        reads = wl.hits + wl.misses
+        rows.append((wl.name, "I/O", round(wl.completed / el, 1),
+                     round(1e3 * wl.resp / wl.completed, 4) if wl.completed else 0.0,
+                     round(wl.hits / reads, 4) if reads else "—",
+                     f"{wl.reads} reads, {wl.writes} writes"))
+    for wl in run.cpu:
+        rows.append((wl.name, "CPU", round(wl.completed / el, 1),
+                     round(1e3 * wl.resp / wl.completed, 4) if wl.completed else 0.0, "—",
+                     f"{wl.tran_us / 1000:g} ms CPU each, {wl.eligible_us / wl.tran_us:.0%} "
+                     "zIIP eligible"))
+    return Table("Workload activity", ("workload", "type", "rate /s", "resp ms",
+                                       "read hit ratio", "requests"), tuple(rows),
+                 note="Read hit ratio: 4 KB records found in cache when the channel asked "
+                      "for them, out of all records read (it comes from the cache model).")
+
+
+def cpu_table(run: SystemRun) -> Table:
+    """Per engine busy (RMF CPU activity style)."""
+    rows = []
+    el = run.elapsed or 1.0
+    for pool, kind in ((run.cpx.gcp, "CP"), (run.cpx.ziip, "zIIP")):
+        for name, busy in zip(pool.names, pool.busy_us):
+            rows.append((name, kind, round(busy / 1000, 3), round(100 * busy / (el * 1e6), 1)))
+    acc = run.cpx.account
+    return Table("CPU activity", ("engine", "type", "busy ms", "busy %"), tuple(rows),
+                 note=f"zIIP-eligible work run on general CPs: "
+                      f"{acc.eligible_on_gcp_us / 1000:.1f} ms")
+
+
+# ---- analytic stations -----------------------------------------------------------
+def stations(run: SystemRun) -> list[analytic.Station]:
+    """The run's channels, volumes, ranks and processors as analytic stations."""
+    out: list[analytic.Station] = []
+    if run.system is not None:
+        out += _io_stations(run)
+    if run.cpx is not None:
+        out += _cpu_stations(run)
+    return out
+
+
+def _per_volume(run: SystemRun) -> tuple[dict[str, VolumeCounts], dict[str, set]]:
+    counts: dict[str, VolumeCounts] = {}
+    feeders: dict[str, set] = {}
+    for wl in run.io:
+        for v, c in wl.counts.items():
+            counts.setdefault(v, VolumeCounts()).add(c)
+            feeders.setdefault(v, set()).add(wl)
+    return counts, feeders
+
+
+def _io_stations(run: SystemRun) -> list[analytic.Station]:
+    system, el = run.system, run.elapsed
+    counts, feeders = _per_volume(run)
+    closed = {v for v, ws in feeders.items() if any(w.v["arrival"] == "closed" for w in ws)}
+    seq = {v for v, ws in feeders.items() if any(w.v["seq_pct"] > 0 for w in ws)}
+    out = []
+    # Channel paths: each control unit's channel work spread over its paths.
+    demand: dict[str, list] = {name: [0.0, 0, 0.0, 0.0] for name in system.paths}
+    for cu in system.control_units.values():
+        if cu.paths is None:
+            continue
+        vols = [v for v in cu.volumes if v.name in counts]
+        work = sum(counts[v.name].channel_work for v in vols)
+        ios = sum(counts[v.name].ios for v in vols)
+        pend = sum(v.totals.pend for v in vols)
+        n = cu.paths.n
+        for p in cu.paths.paths:
+            d = demand[p.name]
+            d[0] += work / n
+            d[1] += ios / n
+            d[2] += pend / n
+            d[3] += ios * ch.START_S / n
+    for name, p in system.paths.items():
+        work, ios, pend, start = demand[name]
+        if not ios:
+            continue
+        s = work / ios
+        wait = max(0.0, (pend - start) / ios)
+        out.append(analytic.Station(name, "channel", ios / el, s, 1, p.busy / el,
+                                    s + wait, None, False, False))
+    for name, vol in ((v.name, v) for v in system.volumes()):
+        c = counts.get(name)
+        if c is None or not c.ios:
+            continue
+        s = c.service / c.ios
+        cv2 = max(0.0, c.service2 / c.ios / (s * s) - 1.0) if s > 0 else None
+        busy = (vol.totals.disc + vol.totals.conn) / el / (1 + vol.aliases)
+        out.append(analytic.Station(name, "volume", c.ios / el, s, 1 + vol.aliases,
+                                    min(1.0, busy), c.resp / c.ios, cv2, name in closed,
+                                    name in seq, util_service_s=c.busy / c.ios))
+    for name, rank in system.ranks.items():
+        drives = list(rank.drives())
+        ops = sum(system.pool.accesses[d] for d in drives)
+        if not ops:
+            continue
+        disk = rank.disk
+        nominal = (disk.access_ms + disk.avg_seek_ms + disk.avg_latency_ms +
+                   disk.transfer_ms(be.record_footprint(PAGE))) / 1e3
+        servers = len(drives) * disk.parallelism
+        out.append(analytic.Station(name, "rank", ops / el, nominal, servers,
+                                    min(1.0, rank.busy_s() / el / len(drives)), None, None,
+                                    False, True, measured_s=rank.busy_s() / ops))
+    return out
+
+
+def _cpu_stations(run: SystemRun) -> list[analytic.Station]:
+    """One station per engine pool (the dispatcher shares work over its
+    engines), then each CPU workload's transactions through both pools."""
+    cpx, el = run.cpx, run.elapsed
+    n = sum(wl.completed for wl in run.cpu)
+    if not n:
+        return []
+    eligible = sum(wl.completed * wl.eligible_us for wl in run.cpu)
+    general = sum(wl.completed * wl.general_us for wl in run.cpu)
+    # Eligible work the dispatcher sent to a CP (no zIIP, or all busy with help on).
+    moved = cpx.account.eligible_on_gcp_us
+    out, resp = [], {}
+    for pool in (cpx.gcp, cpx.ziip):
+        if pool.count == 0:
+            continue
+        speed = sum(pool.speeds) / pool.count
+        cpu_us = (general / speed + moved) if pool is cpx.gcp else \
+            max(0.0, eligible / speed - moved)
+        visits = n if pool is cpx.gcp or eligible else 0
+        if not visits or cpu_us <= 0:
+            continue
+        s = cpu_us / visits * 1e-6
+        busy = sum(pool.busy_us) / (el * 1e6) / pool.count
+        # A transaction's CPU is the same every time: service CV² = 0.
+        st = analytic.Station(", ".join(pool.names), "processor", visits / el, s, pool.count,
+                              busy, cv2=0.0)
+        resp[pool.kind] = analytic.mmc_response(visits / el, s, pool.count)
+        out.append(st)
+    for wl in run.cpu:
+        if not wl.completed or any(r is None for r in resp.values()):
+            continue
+        # Both pools' M/M/c responses in turn (general part, then eligible part).
+        est_s = sum(resp.values())
+        out.append(analytic.Station(wl.name, "transaction", wl.completed / el, 0.0, 1, 0.0,
+                                    wl.resp / wl.completed, cv2=0.0, path_resp_s=est_s))
+    return out

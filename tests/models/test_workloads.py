@@ -1,0 +1,151 @@
+"""General workloads (wl_io, wl_cpu) on a drawn configuration: what a user would see."""
+import pytest
+
+from models import documents, experiments
+from models.params import ParamError
+from models.scenario import Link, Node
+
+
+def _case():
+    return documents.load_case("custom")
+
+
+def _by_label(sc, label):
+    return next(n for n in sc.nodes.values() if n.label == label)
+
+
+def _run(sc, **over):
+    return experiments.run_experiment("custom", over, scenario=sc)
+
+
+def _io_only(sc):
+    sc.remove_node(_by_label(sc, "OLTP CPU").id)
+    return sc
+
+
+def test_case_study_reports_every_component_rmf_style():
+    r = _run(_case())
+    for name in ("CHPID 40", "CHPID 41"):
+        assert r.components[name]["utilization_pct"] > 0
+    for v in ("PRD001", "PRD002", "PRD003", "PRD004"):
+        assert r.components[v]["io_rate"] > 300 and r.components[v]["resp_ms"] > 0
+    for cu in ("DS8K-1", "DS8K-2"):
+        assert 0.3 < r.components[cu]["read_hit_ratio"] < 1.0
+    for rank in ("Rank R1", "Rank R2"):
+        assert r.components[rank]["busy_pct"] > 5
+    for cpu in ("CP 1", "CP 2", "zIIP 1"):
+        assert r.components[cpu]["busy_pct"] > 5
+    titles = [t.title for t in r.reports]
+    for t in ("Workload activity", "Device activity", "Channel path activity",
+              "Cache subsystem activity", "Rank activity", "CPU activity",
+              "Analytic estimate beside the simulation", "Components as drawn"):
+        assert t in titles, t
+    # About the offered 2,000 I/Os a second (Poisson) and 1.0 CPU s/s.
+    assert r.metrics["io_rate"] == pytest.approx(2000, rel=0.05)
+    assert r.metrics["gcp_busy_pct"] + r.metrics["ziip_busy_pct"] / 2 == pytest.approx(
+        50, rel=0.15)
+
+
+def test_hit_ratio_emerges_from_cache_size_and_locality():
+    def hit(cache_gb, **over):
+        sc = _io_only(_case())
+        for cu in sc.of_category("control_unit"):
+            sc.set_property(cu.id, "cache_gb", cache_gb)
+        return _run(sc, **over).metrics["read_hit_ratio"]
+    small, big = hit(0.25), hit(4.0)
+    assert small < big - 0.1
+    assert big > 0.99                       # the 2 GB working set fits in 2 × 4 GB
+    assert hit(0.25, skew=1.2) > small + 0.1   # hotter data: more hits in the same cache
+    assert hit(0.25, skew=0.0) < small          # uniform: the fewest
+
+
+def test_writes_are_fast_writes_and_destage_to_the_rank():
+    sc = _io_only(_case())
+    w = _run(sc, read_pct=0.0, io_rate=1000.0)
+    r = _run(sc, read_pct=100.0, io_rate=1000.0, working_set_mb=500.0)
+    assert w.metrics["disc_ms"] < 0.01          # the write ends in cache and NVS
+    assert w.metrics["rank_busy_pct"] > 10      # ... and the destage works the drives
+    assert r.metrics["rank_busy_pct"] < 1       # cache-resident reads leave them idle
+    cache = next(t for t in w.reports if t.title == "Cache subsystem activity")
+    assert cache.rows
+
+
+def test_closed_users_obey_littles_law():
+    sc = _io_only(_case())
+    r = _run(sc, arrival="closed", users=10, think_ms=4.0)
+    x = r.metrics["io_rate"]
+    resp_s = r.metrics["io_resp_ms"] / 1e3
+    assert x == pytest.approx(10 / (0.004 + resp_s), rel=0.05)
+
+
+def test_cpu_workload_busy_follows_demand_and_eligible_share():
+    sc = _case()
+    sc.remove_node(_by_label(sc, "OLTP I/O").id)
+    r = _run(sc, cpu_demand=0.6, ziip_pct=50.0)
+    # 0.3 CPU s/s general on 2 CPs, 0.3 eligible mostly on the zIIP.
+    assert r.metrics["gcp_busy_pct"] * 2 + r.metrics["ziip_busy_pct"] == pytest.approx(60, rel=0.1)
+    assert 0.35 < r.metrics["ziip_share"] <= 0.5
+    assert r.metrics["io_rate"] == 0
+
+
+def test_workloads_carry_their_own_values_and_a_set_applies_to_all():
+    sc = _io_only(_case())
+    ds = _by_label(sc, "PROD.ORDERS")
+    io1 = _by_label(sc, "OLTP I/O")
+    sc.remove_link(sc.link_between(io1.id, ds.id).id)
+    io2 = sc.add_node(Node(sc.new_id("n"), "wl_io", "Batch I/O", 0, 300, {"io_rate": 500.0}))
+    sc.add_link(Link(sc.new_id("l"), io2.id, ds.id))
+    sc.set_property(io1.id, "io_rate", 1500.0)
+    assert sc.issues() == []                      # two I/O workloads, different rates: fine
+    r = _run(sc)
+    rows = {row[0]: row for row in next(t for t in r.reports if t.title == "Workload activity").rows}
+    assert rows["OLTP I/O"][2] == pytest.approx(1500, rel=0.08)
+    assert rows["Batch I/O"][2] == pytest.approx(500, rel=0.12)
+    r2 = _run(sc, io_rate=300.0)
+    rows = {row[0]: row for row in next(t for t in r2.reports if t.title == "Workload activity").rows}
+    assert rows["OLTP I/O"][2] == pytest.approx(300, rel=0.15)
+    assert rows["Batch I/O"][2] == pytest.approx(300, rel=0.15)
+
+
+def test_inspector_shows_each_kind_its_own_parameters():
+    sc = _case()
+    io = {p.name for p in sc.params_for(_by_label(sc, "OLTP I/O").id)}
+    cpu = {p.name for p in sc.params_for(_by_label(sc, "OLTP CPU").id)}
+    assert {"io_rate", "skew", "working_set_mb", "read_pct"} <= io and "cpu_demand" not in io
+    assert {"cpu_demand", "ziip_pct"} <= cpu and "io_rate" not in cpu
+    for p in sc.params_for(_by_label(sc, "OLTP I/O").id):
+        assert p.help and (p.kind != "float" or (p.min is not None and p.max is not None))
+
+
+def test_bad_values_are_refused_in_one_line():
+    sc = _case()
+    with pytest.raises(ParamError, match="io_rate"):
+        sc.set_property(_by_label(sc, "OLTP I/O").id, "io_rate", -5)
+    with pytest.raises(ParamError) as exc:
+        _run(sc, skew=9)
+    assert "\n" not in str(exc.value) and "skew" in str(exc.value)
+    with pytest.raises(ParamError, match="does not fit|MB"):
+        _run(sc, working_set_mb=100_000.0)
+
+
+def test_case_studies_keep_one_workload_and_general_workloads_need_their_path():
+    sc = documents.load_case("natural_ziip")
+    sc.add_node(Node(sc.new_id("n"), "wl_natural", "Second", 0, 400, {}))
+    assert any("only one workload" in i.message for i in sc.issues())
+    sc = _case()
+    sc.add_node(Node(sc.new_id("n"), "wl_db2", "DB2", 0, 600, {}))
+    assert any("only one workload" in i.message for i in sc.issues())
+    sc = _case()
+    cpu = _by_label(sc, "OLTP CPU")
+    for cp in ("CP 1", "CP 2"):
+        sc.remove_link(sc.link_between(cpu.id, _by_label(sc, cp).id).id)
+    assert any("general CP" in i.message and i.node == cpu.id for i in sc.issues())
+    sc = _case()
+    io = sc.add_node(Node(sc.new_id("n"), "wl_io", "Loose", 0, 700, {}))
+    assert any(i.node == io.id and "dataset" in i.message for i in sc.issues())
+
+
+def test_same_seed_same_numbers():
+    a = _run(_case())
+    b = _run(_case())
+    assert a.metrics == b.metrics and a.components == b.components
