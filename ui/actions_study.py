@@ -1,10 +1,13 @@
-"""History, comparison, sweeps and published-vs-model, wired into the main window.
+"""History, comparison, sweeps, what-if studies and published-vs-model, wired
+into the main window.
 
 :class:`StudyActions` opens the run history, records every finished run,
 adds the History, Sweep and Compare tabs, and owns the actions that reach
-them (Run ▸ Compare…, Sweep…, Published vs model, View ▸ History). The
-views only show; the runs go through ``models.experiments.run_experiment``
-on worker threads.
+them (Run ▸ Compare…, Sweep…, Published vs model, View ▸ History, the
+What-if studies menu and the start page's what-if buttons: each opens
+Compare with the study's before and after drawings run). The views only
+show; the runs go through ``models.experiments.run_experiment`` on worker
+threads.
 """
 from __future__ import annotations
 
@@ -16,10 +19,10 @@ from PySide6.QtGui import QAction
 from app import scenario_io
 from app.history import History, HistoryError, RunRecord
 from app.worker import TaskRunner
-from models import experiments
+from models import documents, experiments, whatif
 from models.params import ParamError
 from models.scenario import ScenarioError
-from ui.actions import shortcut_action
+from ui.actions import shortcut_action, whatif_menu
 from ui.charts.published import PublishedDialog
 from ui.compare import CompareView
 from ui.history_panel import HistoryPanel
@@ -51,6 +54,8 @@ class StudyActions:
             win.add_view(name, widget, follows_runs=False)
         self._connect()
         self.a = self._build_actions()
+        whatif_menu(win, self.open_whatif)
+        win.start_page.whatif_chosen.connect(self.open_whatif)
 
     def _connect(self) -> None:
         self.win.run_finished.connect(self._on_window_run_finished)
@@ -58,6 +63,7 @@ class StudyActions:
         self.history_panel.compare_requested.connect(self.compare_records)
         cv, r = self.compare_view, self.compare_runner
         cv.run_requested.connect(self._on_compare_view_run_requested)
+        cv.drawings_run_requested.connect(self._on_compare_view_drawings_run_requested)
         cv.cancel_requested.connect(r.cancel)
         r.progressed.connect(lambda f: cv.progress.setValue(int(f * 1000)))
         r.succeeded.connect(self._on_compare_runner_succeeded)
@@ -191,6 +197,46 @@ class StudyActions:
             return a, b
         cv.set_running(True, f"Running {exp.title} twice…")
         self.compare_runner.start(job)
+
+    # ---- what-if studies -------------------------------------------------------
+    def open_whatif(self, name: str) -> bool:
+        """Open Compare on what-if study ``name`` and run its before and after
+        drawings; False (with the reason) if it cannot start."""
+        try:
+            st = whatif.study(name)
+            before, after = st.documents()
+        except documents.ScenarioFileError as exc:
+            self.win.alert("Cannot open the what-if study", str(exc))
+            return False
+        if self.compare_runner.running:
+            self.win.say("A comparison is running: wait for it or cancel it first.")
+            return False
+        self.compare_view.set_drawings(before["experiment"], before, after, st.title,
+                                       st.about, st.metric)
+        self.win.show_view("compare")
+        return self._run_drawings()
+
+    def _on_compare_view_drawings_run_requested(self) -> None:
+        self._run_drawings()
+
+    def _run_drawings(self) -> bool:
+        cv = self.compare_view
+        before, after = cv.drawings
+        name = before["experiment"]
+        self._compare_labels = tuple(f"{side}: {d['title'].split(': ', 1)[-1]}"
+                                     for side, d in (("Before", before), ("After", after)))
+        self.win.run_scenario_document = {"format": documents.FORMAT,
+                                          "version": documents.VERSION, **after}
+
+        def job(progress, cancel):
+            a = experiments.run_experiment(name, {}, trace=True, cancel=cancel,
+                                           progress=lambda f: progress(0.5 * f), scenario=before)
+            b = experiments.run_experiment(name, {}, trace=True, cancel=cancel,
+                                           progress=lambda f: progress(0.5 + 0.5 * f),
+                                           scenario=after)
+            return a, b
+        cv.set_running(True, "Running before and after…")
+        return self.compare_runner.start(job)
 
     def _on_compare_runner_succeeded(self, pair) -> None:
         a, b = pair

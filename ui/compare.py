@@ -4,9 +4,12 @@ published style ("elapsed time ratio", "rate ratio").
 :class:`CompareView` is the Compare tab. Its bar sets up two variants of the
 current scenario that differ in one parameter and asks the window to run
 them (:attr:`CompareView.run_requested`); the window runs both on a worker
-and calls :meth:`CompareView.set_results`. Two runs picked in the History
-tab are shown the same way. The view computes nothing but the B/A ratios of
-the figures it is given.
+and calls :meth:`CompareView.set_results`. It can also compare **two
+drawings** (a what-if study's before and after, :meth:`set_drawings`): the
+parameter bar is then hidden, the study's paragraph is shown, and Run asks
+for both drawings again (:attr:`drawings_run_requested`). Two runs picked in
+the History tab are shown the same way. The view computes nothing but the
+B/A ratios of the figures it is given.
 """
 from __future__ import annotations
 
@@ -22,6 +25,9 @@ from ui.charts import ChartsView
 RATIO_NAMES = {"elapsed_s": "elapsed time ratio", "throughput_mb_s": "rate ratio",
                "pages_per_s": "rate ratio", "cpu_s": "CPU time ratio", "cpu_ms": "CPU time ratio",
                "io_ms": "I/O time ratio", "srb_switches": "switch ratio"}
+#: Figures a chart of utilisation per component shows best.
+UTILISATION_METRICS = ("channel_util_pct", "gcp_busy_pct", "ziip_busy_pct", "volume_busy_pct",
+                       "rank_busy_pct")
 #: Parameter kinds a user can type an A and a B value for.
 COMPARABLE_KINDS = ("int", "float", "bool", "choice")
 
@@ -56,6 +62,8 @@ class CompareView(QWidget):
 
     #: (parameter, text of A, text of B): the user asked to run the two variants.
     run_requested = Signal(str, str, str)
+    #: The user asked to run the two drawings of :meth:`set_drawings` again.
+    drawings_run_requested = Signal()
     cancel_requested = Signal()
 
     def __init__(self, parent: QWidget | None = None):
@@ -63,12 +71,22 @@ class CompareView(QWidget):
         self.experiment: str | None = None
         self.base: dict = {}
         self.scenario: dict | None = None
+        #: (drawing A, drawing B) when two drawings are compared, else None.
+        self.drawings: tuple[dict, dict] | None = None
+        #: The figure a what-if study is about (highlighted in the table).
+        self.key_metric: str | None = None
+        self.about = QLabel("")
+        self.about.setObjectName("compareAbout")
+        self.about.setWordWrap(True)
+        self.about.setStyleSheet("font-size: 11pt; color: #1d2733; padding: 4px 2px;")
+        self.about.setVisible(False)
         self.left, self.right = ChartsView(self), ChartsView(self)
         self.left.tabs.currentChanged.connect(self._on_left_current_changed)
         self.label_a, self.label_b = QLabel("A"), QLabel("B")
         self.table = self._build_table()
         layout = QVBoxLayout(self)
         layout.addLayout(self._build_bar())
+        layout.addWidget(self.about)
         heads = QHBoxLayout()
         for label in (self.label_a, self.label_b):
             label.setStyleSheet("font-size: 13pt; font-weight: bold;")
@@ -113,8 +131,9 @@ class CompareView(QWidget):
         self.status = QLabel("Open a case study, then pick a parameter to compare.")
         self.status.setWordWrap(True)
         bar = QHBoxLayout()
-        for w in (QLabel("Vary:"), self.param, QLabel("A:"), self.value_a, QLabel("B:"),
-                  self.value_b, self.run_button, self.cancel_button, self.progress):
+        self._variant_widgets = (QLabel("Vary:"), self.param, QLabel("A:"), self.value_a,
+                                 QLabel("B:"), self.value_b)
+        for w in (*self._variant_widgets, self.run_button, self.cancel_button, self.progress):
             bar.addWidget(w)
         bar.addWidget(self.status, 1)
         return bar
@@ -123,6 +142,7 @@ class CompareView(QWidget):
     def set_scenario(self, experiment: str | None, overrides: dict,
                      scenario: dict | None = None) -> None:
         """Offer the parameters of ``experiment``, A preset to the scenario's values."""
+        self._set_mode(None)
         self.experiment, self.base = experiment, dict(overrides)
         #: The drawing every run starts from (a scenario dict; None: the case study).
         self.scenario = scenario
@@ -146,14 +166,38 @@ class CompareView(QWidget):
         self.value_a.setText(str(a))
         self.value_b.setText(str(other_value(p, a)))
 
+    def set_drawings(self, experiment: str, before: dict, after: dict, title: str = "",
+                     about: str = "", metric: str | None = None) -> None:
+        """Compare two drawings (scenario dicts) of ``experiment``: a what-if
+        study's before and after. ``about`` is shown above the charts;
+        ``metric`` is the figure the study is about (first in the table)."""
+        self.experiment, self.base, self.scenario = experiment, {}, None
+        self.key_metric = metric
+        self._set_mode((before, after))
+        self.about.setText(f"<b>{title}</b><br>{about}" if title else about)
+        self.run_button.setEnabled(True)
+
+    def _set_mode(self, drawings: tuple[dict, dict] | None) -> None:
+        self.drawings = drawings
+        if drawings is None:
+            self.key_metric = None
+        for w in self._variant_widgets:
+            w.setVisible(drawings is None)
+        self.about.setVisible(drawings is not None)
+        self.run_button.setText("Run A and B" if drawings is None else "Run before and after")
+
     def _on_run_button_clicked(self) -> None:
+        if self.drawings is not None:
+            self.drawings_run_requested.emit()
+            return
         name = self.param.currentData()
         if name is not None:
             self.run_requested.emit(name, self.value_a.text().strip(), self.value_b.text().strip())
 
     def set_running(self, running: bool, text: str = "") -> None:
         """Enable Cancel while the window runs the variants; show ``text``."""
-        self.run_button.setEnabled(not running and self.param.count() > 0)
+        self.run_button.setEnabled(not running and (self.param.count() > 0
+                                                    or self.drawings is not None))
         self.cancel_button.setEnabled(running)
         self.progress.setVisible(running)
         if running:
@@ -173,10 +217,25 @@ class CompareView(QWidget):
         self.right.set_result(b)
         self.label_a.setText(label_a)
         self.label_b.setText(label_b)
+        if self.key_metric in UTILISATION_METRICS:
+            # A study about busy channels or engines opens on their utilisation.
+            tabs = self.left.tabs
+            for i in range(tabs.count()):
+                if tabs.tabText(i).startswith("Utilisation"):
+                    tabs.setCurrentIndex(i)
         rows = delta_rows(a, b)
+        if self.drawings is not None:
+            # Two drawings of a general system: leave out figures neither side has.
+            rows = [r for r in rows if r[1] or r[2]]
+        if self.key_metric is not None:
+            # A study's figure first: the one its paragraph is about.
+            rows.sort(key=lambda r: r[0] != self.key_metric)
         helps = {m.name: m.help for m in experiments.get(a.experiment).metrics} \
             if a.experiment in experiments.registry() else {}
-        self.table.setHorizontalHeaderLabels(["", label_a, label_b, f"{label_b} / {label_a}"])
+        # Column heads stay short ("Before: random reads on SSD" → "Before") so the
+        # figure names keep their room; the full labels head the charts.
+        ha, hb = (x.split(":", 1)[0] if ":" in x else x for x in (label_a, label_b))
+        self.table.setHorizontalHeaderLabels(["", ha, hb, f"{hb} / {ha}"])
         self.table.setRowCount(len(rows))
         for r, (name, va, vb, ratio, label) in enumerate(rows):
             # The papers' name for the ratio where they have one, else what the metric is.
@@ -188,5 +247,10 @@ class CompareView(QWidget):
                 if c:
                     item.setTextAlignment(Qt.AlignmentFlag.AlignRight | Qt.AlignmentFlag.AlignVCenter)
                 self.table.setItem(r, c, item)
+        if rows and rows[0][0] == self.key_metric:
+            for c in range(4):
+                font = self.table.item(0, c).font()
+                font.setBold(True)
+                self.table.item(0, c).setFont(font)
         for c in (1, 2, 3):
             self.table.resizeColumnToContents(c)

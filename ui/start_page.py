@@ -1,17 +1,20 @@
-"""The start page: a new empty scenario, or one of the built-in case studies."""
+"""The start page: a new empty scenario, a built-in case study or a what-if study."""
 from __future__ import annotations
 
 from PySide6.QtCore import Qt, Signal
 from PySide6.QtWidgets import QGridLayout, QLabel, QPushButton, QSizePolicy, QVBoxLayout, QWidget
 
 from app import scenario_io
-from models import experiments
+from models import experiments, whatif
 
 
 class StartPage(QWidget):
-    """Big, projector-friendly buttons: one per case study, plus "New"."""
+    """Big, projector-friendly buttons: one per case study and what-if study,
+    plus "New"."""
 
     case_chosen = Signal(str)
+    #: A what-if study's name: open Compare with its before and after run.
+    whatif_chosen = Signal(str)
     new_requested = Signal()
 
     def __init__(self, parent=None) -> None:
@@ -47,5 +50,27 @@ class StartPage(QWidget):
             self.buttons[name] = b
             grid.addWidget(b, i // 2, i % 2)
         outer.addLayout(grid)
+        outer.addWidget(self._whatif_grid())
         outer.addStretch(1)
         outer.setAlignment(Qt.AlignmentFlag.AlignTop)
+
+    def _whatif_grid(self) -> QWidget:
+        """What-if studies: before and after, run side by side in Compare."""
+        box = QWidget()
+        layout = QVBoxLayout(box)
+        layout.setContentsMargins(0, 12, 0, 0)
+        layout.addWidget(QLabel("<span style='font-size:13pt; font-weight:bold'>What-if "
+                                "studies</span> <span style='color:#3c4650'>— a change to a "
+                                "configuration, before and after, side by side</span>"))
+        grid = QGridLayout()
+        self.whatif_buttons: dict[str, QPushButton] = {}
+        for i, st in enumerate(whatif.studies()):
+            b = QPushButton(st.title)
+            b.setToolTip(f"<b>{st.title}</b><br>{st.about}")
+            b.setObjectName(f"whatif_{st.name}")
+            b.setSizePolicy(QSizePolicy.Policy.Ignored, QSizePolicy.Policy.Fixed)
+            b.clicked.connect(lambda _=False, n=st.name: self.whatif_chosen.emit(n))
+            self.whatif_buttons[st.name] = b
+            grid.addWidget(b, i // 2, i % 2)
+        layout.addLayout(grid)
+        return box
