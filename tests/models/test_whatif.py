@@ -53,6 +53,8 @@ def test_hyperpav_aliases_empty_iosq():
     b, a = _pair("hyperpav_aliases")
     assert b.metrics["iosq_ms"] > 0.5
     assert a.metrics["iosq_ms"] < 0.05
+    # The channel is idle (0.4 %): PEND stays at the 0.12 ms start, aliases or not.
+    assert a.metrics["pend_ms"] < 0.125
     assert a.metrics["io_resp_ms"] < 0.7 * b.metrics["io_resp_ms"]
 
 
