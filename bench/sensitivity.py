@@ -56,7 +56,6 @@ class Global:
 SPOOL = ("spool_dump", "spool_load")
 NATURAL = ("natural_ziip",)
 FETCH = ("program_fetch", "library_space")
-DB2 = ("db2_io", "db2_skip_sequential", "db2_runstats_sampling", "db2_index_scan")
 
 REGISTRY: list[Global] = [
     # -- spool (docs/model-spool.md) ---------------------------------------------------
@@ -101,20 +100,6 @@ REGISTRY: list[Global] = [
                         ("LLA_LOOKUP_US", "~3,000 instructions"),
                         ("CSECT_BYTES", "typical load-module structure"),
                         ("BYTES_PER_ADCON", "typical load-module structure"))],
-    # -- DB2 and the I/O back end (docs/model-db2.md, docs/model-io.md) --------------------
-    Global("models.io.backend", "DA_OP_S", "DS8800 device adapter, ~50,000 ops/s (assumption)",
-           DB2),
-    Global("models.io.backend", "DA_BYTES_S", "8 Gbit/s FC device adapter loop (SG24-8886)", DB2),
-    Global("models.io.backend", "SSD_RANK_BYTES_S", "DS8800 SSD rank sequential (assumption)",
-           DB2),
-    Global("models.io.backend", "READ_AHEAD_BYTES", "drive read look-ahead segment (assumption)",
-           DB2),
-    Global("models.io.staging", "DENSE_TRACK_SHARE", "LPO dense list, between E7 and RUNSTATS",
-           DB2),
-    Global("models.io.staging", "AMP_MAX_STRIPES", "AMP depth bound (assumption)", DB2),
-    Global("models.db2.cpu", "INDEX_LEAF_US", "~300 entries x ~100 instr on zEC12", DB2),
-    Global("models.db2.cpu", "GETPAGE_US", "SG24-7942 order of magnitude", DB2),
-    Global("models.db2.cpu", "SYNC_IO_US", "SG24-7942 order of magnitude", DB2),
 ]
 
 

@@ -18,14 +18,6 @@ from models.io.request import IOResult
 #: stream may hold ahead: 16 stripes of a 7+P rank are ~25 MB).
 AMP_MAX_STRIPES = 16
 
-#: A list prefetch is *dense* when it touches at least this share of the
-#: tracks it spans (DOMAIN.md: "most of the tracks it spans"). Bounded by
-#: REDP-4862's two observations: skip-17 lists (every 17th page: 71 % of
-#: the tracks they span) are record-cached by the LPO (4.7 KB per disk
-#: access, E7), and RUNSTATS at mid-range sampling (50 %: every track; 20 %:
-#: 93 %) is mostly streamed. An assumption inside (0.71, 0.93).
-DENSE_TRACK_SHARE = 0.85
-
 
 class Staging:
     """LPO scheduling and sequential prestage (mixed into ``VolumeIO``)."""
@@ -41,16 +33,15 @@ class Staging:
         staged from that another record of the track is likely to be wanted
         (odds above record transfer time / positioning time).
 
-        In full-track mode the LPO stages, as a DS8000 partial-track stage
-        does, from the first needed record to the end of the track, but only
-        the records not yet in cache (nor on their way): a track already in
-        cache is not read again. A list that comes back for a record before
-        that point stages the rest of the track (the LPO has now seen the
-        track wanted twice). Over a whole disorganized index scan the
-        partial-track stages thus add up to about twice the tracks in the
-        index (REDP-4862: "a little over twice"); staging from the needed
-        record every time would make it ~3 (the expected number of record
-        minima of a track, H_11).
+        In full-track mode the LPO stages every track of a list prefetch
+        (``list_prefetch``), also one already in cache: it plans the list on the
+        drives from the list alone, ahead of the channel's cache look-ups
+        (DOMAIN.md: "it can re-stage pages that are already cached"), and
+        sends the list's records as its reads complete, so the channel
+        waits for a re-staged track as for a miss. Lists inside an active
+        sequential stream are left to sequential prestage
+        (:meth:`_in_stream`): the unit classifies them as sequential.
+        A single-page (synchronous) read is never re-staged.
 
         Returns, per group, ``(drive, ready time)`` of the read it issued,
         or None when the group needed none.
@@ -58,37 +49,32 @@ class Staging:
         entries = self.cache.tracks
         kb = self.kb
         staged = self._lpo_staged
-        tails = self._lpo_tails
+        odds = self._full_track_odds
         be = self.backend
         revisits, visits = self._revisits, self._visits
         batch = [None] * len(groups)
+        restage = list_prefetch and bool(groups) and not self._in_stream(groups[0][0])
         full = self.full_mask
-        if list_prefetch and self.seq_detect and self._dense(groups):
-            self._stream_list(t, groups)
         for i, (track, mask) in enumerate(groups):
             visits += 1.0
             if track in staged:
                 revisits += 1.0
-            full_mode = track in staged
+            full_mode = revisits and revisits >= odds * visits
             e = entries.get(kb + track)
             if e is None:
                 need, have = mask, 0
             else:
                 have = e[0] | e[1]
                 need = mask & ~have
-                if not need:
+                if not need and not (full_mode and restage and self._cached(e, t)):
                     continue
-            if full_mode:
-                # From the first needed record to the end of the track (a
-                # DS8000 partial-track stage), less what is in cache; the
-                # second time a list comes back for a record before that,
-                # the rest of the track.
-                if track in tails:
-                    rest = full & ~have
-                else:
-                    rest = full & ~((need & -need) - 1) & ~have
-                    tails.add(track)
-                done = self._stage(t, track, rest, FULL if rest == full else PARTIAL, res)
+            if full_mode and restage and not need:
+                # The LPO plans the list from the list alone: it reads the
+                # track again and sends the list's records as its reads
+                # complete, as for any other record of the list.
+                done = self._stage(t, track, full, FULL, res)
+            elif full_mode:
+                done = self._stage(t, track, full & ~have, FULL, res)
             elif need & (need - 1):
                 done = self._stage(t, track, need, PARTIAL, res)
             else:
@@ -97,42 +83,6 @@ class Staging:
             batch[i] = (be.last_drive, done)
         self._revisits, self._visits = revisits, visits
         return batch
-
-    def _dense(self, groups) -> bool:
-        """Whether streaming the tracks a list spans costs the back end less
-        than staging the tracks it touches one by one.
-
-        Streaming reads every record of the span, a strip per operation;
-        staging one by one costs an operation per touched track and the
-        records from its first to its last needed one. Costs are the back
-        end's throughput costs (:meth:`Backend.op_cost_s`,
-        :meth:`Backend.record_transfer_s`): on HDD a positioning is worth
-        ~100 records, so lists touching a tenth of their span stream; on SSD
-        an operation is worth a few, so only lists touching nearly every
-        track of their span do.
-        """
-        first, last = groups[0][0], groups[-1][0]
-        span = last - first + 1
-        if span < 2 or len(groups) < DENSE_TRACK_SHARE * span:
-            return False        # it does not touch most of the tracks it spans
-        be = self.backend
-        op, rec = be.op_cost_s(), be.record_transfer_s()
-        records = 0
-        for _track, mask in groups:
-            records += mask.bit_length() - ((mask & -mask).bit_length() - 1)
-        one_by_one = len(groups) * op + records * rec
-        stream = -(-span // self._strip_run) * op + span * self.rpt * rec
-        return stream < one_by_one
-
-    def _stream_list(self, t: float, groups) -> None:
-        """Stage a dense list's span as a sequential stream: prestage whole
-        tracks from its first track, as for a sequential stream (AMP depth),
-        unless the active stream already covers it."""
-        first, last = groups[0][0], groups[-1][0]
-        ahead = self._seq_staged_to - last
-        if self._in_stream(first) and ahead >= self._prestage_tracks // 2:
-            return
-        self._prestage(t, first - 1 if not self._in_stream(first) else last)
 
     def _lpo_stages(self, groups) -> bool:
         """Whether the LPO will issue drive reads for a list that is no list

@@ -102,10 +102,10 @@ class VolumeIO(Staging):
         self.requests = 0
         self.completed = 0        # requests whose parts are in ``totals``
         self.path_waits = 0       # connects whose channel work had to queue
-        # LPO: tracks it staged from (a list coming back to one stages the
-        # rest of the track) and, for the record, how often lists came back.
+        # LPO staging choice: whole track pays when the chance that another
+        # record of the track is wanted later exceeds transfer / positioning.
+        self._full_track_odds = backend.record_transfer_s() / backend.positioning_s()
         self._lpo_staged: set[int] = set()
-        self._lpo_tails: set[int] = set()     # tracks staged to the end in full-track mode
         self._revisits = 0.0
         self._visits = 0.0
         # Sequential detection: the streams the unit follows, as
@@ -117,8 +117,6 @@ class VolumeIO(Staging):
         # AMP deepens it while the host keeps catching up with it.
         self._stripe_tracks = 15 if be.native else be.strip_tracks * be.data_per_row * be.ranks
         self._prestage_tracks = self._stripe_tracks
-        # Tracks one back-end operation of a stream reads (a strip, a cylinder).
-        self._strip_run = 15 if be.native else be.strip_tracks
         self.amp_waits = 0
 
     @property
