@@ -1,4 +1,11 @@
-"""The ``zperflab`` command: the desktop app, ``run``, ``validate`` and ``gui``.
+"""The ``zperflab`` command: the desktop app, ``run``, ``sweep``, ``validate`` and ``gui``.
+
+``run --replications N`` runs the drawing over the seeds ``--seed``,
+``--seed`` + 1, … and reports each metric's mean and 95 % confidence
+interval (:mod:`models.replicate`). ``sweep`` runs the cross product of its
+``--over`` values on all cores (:func:`app.sweep.run_points`) or on a Dask
+cluster (``--dask``), each point through :func:`models.sweep.point_metrics`
+like the GUI's Sweep tab, and writes CSV with human column names or JSON.
 
 Bad input (an unknown experiment or key, a value out of range, an unreadable
 targets file) prints one line to stderr and exits with status 2; the value
@@ -22,7 +29,7 @@ from contextlib import contextmanager
 from typing import Sequence
 
 from app import history
-from models import calibration, experiments
+from models import calibration, experiments, replicate
 from models.params import ParamError, parse_cli_value, shorten
 from models.run import Cancelled, NotImplementedYet
 
@@ -105,17 +112,20 @@ class Progress:
             self.drawn = False
 
 
+#: What the first Ctrl-C says (some models report progress only every few
+#: seconds, or a minute).
+STOPPING = "stopping at the run's next progress report; Ctrl-C again stops at once"
+
+
 @contextmanager
-def _ctrl_c_cancels(cancel: threading.Event):
+def _ctrl_c_cancels(cancel: threading.Event, message: str = STOPPING):
     """The first Ctrl-C asks the run to stop at its next progress report; a
     second one interrupts at once."""
     def handler(signum, frame):
         if cancel.is_set():
             raise KeyboardInterrupt
         cancel.set()
-        # Some models report progress only every few seconds (or a minute).
-        print("\nzperflab: stopping at the run's next progress report; Ctrl-C again stops "
-              "at once", file=sys.stderr, flush=True)
+        print(f"\nzperflab: {message}", file=sys.stderr, flush=True)
     try:
         old = signal.signal(signal.SIGINT, handler)
     except ValueError:          # not the main thread (tests): leave Ctrl-C alone
@@ -172,12 +182,18 @@ def cmd_run(args: argparse.Namespace) -> int:
     try:
         overrides = _parse_sets(args.set or [])
         name, scenario = _drawing(args)
-        progress = Progress(f"run {name}")
+        reps = args.replications
+        progress = Progress(f"run {name}" + (f" × {reps} seeds" if reps else ""))
+        warmup = {"warmup_s": args.warmup} if args.warmup else {}
         try:
             with _ctrl_c_cancels(cancel):
-                result = experiments.run_experiment(name, overrides, seed=args.seed,
-                                                    scenario=scenario, progress=progress,
-                                                    cancel=cancel)
+                if reps:
+                    result = replicate.replicate(name, overrides, reps, args.seed, scenario,
+                                                 progress, cancel, args.warmup)
+                else:
+                    result = experiments.run_experiment(name, overrides, seed=args.seed,
+                                                        scenario=scenario, progress=progress,
+                                                        cancel=cancel, **warmup)
         finally:
             progress.done()
     except ParamError as exc:
@@ -190,6 +206,8 @@ def cmd_run(args: argparse.Namespace) -> int:
         return EXIT_INTERRUPTED
     if args.json:
         print(json.dumps(result.as_json(), indent=1))
+    elif args.replications:
+        _print_replicated(result)
     else:
         exp = experiments.get(result.experiment)
         print(f"{exp.title} ({exp.name}), seed {result.seed}")
@@ -206,6 +224,58 @@ def cmd_run(args: argparse.Namespace) -> int:
             for row in table.rows:
                 print("  " + " | ".join(_fmt(c) for c in row))
     return 0
+
+
+def _print_replicated(rep: replicate.Replicated) -> None:
+    exp = experiments.get(rep.experiment)
+    print(f"{exp.title} ({exp.name}), {rep.n} replications, seeds {rep.seeds[0]}–{rep.seeds[-1]}")
+    for p in exp.schema.params:
+        unit = f" {p.unit}" if p.unit and rep.params[p.name] is not None else ""
+        print(f"  {p.name:22} {_fmt(rep.params[p.name])}{unit}")
+    print("Metrics (mean ± half-width of the 95 % confidence interval):")
+    units = {m.name: m.unit for m in exp.metrics}
+    for k, e in rep.metrics.items():
+        print(f"  {k:22} {_fmt(e.mean)} ± {_fmt(e.half)} {units.get(k, '')}".rstrip())
+    print(rep.warmup_line())
+    for note in rep.notes:
+        print(note)
+    table = rep.component_table()
+    if table is not None:
+        print(f"\n{table.title}")
+        print("  " + " | ".join(table.columns))
+        for row in table.rows:
+            print("  " + " | ".join(_fmt(c) for c in row))
+    print("\nRMF-style reports are per run: zperflab run without --replications prints them.")
+
+
+def _replications(text: str) -> int:
+    """``--replications``: a whole number 2 to 1000."""
+    try:
+        return replicate.check_replications(int(text))
+    except (ValueError, ParamError):
+        raise argparse.ArgumentTypeError(
+            f"must be a whole number 2–{replicate.MAX_REPLICATIONS} (a confidence interval "
+            "needs at least two runs)") from None
+
+
+def _warmup(text: str) -> float:
+    try:
+        value = float(text)
+    except ValueError:
+        value = -1.0
+    if not 0.0 <= value < 1e9:
+        raise argparse.ArgumentTypeError("must be simulated seconds, 0 or more")
+    return value
+
+
+def _workers(text: str) -> int:
+    try:
+        value = int(text)
+    except ValueError:
+        value = 0
+    if not 1 <= value <= 4096:
+        raise argparse.ArgumentTypeError("must be a whole number 1–4096")
+    return value
 
 
 def cmd_validate(args: argparse.Namespace) -> int:
@@ -258,8 +328,19 @@ def _build_parser() -> argparse.ArgumentParser:
     r.add_argument("--set", action="append", metavar="KEY=VALUE",
                    help="set a parameter (JSON value where it parses)")
     r.add_argument("--json", action="store_true", help="print one JSON object")
-    r.add_argument("--seed", type=_seed, default=experiments.DEFAULT_SEED)
+    r.add_argument("--seed", type=_seed, default=experiments.DEFAULT_SEED,
+                   help="run seed (with --replications: the first of the seeds SEED, "
+                        "SEED+1, …)")
+    r.add_argument("--replications", type=_replications, metavar="N",
+                   help="run N seeds and report each metric's mean and 95%% confidence "
+                        "interval (\"ci95\" in --json)")
+    r.add_argument("--warmup", type=_warmup, default=0.0, metavar="SECONDS",
+                   help="leave the first simulated SECONDS out of the figures (models with "
+                        "open arrivals; the report says how much was removed)")
     r.set_defaults(func=cmd_run)
+
+    from app import sweep_cli
+    sweep_cli.add_parser(sub, _seed, _replications, _workers)
 
     v = sub.add_parser("validate", help="compare the model with published figures")
     v.add_argument("--targets", help="targets file (default: the bundled copy)")

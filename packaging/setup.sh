@@ -36,6 +36,6 @@ stamp=.venv/.zperflab-installed
 if [ ! -f "$stamp" ] || [ setup.cfg -nt "$stamp" ]; then
   echo "zperflab setup: installing Python packages (first time takes a minute)"
   .venv/bin/python -m pip install -q --upgrade pip
-  .venv/bin/python -m pip install -q -e ".[test]"
+  .venv/bin/python -m pip install -q -e ".[test,cluster]"
   touch "$stamp"
 fi

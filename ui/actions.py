@@ -12,7 +12,9 @@ from PySide6.QtGui import QAction, QKeySequence
 from PySide6.QtWidgets import QComboBox, QInputDialog, QLabel, QMainWindow, QToolBar
 
 from app import scenario_io, settings
-from models import experiments
+from app.worker import TaskRunner
+from models import experiments, replicate
+from models.scenario import ScenarioError
 
 K = QKeySequence.StandardKey
 
@@ -59,6 +61,10 @@ def build_actions(win) -> SimpleNamespace:
     a.run = _act(win, "&Run", win.run, ["F5"], "Run the scenario's experiment (F5)")
     a.cancel = _act(win, "&Cancel run", win.cancel_run, ["Esc"], "Stop the running experiment (Esc)")
     a.cancel.setEnabled(False)
+    win.replications = Replications(win)
+    a.replications = _act(win, "Re&plications…", win.replications.ask, (),
+                          "Run the scenario over several seeds: each figure's mean and 95 % "
+                          "confidence interval")
     a.trace_rows = _act(win, "Replay &trace size…", lambda: ask_trace_rows(win), (),
                         "How many of a run's newest events are kept for the animation "
                         "(memory stays bounded on full-scale runs)")
@@ -92,6 +98,7 @@ def _menus(win, a: SimpleNamespace) -> None:
     r = bar.addMenu("&Run")
     r.addAction(a.run)
     r.addAction(a.cancel)
+    r.addAction(a.replications)
     r.addSeparator()
     r.addAction(a.trace_rows)
     win.run_menu = r
@@ -170,6 +177,88 @@ def ask_trace_rows(win) -> None:
     if ok:
         settings.set_trace_rows(rows)
         win.statusBar().showMessage(f"Runs now keep the newest {rows:,} events for replay.", 5000)
+
+
+# ---- What-if studies --------------------------------------------------------------
+def whatif_menu(win, open_study) -> None:
+    """Add the "What-if studies" menu: one entry per built-in study
+    (:mod:`models.whatif`); ``open_study(name)`` opens Compare with both
+    sides run. The menu is ``win.whatif_menu``."""
+    from models import whatif
+
+    menu = win.menuBar().addMenu("&What-if studies")
+    for st in whatif.studies():
+        act = QAction(st.title, win)
+        act.setToolTip(st.about)
+        act.setStatusTip(f"{st.title}: opens Compare with the before and after drawings run")
+        act.triggered.connect(lambda _=False, n=st.name: open_study(n))
+        menu.addAction(act)
+    menu.setToolTipsVisible(True)
+    win.whatif_menu = menu
+
+
+#: Replications the dialog offers first.
+DEFAULT_REPLICATIONS = 10
+
+
+class Replications:
+    """Run ▸ Replications…: the scenario over N seeds on a worker thread, with
+    progress and Cancel in the status bar; the results dock shows each
+    figure's mean ± 95 % interval (:func:`models.replicate.replicate`)."""
+
+    def __init__(self, win) -> None:
+        self.win = win
+        self.runner = TaskRunner("replications", win)
+        self.runner.progressed.connect(win.task_progressed)
+        self.runner.succeeded.connect(self._on_runner_succeeded)
+        self.runner.failed.connect(self._on_runner_failed)
+        self.runner.cancelled.connect(lambda: win.say("Replications cancelled: no result."))
+        self.runner.done.connect(win.end_task)
+
+    def ask(self) -> None:
+        """Ask how many seeds, then :meth:`start`."""
+        n, ok = QInputDialog.getInt(
+            self.win, "Replications",
+            "Run the scenario with this many seeds (1, 2, 3, …) and show each figure's\n"
+            "mean and 95 % confidence interval:", DEFAULT_REPLICATIONS, 2,
+            replicate.MAX_REPLICATIONS)
+        if ok:
+            self.start(n)
+
+    def start(self, n: int) -> bool:
+        """Run the current scenario over ``n`` seeds; False if it cannot start."""
+        win = self.win
+        if self.runner.running:
+            win.say("Replications are already running.")
+            return False
+        try:
+            name, _drawn = win.editor.scenario.run_request()
+        except ScenarioError as exc:
+            win.results.show_message(f"Cannot run yet: {exc}", error=True)
+            win.results_dock.raise_()
+            return False
+        doc = scenario_io.to_document(win.editor.scenario)
+        seed = experiments.DEFAULT_SEED
+
+        def job(progress, cancel):
+            return replicate.replicate(name, {}, n, seed, doc, progress, cancel)
+
+        win.begin_task(f"{n} replications…", self.runner.cancel)
+        win.say(f"Running {experiments.get(name).title} over {n} seeds…")
+        return self.runner.start(job)
+
+    def stop(self) -> None:
+        """Cancel any replications and end the thread (window closing)."""
+        self.runner.stop()
+
+    def _on_runner_succeeded(self, rep) -> None:
+        self.win.results.show_replicated(rep)
+        self.win.results_dock.raise_()
+        self.win.say(f"Finished {rep.n} replications of {experiments.get(rep.experiment).title}.")
+
+    def _on_runner_failed(self, message: str) -> None:
+        self.win.results.show_message(message, error=True)
+        self.win.say(message)
 
 
 # ---- What-if studies --------------------------------------------------------------

@@ -606,6 +606,7 @@ class MainWindow(QMainWindow):
         self._shut_down = True
         self.autosaver.stop()
         self.runner.stop()
+        self.replications.stop()
         self.study.shutdown()
         self.exports.deck_runner.stop()
         for signal in (self.scene.selectionChanged, self.scene.issues_changed,

@@ -86,7 +86,7 @@ def run_experiment(name: str, overrides: dict | None = None, seed: int = DEFAULT
                    trace: bool | Trace = False,
                    progress: Callable[[float], None] | None = None,
                    cancel: threading.Event | None = None,
-                   scenario: Any = None) -> RunResult:
+                   scenario: Any = None, warmup_s: float = 0.0) -> RunResult:
     """Run experiment ``name`` on a drawing, with ``overrides`` on top.
 
     The one path of every run (GUI, ``zperflab run``, ``sweep``,
@@ -96,7 +96,10 @@ def run_experiment(name: str, overrides: dict | None = None, seed: int = DEFAULT
     ``overrides`` edit the copy (:func:`models.hardware.apply`), the copy
     must be runnable, and the run gets its configuration
     (:func:`models.config.from_scenario`) in ``ctx.config`` and its
-    parameter values as drawn plus the other overrides.
+    parameter values as drawn plus the other overrides. ``warmup_s`` asks
+    the model to leave the first seconds out (``RunContext.warmup_s``); the
+    result's ``warmup_removed_s`` says what it did, and a note says when it
+    removed nothing.
 
     Raises
     ------
@@ -108,9 +111,43 @@ def run_experiment(name: str, overrides: dict | None = None, seed: int = DEFAULT
     Cancelled
         ``cancel`` was set during the run.
     """
+    from models.config import from_scenario
+
+    exp, sc, params = prepare(name, overrides, scenario)
+    if exp.run is None:
+        raise NotImplementedYet(f"experiment '{name}' is not implemented yet")
+    if trace is True:
+        trace = Trace()
+    # An empty Trace is falsy (it has a length): test the type, not truth.
+    ctx = RunContext(seed=seed, trace=trace if isinstance(trace, Trace) else None,
+                     progress=progress, cancel=cancel, config=from_scenario(sc),
+                     warmup_s=warmup_s)
+    result = exp.run(params, ctx)
+    table = result.component_table()
+    if table is not None:
+        result = dataclasses.replace(result, reports=(*result.reports, table))
+    if ctx.warmup_removed_s is not None or warmup_s > 0:
+        result = dataclasses.replace(result, warmup_removed_s=ctx.warmup_removed_s)
+        if ctx.warmup_removed_s is None:
+            result = dataclasses.replace(result, notes=(*result.notes, (
+                f"Warm-up: none removed ({warmup_s:g} s asked): this model counts every "
+                "request from the start of the run.")))
+    if progress is not None:
+        progress(1.0)
+    return result
+
+
+def prepare(name: str, overrides: dict | None = None, scenario: Any = None):
+    """(experiment, edited drawing, resolved parameters) of a run, without
+    running it: how a sweep checks its points before it starts.
+
+    Raises
+    ------
+    ParamError
+        As :func:`run_experiment`.
+    """
     # The drawing's modules import this registry: import them when it exists.
     from models import hardware
-    from models.config import from_scenario
     from models.scenario import ScenarioError
 
     exp = get(name)
@@ -120,21 +157,7 @@ def run_experiment(name: str, overrides: dict | None = None, seed: int = DEFAULT
         drawn = sc.run_request()[1]
     except ScenarioError as exc:
         raise ParamError(f"the drawing cannot run: {exc}") from None
-    params = exp.resolve({**drawn, **rest})
-    if exp.run is None:
-        raise NotImplementedYet(f"experiment '{name}' is not implemented yet")
-    if trace is True:
-        trace = Trace()
-    # An empty Trace is falsy (it has a length): test the type, not truth.
-    ctx = RunContext(seed=seed, trace=trace if isinstance(trace, Trace) else None,
-                     progress=progress, cancel=cancel, config=from_scenario(sc))
-    result = exp.run(params, ctx)
-    table = result.component_table()
-    if table is not None:
-        result = dataclasses.replace(result, reports=(*result.reports, table))
-    if progress is not None:
-        progress(1.0)
-    return result
+    return exp, sc, exp.resolve({**drawn, **rest})
 
 
 def drawing(name: str, scenario: Any = None):

@@ -9,6 +9,7 @@ from PySide6.QtWidgets import (QAbstractItemView, QHeaderView, QLabel, QScrollAr
                                QTableWidget, QTableWidgetItem, QVBoxLayout, QWidget)
 
 from models import experiments
+from models.replicate import Replicated
 from models.run import RunResult, Table
 
 
@@ -61,15 +62,40 @@ class ResultsPanel(QScrollArea):
         self.headline = QLabel(f"<b>{exp.title}</b> — seed {result.seed}")
         self.headline.setObjectName("resultsHeadline")
         layout.addWidget(self.headline)
+        self._metrics(layout, exp, ("Metric", "Value"),
+                      {k: format_number(v) for k, v in result.metrics.items()})
+        for note in result.notes:
+            layout.addWidget(_wrapped(f"<i>{note}</i>"))
+        self._reports(layout, result.reports)
+
+    def show_replicated(self, rep: Replicated) -> None:
+        """Show runs over several seeds: each figure's mean ± half-width of its
+        95 % confidence interval."""
+        layout = self._page()
+        exp = experiments.get(rep.experiment)
+        self.headline = QLabel(f"<b>{exp.title}</b> — {rep.n} replications, seeds "
+                               f"{rep.seeds[0]}–{rep.seeds[-1]}")
+        self.headline.setObjectName("resultsHeadline")
+        layout.addWidget(self.headline)
+        self._metrics(layout, exp, ("Metric", "Mean ± 95 % CI"),
+                      {k: f"{format_number(e.mean)} ± {format_number(e.half)}"
+                       for k, e in rep.metrics.items()})
+        for note in (rep.warmup_line(), *rep.notes):
+            layout.addWidget(_wrapped(f"<i>{note}</i>"))
+        table = rep.component_table()
+        self._reports(layout, () if table is None else (table,))
+
+    def _metrics(self, layout: QVBoxLayout, exp, columns, shown: dict) -> None:
+        """The metrics table: a description, and the shown value with its unit."""
         meta = {m.name: m for m in exp.metrics}
         rows, tips = [], []
-        for name, value in result.metrics.items():
+        for name, text in shown.items():
             m = meta.get(name)
             unit = f" {m.unit}" if m and m.unit else ""
             rows.append((m.help if m and m.help else name.replace("_", " ").capitalize(),
-                         format_number(value) + unit))
+                         text + unit))
             tips.append(name)
-        self.metrics_table = _table(("Metric", "Value"), rows)
+        self.metrics_table = _table(columns, rows)
         for r, name in enumerate(tips):
             self.metrics_table.item(r, 0).setToolTip(
                 f"{rows[r][0]}: metric '{name}' (as in zperflab run --json)")
@@ -82,9 +108,9 @@ class ResultsPanel(QScrollArea):
         self.metrics_table.setHorizontalScrollBarPolicy(Qt.ScrollBarPolicy.ScrollBarAlwaysOff)
         self.metrics_table.setObjectName("metricsTable")
         layout.addWidget(self.metrics_table)
-        for note in result.notes:
-            layout.addWidget(_wrapped(f"<i>{note}</i>"))
-        for report in result.reports:
+
+    def _reports(self, layout: QVBoxLayout, reports) -> None:
+        for report in reports:
             layout.addWidget(_wrapped(f"<b>{report.title}</b>"))
             t = _report_table(report)
             self.report_tables.append(t)

@@ -1,0 +1,229 @@
+"""``zperflab sweep``: the full cross product of parameter values, headless.
+
+    zperflab sweep (EXPERIMENT | --scenario FILE) --over KEY=V1,V2,... [--over KEY2=...]
+                   [--set KEY=VALUE] [--replications N] [--csv FILE | --json]
+                   [--workers N | --dask ADDRESS] [--seed N]
+
+Every combination is checked before anything runs (a bad key or value: one
+line, status 2). The points run on a local process pool
+(:func:`app.sweep.run_points`, all cores unless ``--workers``) or on an
+existing Dask cluster (:func:`app.sweep.run_points_dask`), each through
+:func:`models.sweep.point_metrics`, the Sweep tab's point runner, so the
+numbers are the same wherever they run. Progress goes to stderr at a
+terminal. The first Ctrl-C stops the sweep and writes the points that
+finished (status 130); the output says how many that is.
+"""
+from __future__ import annotations
+
+import argparse
+import csv
+import io
+import json
+import math
+import os
+import sys
+import threading
+import time
+
+from app import sweep as pool
+from models import experiments
+from models.params import ParamError, json_value, parse_cli_value, shorten
+from models.run import NotImplementedYet
+from models.sweep import (GridSpec, SweepCancelled, check_grid, grid_json, grid_rows,
+                          grid_table, metric_headings, metric_order, param_heading)
+
+#: What the first Ctrl-C says during a sweep.
+STOPPING = ("stopping the sweep: finished points are kept and written; running points stop at "
+            "their next progress report (Ctrl-C again stops at once)")
+
+
+def add_parser(sub, seed_type, replications_type, workers_type) -> None:
+    """Add the ``sweep`` subcommand to ``sub`` (the CLI's subparsers)."""
+    s = sub.add_parser(
+        "sweep", help="run the cross product of parameter values on all cores or a Dask cluster",
+        epilog="Each --over adds an axis; the first changes slowest. Values are JSON where "
+               "they parse (a JSON list after = gives values that contain commas). Progress "
+               "shows on stderr at a terminal; Ctrl-C stops the sweep and writes the points "
+               "that finished (status 130).")
+    s.add_argument("experiment", nargs="?",
+                   help="experiment (its built-in case study is the drawing); optional "
+                        "with --scenario")
+    s.add_argument("--scenario", metavar="FILE", help="sweep the drawing in a scenario file")
+    s.add_argument("--over", action="append", required=True, metavar="KEY=V1,V2,...",
+                   help="a parameter and its values (repeat for a cross product)")
+    s.add_argument("--set", action="append", metavar="KEY=VALUE",
+                   help="a parameter every point shares")
+    s.add_argument("--replications", type=replications_type, default=1, metavar="N",
+                   help="run each point over N seeds (SEED, SEED+1, …): mean and 95%% "
+                        "confidence interval")
+    out = s.add_mutually_exclusive_group()
+    out.add_argument("--csv", metavar="FILE",
+                     help="write CSV with titled columns to FILE ('-': stdout)")
+    out.add_argument("--json", action="store_true", help="print one JSON object")
+    where = s.add_mutually_exclusive_group()
+    where.add_argument("--workers", type=workers_type, metavar="N",
+                       help="local processes (default: all cores)")
+    where.add_argument("--dask", metavar="ADDRESS",
+                       help="run on an existing Dask cluster, e.g. tcp://scheduler:8786 "
+                            "(needs the cluster extra; workers need zperflab installed)")
+    s.add_argument("--seed", type=seed_type, default=experiments.DEFAULT_SEED)
+    s.set_defaults(func=cmd_sweep)
+
+
+def parse_over(items, base: dict) -> tuple[tuple[str, tuple], ...]:
+    """``--over KEY=V1,V2,…`` items as (key, values) axes.
+
+    Raises
+    ------
+    ParamError
+        A malformed item, a key given twice (or also in ``--set``), no values.
+    """
+    axes = []
+    for item in items:
+        key, eq, text = item.partition("=")
+        key = key.strip()
+        if not eq or not key:
+            raise ParamError(f"--over needs KEY=V1,V2,…, got '{shorten(item)}'")
+        if key in base:
+            raise ParamError(f"--over {key} is also given with --set: give it once")
+        if any(key == k for k, _ in axes):
+            raise ParamError(f"--over {key} is given twice: list all its values in one --over")
+        values = _values(text)
+        if not values:
+            raise ParamError(f"--over {key} has no values: give KEY=V1,V2,…")
+        axes.append((key, tuple(values)))
+    return tuple(axes)
+
+
+def _values(text: str) -> list:
+    text = text.strip()
+    if text.startswith("["):
+        try:
+            parsed = json_value(text)
+        except ValueError:
+            parsed = None
+        if isinstance(parsed, list):
+            return parsed
+    return [parse_cli_value(v.strip()) for v in text.split(",") if v.strip()]
+
+
+def _spec(args: argparse.Namespace) -> GridSpec:
+    from app.cli import _drawing, _parse_sets
+
+    base = _parse_sets(args.set or [])
+    name, scenario = _drawing(args)
+    axes = parse_over(args.over, base)
+    spec = GridSpec(name, axes, base, seed=args.seed, replications=args.replications,
+                    scenario=None if scenario is None else scenario.to_dict())
+    check_grid(spec)
+    if args.csv and args.csv != "-":
+        folder = os.path.dirname(os.path.abspath(args.csv))
+        if not os.path.isdir(folder):
+            raise ParamError(f"--csv {shorten(args.csv, 200)}: no folder {shorten(folder, 160)}")
+    return spec
+
+
+def cmd_sweep(args: argparse.Namespace) -> int:
+    from app.cli import EXIT_INTERRUPTED, Progress, _ctrl_c_cancels, _fail
+
+    try:
+        spec = _spec(args)
+    except ParamError as exc:
+        return _fail(str(exc))
+    points = spec.points()
+    combos = len(points) // spec.replications
+    where = f"Dask at {args.dask}" if args.dask else \
+        f"{args.workers or pool.default_workers()} local processes"
+    print(f"zperflab: sweep {spec.experiment}: {combos} points × {spec.replications} "
+          f"seed(s) = {len(points)} runs on {where}", file=sys.stderr)
+    progress = Progress(f"sweep {spec.experiment}")
+    cancel = threading.Event()
+    start = time.monotonic()
+    results, stopped = None, False
+    try:
+        with _ctrl_c_cancels(cancel, STOPPING):
+            results = _run(args, spec, points, lambda d, n: progress(d / n), cancel)
+    except SweepCancelled as exc:
+        results, stopped = exc.partial or [None] * len(points), True
+    except pool.ClusterError as exc:
+        return _fail(str(exc))
+    except ParamError as exc:
+        return _fail(str(exc))
+    except NotImplementedYet as exc:
+        print(f"zperflab: {exc}", file=sys.stderr)
+        return 3
+    finally:
+        progress.done()
+    rows = grid_rows(spec, results)
+    try:
+        _write(args, spec, rows, combos)
+    except OSError as exc:
+        return _fail(str(exc))
+    took = time.monotonic() - start
+    if stopped:
+        dest = f" to {args.csv}" if args.csv and args.csv != "-" else ""
+        print(f"zperflab: cancelled (Ctrl-C): wrote the {len(rows)} of {combos} points that "
+              f"finished{dest}", file=sys.stderr)
+        return EXIT_INTERRUPTED
+    print(f"zperflab: {combos} points ({len(points)} runs) in {took:.1f} s", file=sys.stderr)
+    return 0
+
+
+def _run(args, spec: GridSpec, points, progress, cancel) -> list:
+    if args.dask:
+        return pool.run_points_dask(args.dask, spec.runner, spec.experiment, points,
+                                    spec.scenario, progress, cancel)
+    return pool.run_points(spec.runner, spec.experiment, points, spec.scenario, args.workers,
+                           progress, cancel)
+
+
+def _write(args, spec: GridSpec, rows, total: int) -> None:
+    if args.json:
+        print(json.dumps(grid_json(spec, rows, total), indent=1))
+        return
+    if args.csv:
+        text = csv_text(*grid_table(spec, rows))
+        if args.csv == "-":
+            sys.stdout.write(text)
+        else:
+            from app import atomic
+            try:
+                atomic.write(args.csv, text.encode("utf-8"))
+            except atomic.WriteError as exc:
+                raise OSError(str(exc)) from None
+        return
+    _print_rows(spec, rows)
+
+
+def csv_text(header, cells) -> str:
+    """CSV with a heading row; numbers in full, an empty cell for none."""
+    buf = io.StringIO()
+    w = csv.writer(buf, lineterminator="\n")
+    w.writerow(header)
+    for line in cells:
+        w.writerow(["" if isinstance(c, float) and not math.isfinite(c)
+                    else json.dumps(c) if isinstance(c, (dict, list)) else c for c in line])
+    return buf.getvalue()
+
+
+def _print_rows(spec: GridSpec, rows) -> None:
+    """One block per point: the swept values, then each metric (mean ± half-width)."""
+    names = metric_order(spec.experiment, rows)
+    heads = metric_headings(spec.experiment, names)
+    width = max([len(t) for t, _ in heads.values()] or [0])
+    for row in rows:
+        print(", ".join(f"{param_heading(spec.experiment, k)} = {_show(row.values[k])}"
+                        for k, _ in spec.axes))
+        for name in names:
+            title, unit = heads[name]
+            e = row.metrics.get(name)
+            if e is None:
+                continue
+            ci = f" ± {_show(e.half)}" if spec.replications > 1 else ""
+            print(f"  {title:{width}}  {_show(e.mean)}{ci} {unit}".rstrip())
+
+
+def _show(c) -> str:
+    if isinstance(c, float):
+        return "—" if not math.isfinite(c) else f"{c:.6g}"
+    return json.dumps(c) if isinstance(c, (dict, list)) else str(c)

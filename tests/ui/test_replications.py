@@ -1,0 +1,33 @@
+"""Run ▸ Replications…: N seeds on the worker, progress and Cancel in the status
+bar, mean ± 95 % interval in the results dock."""
+from PySide6.QtWidgets import QInputDialog
+
+
+def _menu_texts(menu):
+    return [a.text().replace("&", "") for a in menu.actions()]
+
+
+def test_replications_show_mean_and_interval_in_the_results_dock(window, qtbot, monkeypatch):
+    assert "Replications…" in _menu_texts(window.run_menu)
+    window.open_case_or_file("program_fetch")
+    monkeypatch.setattr(QInputDialog, "getInt", lambda *a, **k: (4, True))
+    with qtbot.waitSignal(window.replications.runner.done, timeout=60_000):
+        window.actions_.replications.trigger()
+        assert window.task_cancel.isVisible()
+    assert "4 replications, seeds 1–4" in window.results.headline.text()
+    table = window.results.metrics_table
+    assert table.horizontalHeaderItem(1).text() == "Mean ± 95 % CI"
+    values = [table.item(r, 1).text() for r in range(table.rowCount())]
+    assert all(" ± " in v for v in values)
+    assert any(v.split(" ± ")[1].split()[0] != "0" for v in values)   # elapsed time varies
+    components = window.results.report_tables[-1]
+    assert components.horizontalHeaderItem(3).text() == "± 95 % CI"
+    assert not window.task_cancel.isVisible()
+
+
+def test_cancel_stops_the_replications(window, qtbot):
+    window.open_case_or_file("spool_dump")
+    with qtbot.waitSignal(window.replications.runner.done, timeout=60_000):
+        window.replications.start(50)
+        window.task_cancel.click()
+    assert "cancelled" in window.status.text()
