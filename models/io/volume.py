@@ -182,9 +182,17 @@ class VolumeIO(Staging):
             prog = self._channel_io(eng.now, groups, res, list_prefetch)    # one channel I/O
         else:
             prog = self._programs(eng.now, groups, res, list_prefetch)
+        settled = False
         try:
             t_sync = next(prog)
             while True:
+                if t_sync > eng.now and not settled:
+                    # The step that started this I/O may not have scheduled
+                    # its next event yet (a process started inline runs to
+                    # its first yield at once): let it finish first, so the
+                    # look at the queue below sees every I/O due before t_sync.
+                    settled = True
+                    yield 0.0
                 # Wait only if another event is due first: otherwise nothing
                 # can reach drives or paths before t_sync, waiting changes nothing.
                 if t_sync > eng.now and eng.peek() <= t_sync:

@@ -295,3 +295,34 @@ def test_one_channel_fewer_costs_ficon_list_prefetch_its_channel_work_not_double
     (t1, util1), (t2, _) = out[1], out[2]
     assert util1 > 90.0                           # the one path is nearly saturated ...
     assert t1 < 1.35 * t2                         # ... but far from twice as slow
+
+
+def test_an_io_started_inline_never_waits_for_a_later_reconnect():
+    """A process that starts I/Os inline (``engine.process`` runs each to its
+    first yield at once) must not make the second wait in PEND for the
+    first one's reconnect, booked ahead of time while the first step had
+    not yet scheduled its next event."""
+    from models.io.subsystem import simple_config
+
+    eng = Engine(seed=1)
+    system = IOSystem(eng, simple_config(("A", "B"), paths=1))
+    a, b = system.volume("A"), system.volume("B")
+    b.warm_pages([5])                    # B's page is a hit, A's a miss
+    done = {}
+
+    def one(vol, page, key):
+        res = yield from vol.read_pages([page])
+        done[key] = res
+
+    def arrivals():
+        eng.process(one(a, 7, "miss"))   # stages from the drives: disconnects
+        yield 0.0001                     # the next arrival, 0.1 ms later
+        eng.process(one(b, 5, "hit"))
+        yield 0.0
+
+    eng.process(arrivals())
+    eng.run()
+    assert done["miss"].disc > 0.0005                 # it did disconnect for the drive
+    # The hit starts on a free channel: PEND is the start alone (0.12 ms),
+    # not the time until the miss's reconnect.
+    assert done["hit"].pend < 0.0002
