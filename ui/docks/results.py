@@ -75,6 +75,7 @@ class ResultsPanel(QScrollArea):
         exp = experiments.get(rep.experiment)
         self.headline = QLabel(f"<b>{exp.title}</b> — {rep.n} replications, seeds "
                                f"{rep.seeds[0]}–{rep.seeds[-1]}")
+        self.headline.setWordWrap(True)         # the seeds stay in view in a narrow dock
         self.headline.setObjectName("resultsHeadline")
         layout.addWidget(self.headline)
         self._metrics(layout, exp, ("Metric", "Mean ± 95 % CI"),
