@@ -138,9 +138,17 @@ def save_chart_csv(chart, path: str | Path) -> Path:
 def save_rows_csv(rows: Iterable[Iterable], path: str | Path) -> Path:
     """Write rows (the first is the header) as UTF-8 CSV."""
     text = io.StringIO()
-    csv.writer(text, lineterminator="\n").writerows(rows)
+    csv.writer(text, lineterminator="\n").writerows([csv_value(v) for v in row] for row in rows)
     data = text.getvalue().encode("utf-8")
     return atomic_write(path, lambda tmp: tmp.write_bytes(data))
+
+
+def csv_value(v: object) -> object:
+    """A float with the binary noise of sums removed (0.11999999999974886 →
+    0.12): 10 significant digits, more than any figure the model resolves."""
+    if isinstance(v, float) and v == v and abs(v) != float("inf"):
+        return float(f"{v:.10g}")
+    return v
 
 
 def save_table_csv(table, path: str | Path) -> Path:
@@ -216,9 +224,13 @@ def result_tables(result) -> list:
     """A run's tables for export: its metrics (with units) first, then its reports."""
     from models import experiments
     from models.run import Table
-    units = {m.name: m.unit for m in experiments.get(result.experiment).metrics}
-    metrics = Table("Metrics", ("metric", "value", "unit"),
-                    tuple((k, float(v), units.get(k, "")) for k, v in result.metrics.items()))
+    known = {m.name: m for m in experiments.get(result.experiment).metrics}
+    rows = []
+    for k, v in result.metrics.items():
+        m = known.get(k)
+        rows.append((m.title if m else k.replace("_", " ").capitalize(), float(v),
+                     m.unit if m else ""))
+    metrics = Table("Metrics", ("Metric", "Value", "Unit"), tuple(rows))
     return [metrics, *result.reports]
 
 

@@ -16,7 +16,9 @@ from app.export import ExportError, atomic_write
 
 #: 16:9 at 13.333 × 7.5 inches, the PowerPoint default widescreen size.
 SLIDE_W_IN, SLIDE_H_IN = 13.333, 7.5
-TABLE_ROWS_PER_SLIDE = 12
+TABLE_ROWS_PER_SLIDE = 8
+#: Share of the table's width the first column (the case, in words) gets.
+FIRST_COLUMN_SHARE = 0.36
 
 
 @dataclass(frozen=True)
@@ -64,9 +66,7 @@ def build_deck(path: str | Path, title: str, subtitle: str = "",
         raise ExportError("PowerPoint export needs python-pptx (pip install python-pptx)") from None
     prs = Presentation()
     prs.slide_width, prs.slide_height = Inches(SLIDE_W_IN), Inches(SLIDE_H_IN)
-    slide = prs.slides.add_slide(prs.slide_layouts[0])
-    slide.shapes.title.text = title
-    slide.placeholders[1].text = subtitle
+    _title_slide(prs, title, subtitle)
     pictures = ([Slide("The scenario", canvas_png)] if canvas_png else []) + list(charts)
     for pic in pictures:
         _picture_slide(prs, pic)
@@ -81,10 +81,28 @@ def build_deck(path: str | Path, title: str, subtitle: str = "",
     return atomic_write(path, lambda tmp: tmp.write_bytes(data.getvalue()))
 
 
+def _title_slide(prs, title: str, subtitle: str) -> None:
+    """The title slide, its placeholders stretched to the 16:9 width (the
+    default template places them for a 10-inch 4:3 slide)."""
+    from pptx.util import Inches, Pt
+    slide = prs.slides.add_slide(prs.slide_layouts[0])
+    margin = Inches(0.9)
+    width = prs.slide_width - 2 * margin
+    for shape, top, height, size in ((slide.shapes.title, Inches(2.0), Inches(1.7), 44),
+                                     (slide.placeholders[1], Inches(4.0), Inches(1.4), 24)):
+        shape.left, shape.top, shape.width, shape.height = margin, top, width, height
+        shape.text = title if size == 44 else subtitle
+        for para in shape.text_frame.paragraphs:
+            para.font.size = Pt(size)
+
+
 def _title_only(prs, text: str):
-    from pptx.util import Pt
+    from pptx.util import Inches, Pt
     slide = prs.slides.add_slide(prs.slide_layouts[5])   # "Title Only"
-    slide.shapes.title.text = text
+    title = slide.shapes.title
+    title.left, title.top = Inches(0.4), Inches(0.25)
+    title.width, title.height = prs.slide_width - Inches(0.8), Inches(1.0)
+    title.text = text
     slide.shapes.title.text_frame.paragraphs[0].font.size = Pt(32)
     return slide
 
@@ -108,10 +126,14 @@ def _table_slide(prs, title: str, header: Sequence[str], rows: Sequence[Sequence
     shape = slide.shapes.add_table(n_rows, len(header), Inches(0.4), Inches(1.35),
                                    prs.slide_width - Inches(0.8), Inches(0.45) * n_rows)
     grid = shape.table
+    total = prs.slide_width - Inches(0.8)
+    first = int(total * FIRST_COLUMN_SHARE) if len(header) > 1 else total
+    for c, col in enumerate(grid.columns):
+        col.width = first if c == 0 else int((total - first) / (len(header) - 1))
     for r, row in enumerate([list(header), *[list(x) for x in rows]]):
         for c, value in enumerate(row):
             cell = grid.cell(r, c)
             cell.text = str(value)
             para = cell.text_frame.paragraphs[0]
-            para.font.size = Pt(16 if r else 17)
+            para.font.size = Pt(15 if r else 16)
             para.font.bold = r == 0

@@ -18,7 +18,23 @@ from typing import Any
 
 
 class ParamError(ValueError):
-    """A parameter value or key that cannot be used. ``str()`` is one line."""
+    """A parameter value or key that cannot be used. ``str()`` is one line.
+
+    ``str()`` names the parameter by its key (what ``--set`` takes);
+    :attr:`human` names it by its title, for a window or a slide.
+    """
+
+    def __init__(self, message: str, key: str = "", title: str = ""):
+        super().__init__(message)
+        self.key, self.title = key, title
+
+    @property
+    def human(self) -> str:
+        """The message with the parameter's title in place of its key."""
+        text = str(self)
+        if self.key and self.title:
+            text = text.replace(f"'{self.key}'", self.title)
+        return text
 
 
 #: Longest value text an error line echoes; the rest is elided.
@@ -126,6 +142,8 @@ class Param:
 
     @property
     def title(self) -> str:
+        """What a person reads: ``label``, else the key in words (give every
+        parameter a ``label``: a key in words reads "Pct read")."""
         return self.label or self.name.replace("_", " ").capitalize()
 
     def allowed(self) -> str:
@@ -149,7 +167,8 @@ class Param:
     def _bad(self, value: Any, why: str = "") -> ParamError:
         shown = show_value(value)
         extra = f" ({why})" if why else ""
-        return ParamError(f"bad value for '{self.name}': {shown}{extra}; allowed: {self.allowed()}")
+        return ParamError(f"bad value for '{self.name}': {shown}{extra}; allowed: {self.allowed()}",
+                          self.name, self.title)
 
     def coerce(self, value: Any) -> Any:
         """Return ``value`` checked and converted, or raise :class:`ParamError`."""
@@ -261,11 +280,25 @@ class Param:
 
 @dataclass(frozen=True)
 class Metric:
-    """One result an experiment reports."""
+    """One result an experiment reports.
+
+    ``label`` is its short title (a table row, an axis, a CSV header);
+    ``help`` the sentence a tooltip shows.
+    """
 
     name: str
     unit: str = ""
     help: str = ""
+    label: str = ""
+
+    @property
+    def title(self) -> str:
+        """``label``, else a short ``help``, else the key in words."""
+        if self.label:
+            return self.label
+        if self.help and len(self.help) <= 48:
+            return self.help
+        return self.name.replace("_", " ").capitalize()
 
 
 def parse_cli_value(text: str) -> Any:

@@ -8,6 +8,8 @@ from __future__ import annotations
 
 from types import SimpleNamespace
 
+import shiboken6
+from PySide6.QtCore import QObject, Slot
 from PySide6.QtGui import QAction, QKeySequence
 from PySide6.QtWidgets import QComboBox, QInputDialog, QLabel, QMainWindow, QToolBar
 
@@ -36,6 +38,28 @@ def shortcut_action(win: QMainWindow, text: str, slot, keys: str = "", tip: str 
     return _act(win, text, slot, [keys] if keys else (), f"{tip} ({keys})" if keys else tip)
 
 
+class _ShortUndoText(QObject):
+    """Keeps an undo/redo action's text one word; the command goes in its tip.
+
+    A child of the action, so the connection ends when the action does.
+    """
+
+    def __init__(self, act: QAction, verb: str):
+        super().__init__(act)
+        self.act, self.verb = act, verb
+        self.show("")
+
+    @Slot(str)
+    def show(self, command: str) -> None:
+        if not shiboken6.isValid(self.act):   # the stack outlives a closed window's actions
+            return
+        self.act.setText(f"&{self.verb}")
+        tip = f"{self.verb} {command[:1].lower()}{command[1:]}" if command \
+            else f"Nothing to {self.verb.lower()}"
+        self.act.setToolTip(tip)
+        self.act.setStatusTip(tip)
+
+
 def build_actions(win) -> SimpleNamespace:
     """Create the actions, menus and toolbar of ``win`` (a MainWindow)."""
     stack = win.editor.undo_stack
@@ -50,6 +74,11 @@ def build_actions(win) -> SimpleNamespace:
     a.undo.setShortcuts([QKeySequence(K.Undo)])
     a.redo = stack.createRedoAction(win, "&Redo")
     a.redo.setShortcuts([QKeySequence("Ctrl+Shift+Z"), QKeySequence("Ctrl+Y")])
+    # Qt names the command on the button ("Undo Set blksize = 6144"), which
+    # widens the toolbar and pushes Run and Zoom sideways: say it in the tip.
+    for act, verb, changed in ((a.undo, "Undo", stack.undoTextChanged),
+                               (a.redo, "Redo", stack.redoTextChanged)):
+        changed.connect(_ShortUndoText(act, verb).show)
     a.delete = _act(win, "&Delete", win.delete_selected, ["Del", "Backspace"],
                     "Delete the selected components and links (Del)")
     a.copy = _act(win, "&Copy", win.copy_selection, [K.Copy], "Copy the selected components")

@@ -20,10 +20,12 @@ from app import export, pptx_export
 from app.worker import TaskRunner
 from models import experiments
 from ui.actions import shortcut_action
-from ui.charts.published import HEADER, published_rows
+from ui.charts.published import DISPLAY_HEADER, display_rows, published_rows
 
 #: Pixel size of each chart on a slide (16:9, sharp on a projector).
-SLIDE_CHART_SIZE = (960, 540)     # laid out at this size, drawn at 2×
+#: Laid out at this size and drawn at 2×: on a 1024×768 projector the 16:9
+#: slide is 1024 px wide, so 13 pt legends and ticks show at about 17 px.
+SLIDE_CHART_SIZE = (960, 540)
 #: Scale of the canvas snapshot (scene units → pixels).
 CANVAS_SCALE = 2.0
 
@@ -231,7 +233,11 @@ class ExportActions:
             for chart in view.charts().values():
                 view.tabs.setCurrentWidget(chart)
                 QGuiApplication.processEvents()
-                image = export.chart_image(chart, scale=2.0, size=SLIDE_CHART_SIZE)
+                chart.set_title_shown(False)     # the slide's own title says it
+                try:
+                    image = export.chart_image(chart, scale=2.0, size=SLIDE_CHART_SIZE)
+                finally:
+                    chart.set_title_shown(True)
                 slides.append(pptx_export.Slide(chart.data.title, export.png_bytes(image)))
         finally:
             view.tabs.setCurrentWidget(was_chart)
@@ -251,7 +257,7 @@ class ExportActions:
 
         def job(progress, cancel):
             rows = published_rows(exp_name, None, lambda f: progress(0.9 * f), cancel)
-            table = (HEADER, rows) if rows else None
+            table = (DISPLAY_HEADER, display_rows(rows)) if rows else None
             return pptx_export.build_deck(path, title, subtitle, canvas_png=canvas,
                                           charts=charts, table=table)
         return job

@@ -198,9 +198,24 @@ class MainWindow(QMainWindow):
         w.cancelled.connect(self._on_worker_cancelled)
         w.done.connect(self._on_worker_done)
 
+    #: A status message clears after this many ms, so an old error is never
+    #: read as news (a run's "Running …" stays while the run lasts).
+    STATUS_MS = 10_000
+
     def say(self, text: str) -> None:
-        """Show a message in the status bar."""
+        """Show a message in the status bar until STATUS_MS pass or a newer one comes."""
         self.status.setText(text)
+        if getattr(self, "_status_timer", None) is None:
+            self._status_timer = QTimer(self)
+            self._status_timer.setSingleShot(True)
+            self._status_timer.timeout.connect(self._on_status_timer_timeout)
+        self._status_timer.start(self.STATUS_MS)
+
+    def _on_status_timer_timeout(self) -> None:
+        if self.runner.running:
+            self._status_timer.start(self.STATUS_MS)
+        else:
+            self.status.setText("Ready")
 
     def alert(self, title: str, text: str) -> QMessageBox:
         """A window-modal warning that does not block the caller."""

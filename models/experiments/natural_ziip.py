@@ -17,41 +17,41 @@ from models.run import RunContext, RunResult, Table
 NATURAL_SCHEMA = Schema((
     Param("operation", "choice", "adabas_read",
           choices=("adabas_read", "print", "work_read", "sort", "fetch_programs"),
-          help="What the Natural program does: read Adabas records, print "
+          label="Operation", help="What the Natural program does: read Adabas records, print "
                "lines, read a work file, sort records or fetch programs."),
     Param("records", "int", 10000, min=1, max=100_000_000,
-          help="Records read, lines printed or records sorted (programs fetched)."),
+          label="Records", help="Records read, lines printed or records sorted (programs fetched)."),
     Param("multi_fetch", "int", 1, min=1, max=1000,
-          help="Records per Adabas call. Each call is an SRB→TCB switch, so "
+          label="Records per Adabas call", help="Records per Adabas call. Each call is an SRB→TCB switch, so "
                "8 records per call means 8 times fewer switches."),
     Param("print_cache_kb", "int", 0, unit="KB", min=0, max=4096,
-          help="PWCSIZE print buffer. 0: one write (one switch) per line; "
+          label="Print buffer (PWCSIZE)", help="PWCSIZE print buffer. 0: one write (one switch) per line; "
                "otherwise one flush per full buffer."),
     Param("work_cache_kb", "int", 0, unit="KB", min=0, max=4096,
-          help="Work file cache buffer. 0: one switch per record."),
+          label="Work file cache", help="Work file cache buffer. 0: one switch per record."),
     Param("line_bytes", "int", 132, unit="bytes", min=1, max=32760,
-          help="Length of a print line or work file record."),
+          label="Line length", help="Length of a print line or work file record."),
     Param("sort", "choice", "external", choices=("external", "natural"),
-          help="external: the z/OS sort program, several switches per record "
+          label="Sort", help="external: the z/OS sort program, several switches per record "
                "(SORTIN, SORTOUT); natural: Natural's internal sort."),
     Param("mt", "float", 60.0, unit="s", min=0.0, max=86400.0,
-          help="MT, the CPU time limit: a timer request (a switch) at every "
+          label="CPU time limit (MT)", help="MT, the CPU time limit: a timer request (a switch) at every "
                "program start. 0 sets no timer."),
     Param("thsize_kb", "int", 0, unit="KB", min=0, max=2_097_152,
-          help="THSIZE: 0 gets thread storage piecemeal (a GETMAIN each "
+          label="Thread size (THSIZE)", help="THSIZE: 0 gets thread storage piecemeal (a GETMAIN each "
                "time); a size gets it in one GETMAIN."),
     Param("calls_3gl", "int", 0, min=0, max=1000,
-          help="3GL program calls per record; each always switches to TCB mode."),
+          label="3GL calls per record", help="3GL program calls per record; each always switches to TCB mode."),
     Param("gcps", "int", 2, min=1, max=200, group="processor",
-          help="General CPs: run TCB work, the switches back to SRB mode and, "
+          label="General CPs", help="General CPs: run TCB work, the switches back to SRB mode and, "
                "when zIIPs are busy and help is on, zIIP-eligible work."),
     Param("ziips", "int", 1, min=0, max=200, group="processor",
-          help="zIIPs: run only enclave SRB work. 0: everything runs on CPs."),
+          label="zIIPs", help="zIIPs: run only enclave SRB work. 0: everything runs on CPs."),
     Param("ziip_help", "bool", True, group="processor",
-          help="IIPHONORPRIORITY=YES: a free general CP runs zIIP-eligible work "
+          label="zIIP help (IIPHONORPRIORITY)", help="IIPHONORPRIORITY=YES: a free general CP runs zIIP-eligible work "
                "when every zIIP is busy."),
     Param("background_util", "float", 0.0, min=0.0, max=0.95, group="processor",
-          help="Fraction of every engine's time taken by other work; delays "
+          label="Other work on each engine", help="Fraction of every engine's time taken by other work; delays "
                "dispatch (elapsed time), not the session's CPU time."),
 ))
 
@@ -116,11 +116,11 @@ EXPERIMENTS = [
         "A Natural session runs as an enclave SRB on a zIIP and switches to "
         "TCB mode on a general CP for every operating system service.",
         NATURAL_SCHEMA,
-        (Metric("srb_switches", "", "SRB→TCB switches"),
-         Metric("cpu_ms", "ms", "Total CPU time"),
-         Metric("ziip_cpu_ms", "ms", "CPU time on zIIPs"),
-         Metric("gcp_cpu_ms", "ms", "CPU time on general CPs"),
-         Metric("elapsed_ms", "ms", "Elapsed time of the program"),
-         Metric("ziip_share", "", "Fraction of the CPU time spent on zIIPs")),
+        (Metric("srb_switches", "", label="SRB→TCB switches", help="SRB→TCB switches"),
+         Metric("cpu_ms", "ms", label="CPU time", help="Total CPU time"),
+         Metric("ziip_cpu_ms", "ms", label="zIIP CPU time", help="CPU time on zIIPs"),
+         Metric("gcp_cpu_ms", "ms", label="General CP CPU time", help="CPU time on general CPs"),
+         Metric("elapsed_ms", "ms", label="Elapsed time", help="Elapsed time of the program"),
+         Metric("ziip_share", "", label="zIIP share of CPU", help="Fraction of the CPU time spent on zIIPs")),
         run),
 ]

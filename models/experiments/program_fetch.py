@@ -13,44 +13,44 @@ MODULES = ("IEFBR14", "ARCCTL", "CSQLINK", "CSQUDMSG")
 
 PROGRAM_FETCH_SCHEMA = Schema((
     Param("library", "choice", "PDS", choices=("PDS", "PDSE"), group="dataset",
-          help="PDS: a directory of 256-byte keyed blocks searched from the "
+          label="Library type", help="PDS: a directory of 256-byte keyed blocks searched from the "
                "start, module text in blocks of up to BLKSIZE. PDSE: 4 KB pages "
                "and an indexed directory, whatever BLKSIZE says."),
     Param("blksize", "int", 32760, unit="bytes", min=256, max=32760, group="dataset",
-          help="Largest module text block. Bigger blocks mean fewer I/Os for a "
+          label="Block size", help="Largest module text block. Bigger blocks mean fewer I/Os for a "
                "big module; PDSE ignores it (pages stay 4 KB)."),
     Param("members", "int", 2, min=1, max=100_000, group="dataset",
-          help="Members in the library. A PDS directory holds about 7 load "
+          label="Members in the library", help="Members in the library. A PDS directory holds about 7 load "
                "module entries per 256-byte block, so more members mean more "
                "blocks to search."),
     Param("member_position", "float", 0.5, min=0.0, max=1.0, group="dataset",
-          help="Where the module's directory entry sits: 0 first, 1 last. A "
+          label="Member's place in the directory", help="Where the module's directory entry sits: 0 first, 1 last. A "
                "PDS search passes every block before it."),
     Param("module", "choice", "IEFBR14", choices=MODULES, group="workload",
-          help="Module loaded: IEFBR14 (8 bytes), CSQLINK (424 bytes), "
+          label="Module", help="Module loaded: IEFBR14 (8 bytes), CSQLINK (424 bytes), "
                "CSQUDMSG (264 KB) or ARCCTL (about 4 MB)."),
     Param("module_bytes", "int", None, unit="bytes", min=1, max=16 * 1024 * 1024,
           optional=True, group="workload",
-          help="Overrides the module's size (1 byte to 16 MB)."),
+          label="Module size", help="Overrides the module's size (1 byte to 16 MB)."),
     Param("iterations", "int", 1000, min=1, max=1_000_000, group="workload",
-          help="How many LOAD/DELETE pairs the program issues."),
+          label="LOADs", help="How many LOAD/DELETE pairs the program issues."),
     Param("fetchopt", "choice", "NOPACK,NOPRIME",
           choices=("NOPACK,NOPRIME", "PACK,PRIME", "NOPACK,PRIME"), group="dataset",
-          help="PDSE program objects: NOPACK,NOPRIME loads classes as they are "
+          label="FETCHOPT", help="PDSE program objects: NOPACK,NOPRIME loads classes as they are "
                "needed; PACK,PRIME loads the whole object in one go."),
     Param("lla", "bool", False, group="workload",
-          help="LLA/VLF keeps the directory (and staged modules) in storage, "
+          label="LLA/VLF", help="LLA/VLF keeps the directory (and staged modules) in storage, "
                "so a LOAD needs no directory I/O."),
     device_param("HDD15K", ("HDD10K", "HDD15K", "SSD", "3390")),
 ))
 
 LIBRARY_SPACE_SCHEMA = Schema((
     Param("blksize", "int", 32760, unit="bytes", min=256, max=32760, group="dataset",
-          help="Block size the members are copied at. 32760 fills a 3390 "
+          label="Block size", help="Block size the members are copied at. 32760 fills a 3390 "
                "track best; the binder fills the rest with smaller blocks."),
     Param("contents", "sizes", "SYS1.LINKLIB", choices=("SYS1.LINKLIB",),
           min=1, max=16 * 1024 * 1024, group="dataset",
-          help="Members to copy: the bundled SYS1.LINKLIB size distribution, "
+          label="Members copied", help="Members to copy: the bundled SYS1.LINKLIB size distribution, "
                "or a list of member sizes in bytes."),
 ))
 
@@ -60,18 +60,18 @@ EXPERIMENTS = [
         "A program LOADs and DELETEs a module N times from a STEPLIB with no "
         "LLA: a directory search, then the module text, on every LOAD.",
         PROGRAM_FETCH_SCHEMA,
-        (Metric("cpu_s", "s", "CPU time for all LOADs"),
-         Metric("excps", "", "EXCPs (channel programs) issued"),
-         Metric("elapsed_s", "s", "Elapsed time of the job step"),
-         Metric("directory_reads", "", "Directory blocks read"),
-         Metric("bytes_read", "bytes", "Bytes read from the library")),
+        (Metric("cpu_s", "s", label="CPU time", help="CPU time for all LOADs"),
+         Metric("excps", "", label="EXCPs", help="EXCPs (channel programs) issued"),
+         Metric("elapsed_s", "s", label="Elapsed time", help="Elapsed time of the job step"),
+         Metric("directory_reads", "", label="Directory blocks read", help="Directory blocks read"),
+         Metric("bytes_read", "bytes", label="Bytes read", help="Bytes read from the library")),
         run_program_fetch),
     Experiment(
         "library_space", "Library space by block size",
         "Copy a library's members at a block size and count the 3390 tracks.",
         LIBRARY_SPACE_SCHEMA,
-        (Metric("tracks_used", "tracks", "3390 tracks the copy occupies, directory included"),
-         Metric("blocks", "", "Physical blocks written: text, control, RLD, CESD, directory"),
-         Metric("bytes", "bytes", "Data bytes written in those blocks")),
+        (Metric("tracks_used", "tracks", label="Tracks used", help="3390 tracks the copy occupies, directory included"),
+         Metric("blocks", "", label="Blocks written", help="Physical blocks written: text, control, RLD, CESD, directory"),
+         Metric("bytes", "bytes", label="Bytes written", help="Data bytes written in those blocks")),
         run_library_space, does_io=False),
 ]

@@ -7,46 +7,46 @@ from models.run import RunContext, RunResult
 
 SPOOL_SCHEMA = Schema((
     Param("program", "choice", "SPXTAPE", choices=("SPTAPE", "SPXTAPE"), group="workload",
-          help="SPTAPE: one file, one page, one volume, one drive at a time, a "
+          label="Program", help="SPTAPE: one file, one page, one volume, one drive at a time, a "
                "tape mark per file. SPXTAPE: reads ahead on all volumes, "
                "buffers in storage, writes 32 KB blocks to several drives."),
     Param("tape_drives", "int", 1, min=1, max=16, group="tape",
-          help="3490 drives used (SPTAPE uses 1). With two or more, one is "
+          label="Tape drives", help="3490 drives used (SPTAPE uses 1). With two or more, one is "
                "written while another has its cartridge changed."),
     Param("spool_volumes", "int", 4, min=1, max=64, group="volume",
-          help="3390 spool volumes the files are spread over."),
+          label="Spool volumes", help="3390 spool volumes the files are spread over."),
     Param("files", "int", 34000, min=1, max=1_000_000, group="dataset",
-          help="Spool files to dump or load."),
+          label="Spool files", help="Spool files to dump or load."),
     Param("pages", "int", 353000, unit="pages", min=1, max=100_000_000, group="dataset",
-          help="Total 4 KB spool pages in those files (at least one per file)."),
+          label="Spool pages", help="Total 4 KB spool pages in those files (at least one per file)."),
     Param("placement", "choice", "even", choices=("even", "restored"), group="dataset",
-          help="even: blocks spread across volumes. restored: as left by "
+          label="File placement", help="even: blocks spread across volumes. restored: as left by "
                "restoring from SPTAPE tapes, an unfavourable layout."),
     Param("tape_change_s", "float", 60.0, unit="s", min=0.0, max=3600.0, group="tape",
-          help="Rewind, unload and mount of one cartridge."),
+          label="Cartridge change time", help="Rewind, unload and mount of one cartridge."),
     Param("real_storage_mb", "float", 1024.0, unit="MB", min=1.0, max=1_048_576.0,
           group="processor",
-          help="System real storage. SPXTAPE buffers pages in a share of what "
+          label="Real storage", help="System real storage. SPXTAPE buffers pages in a share of what "
                "the rest of the system leaves free, so it reads on through a "
                "tape change until that is full."),
     Param("other_storage_mb", "float", 0.0, unit="MB", min=0.0, max=1_048_576.0,
           group="processor",
-          help="Real storage held by other work running beside the dump (a "
+          label="Storage used by other work", help="Real storage held by other work running beside the dump (a "
                "concurrent workload's working sets). 0: a dedicated system, "
                "as measured. More leaves SPXTAPE less to buffer in."),
     Param("background_cpu_util", "float", 0.0, min=0.0, max=0.95, group="processor",
-          help="Share of the processors busy with other work; it delays "
+          label="Other work on the processor", help="Share of the processors busy with other work; it delays "
                "dispatch of the dump."),
 ))
 
 _METRICS = (
-    Metric("elapsed_s", "s", "Elapsed time"),
-    Metric("tape_change_s", "s", "Time spent changing cartridges"),
-    Metric("system_idle_s", "s", "Time nothing moved because of a tape change"),
-    Metric("overlap_pct", "%", "Share of tape-change time overlapped with useful work"),
-    Metric("tapes", "", "Cartridges used"),
-    Metric("cpu_s", "s", "Processor time"),
-    Metric("pages_per_s", "pages/s", "Pages moved per second"),
+    Metric("elapsed_s", "s", label="Elapsed time", help="Elapsed time"),
+    Metric("tape_change_s", "s", label="Tape change time", help="Time spent changing cartridges"),
+    Metric("system_idle_s", "s", label="Idle during tape changes", help="Time nothing moved because of a tape change"),
+    Metric("overlap_pct", "%", label="Tape change overlapped", help="Share of tape-change time overlapped with useful work"),
+    Metric("tapes", "", label="Cartridges", help="Cartridges used"),
+    Metric("cpu_s", "s", label="CPU time", help="Processor time"),
+    Metric("pages_per_s", "pages/s", label="Page rate", help="Pages moved per second"),
 )
 
 

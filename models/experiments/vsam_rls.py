@@ -14,42 +14,42 @@ REQUEST_TYPES = ("read", "read_update", "update", "add", "delete", "browse")
 
 VSAM_SCHEMA = Schema((
     Param("mode", "choice", "RLS", choices=("LSR", "RLS"), group="dataset",
-          help="LSR: one CICS region owns the file with local buffers. RLS: "
+          label="Access mode", help="LSR: one CICS region owns the file with local buffers. RLS: "
                "record level sharing through SMSVSAM, with coupling facility "
                "locks and caches."),
     Param("mix", "mix", {"read": 69, "read_update": 10, "update": 9, "add": 11,
                          "delete": 1, "browse": 0},
           unit="%", choices=REQUEST_TYPES, group="workload",
-          help="Percentages of each file request type."),
+          label="Request mix", help="Percentages of each file request type."),
     Param("requests_per_tran", "int", 6, min=1, max=1000, group="workload",
-          help="File requests per transaction. Every request is simulated: the run's "
+          label="File requests per transaction", help="File requests per transaction. Every request is simulated: the run's "
                "cost grows with transactions × requests (1,000 per transaction over "
                "10,000 transactions takes minutes)."),
     Param("log", "choice", "UNDO", choices=("NONE", "UNDO", "ALL"), group="dataset",
-          help="Recovery logging: NONE, UNDO (backout to DFHLOG) or ALL (also "
+          label="Recovery logging", help="Recovery logging: NONE, UNDO (backout to DFHLOG) or ALL (also "
                "forward-recovery journaling)."),
     Param("threadsafe", "bool", False, group="workload",
-          help="Threadsafe transactions: CICS does not record RLS file wait "
+          label="Threadsafe programs", help="Threadsafe transactions: CICS does not record RLS file wait "
                "time for them, though the time is still spent."),
     Param("transactions", "int", 10000, min=1, max=10_000_000, group="workload",
-          help="Transactions to run, each simulated: 10,000 take about a second, the "
+          label="Transactions", help="Transactions to run, each simulated: 10,000 take about a second, the "
                "maximum of 10 million takes hours."),
     Param("regions", "int", 1, min=1, max=32, group="processor",
-          help="CICS regions sharing the file (RLS lets several update it; "
+          label="CICS regions", help="CICS regions sharing the file (RLS lets several update it; "
                "under LSR the others function ship to one file-owning region)."),
     Param("tran_rate", "float", 50.0, unit="/s", min=0.1, max=100000, group="workload",
-          help="Transactions arriving per second in each region (Poisson)."),
+          label="Transaction rate", help="Transactions arriving per second in each region (Poisson)."),
     Param("records", "int", 100_000, min=1, max=10_000_000, group="dataset",
-          help="Records in the KSDS."),
+          label="Records in the file", help="Records in the KSDS."),
     Param("record_bytes", "int", 250, unit="bytes", min=1, max=4086, group="dataset",
-          help="Fixed record length (4 KB data CIs)."),
+          label="Record length", help="Fixed record length (4 KB data CIs)."),
     Param("buffers", "int", 4000, min=1, max=1_000_000, group="dataset",
-          help="4 KB data buffers: the LSR pool, or the SMSVSAM local buffers "
+          label="LSR buffers", help="4 KB data buffers: the LSR pool, or the SMSVSAM local buffers "
                "of each z/OS image under RLS."),
     Param("cf_cache_mb", "float", 8.0, unit="MB", min=0.004, max=100000, group="dataset",
-          help="Size of the RLS cache structure in the coupling facility."),
+          label="CF cache structure", help="Size of the RLS cache structure in the coupling facility."),
     Param("key_skew", "float", 3.0, min=1.0, max=10.0, group="workload",
-          help="Popularity skew of the keys: the top fraction f of records gets "
+          label="Key skew", help="Popularity skew of the keys: the top fraction f of records gets "
                "f^(1/skew) of the requests (1 = uniform)."),
 ))
 
@@ -85,10 +85,10 @@ EXPERIMENTS = [
         "vsam_rls", "CICS VSAM with and without RLS",
         "CICS transactions issue VSAM file requests under LSR or RLS.",
         VSAM_SCHEMA,
-        (Metric("file_resp_ms", "ms", "Mean file request service time (true elapsed)"),
-         Metric("tran_resp_ms", "ms", "Mean transaction response time"),
-         Metric("file_wait_ms", "ms", "File wait time per transaction as CICS "
+        (Metric("file_resp_ms", "ms", label="File request time", help="Mean file request service time (true elapsed)"),
+         Metric("tran_resp_ms", "ms", label="Transaction response", help="Mean transaction response time"),
+         Metric("file_wait_ms", "ms", label="File wait per transaction", help="File wait time per transaction as CICS "
                 "reports it (no RLS wait for threadsafe tasks)"),
-         Metric("cf_requests", "", "Coupling facility requests")),
+         Metric("cf_requests", "", label="CF requests", help="Coupling facility requests")),
         run),
 ]

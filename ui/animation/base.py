@@ -30,8 +30,12 @@ class ReplayViewBase(QWidget):
         self.data: ReplayData | None = None
         self.t = 0.0
         self.state = None
-        self.setMinimumSize(640, 360)
+        self.setMinimumSize(480, 240)
         self.setSizePolicy(QSizePolicy.Policy.Expanding, QSizePolicy.Policy.Expanding)
+
+    def caption_text(self) -> str:
+        """The caption for the data shown (``CAPTION`` unless a view says more)."""
+        return self.CAPTION
 
     @classmethod
     def supports(cls, data: ReplayData) -> bool:

@@ -12,6 +12,7 @@ from __future__ import annotations
 
 from PySide6.QtWidgets import QLabel, QTabWidget, QVBoxLayout, QWidget
 
+from models import experiments
 from ui.animation import style
 from ui.animation.activity_view import ActivityView
 from ui.animation.cache_view import CacheView
@@ -23,6 +24,13 @@ from ui.animation.track_view import TrackView
 
 #: Views offered, in tab order.
 VIEW_CLASSES = (TrackView, CacheView, CpuView, ActivityView)
+
+
+def _title(experiment: str) -> str:
+    try:
+        return experiments.get(experiment).title
+    except (KeyError, ValueError):
+        return "this run"
 
 
 class ReplayView(QWidget):
@@ -55,6 +63,9 @@ class ReplayView(QWidget):
         """Replay ``result``'s trace (None or a run without a trace: say so)."""
         trace = getattr(result, "trace", None)
         self.data = ReplayData(trace) if trace is not None and len(trace) else None
+        if self.data is not None and "device" in (getattr(result, "params", None) or {}):
+            # The drive type a view draws (a disk's arm and platter, or flash).
+            self.data.meta.setdefault("device", result.params["device"])
         self.tabs.blockSignals(True)
         self.tabs.clear()
         self.views = {}
@@ -75,7 +86,7 @@ class ReplayView(QWidget):
             return "Run an experiment to replay what happened inside it."
         if self.data is None:
             return "This run recorded no trace: run it with tracing on to replay it."
-        kept = f"{len(self.data):,} events of {result.experiment}"
+        kept = f"{len(self.data):,} events of {_title(result.experiment)}"
         if self.data.dropped:
             kept += (f"; the trace ring kept the newest only, {self.data.dropped:,} older "
                      "events were dropped, so the replay starts later than the run")
@@ -87,7 +98,7 @@ class ReplayView(QWidget):
 
     def _on_tabs_current_changed(self, index: int) -> None:
         view = self.tabs.widget(index) if index >= 0 else None
-        self.caption.setText(view.CAPTION if view is not None else "")
+        self.caption.setText(view.caption_text() if view is not None else "")
         if view is not None:
             view.set_time(self.controller.t)
 

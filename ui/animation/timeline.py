@@ -11,7 +11,7 @@ from __future__ import annotations
 import numpy as np
 from PySide6.QtCore import QRectF, Qt
 from PySide6.QtGui import QColor, QPainter, QPen
-from PySide6.QtWidgets import (QComboBox, QHBoxLayout, QLabel, QPushButton, QSizePolicy,
+from PySide6.QtWidgets import (QComboBox, QHBoxLayout, QLabel, QPushButton, QSizePolicy, QStyle,
                                QVBoxLayout, QWidget)
 
 from ui.animation import style
@@ -104,9 +104,11 @@ class TimelineWidget(QWidget):
     def __init__(self, controller: ReplayController, parent: QWidget | None = None):
         super().__init__(parent)
         self.controller = controller
-        self.back = QPushButton("◀| Step back")
-        self.play = QPushButton("▶ Play")
-        self.forward = QPushButton("Step |▶")
+        # Qt's own media icons: "⏸" is not in DejaVu Sans and drew a missing-glyph box.
+        icon = self.style().standardIcon
+        self.back = QPushButton(icon(QStyle.StandardPixmap.SP_MediaSeekBackward), "Step back")
+        self.play = QPushButton(icon(QStyle.StandardPixmap.SP_MediaPlay), "Play")
+        self.forward = QPushButton(icon(QStyle.StandardPixmap.SP_MediaSeekForward), "Step")
         self.speed = QComboBox()
         for s in SPEEDS + (READABLE,):
             self.speed.addItem(speed_label(s), s)
@@ -153,7 +155,9 @@ class TimelineWidget(QWidget):
         self.controller.set_speed(self.speed.itemData(index))
 
     def _on_controller_playing_changed(self, playing: bool) -> None:
-        self.play.setText("⏸ Pause" if playing else "▶ Play")
+        pixmap = QStyle.StandardPixmap.SP_MediaPause if playing else QStyle.StandardPixmap.SP_MediaPlay
+        self.play.setIcon(self.style().standardIcon(pixmap))
+        self.play.setText("Pause" if playing else "Play")
 
     def _on_controller_time_changed(self, t: float) -> None:
         data = self.controller.data

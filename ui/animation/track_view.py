@@ -17,7 +17,7 @@ Prefetch Optimizer many drives work at once.
 from __future__ import annotations
 
 import math
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 
 import numpy as np
 from PySide6.QtCore import QPointF, QRectF, Qt
@@ -49,6 +49,7 @@ class DriveState:
     max_cylinder: int
     wait_s: float = 0.0     # time left positioning
     target: int = 0         # record the drive is positioning to (0: none)
+    flash: bool = False     # an SSD: no arm, no platter
 
 
 @dataclass
@@ -70,6 +71,26 @@ class TrackState:
     pages: list[Page]
 
 
+def drive_type(data: ReplayData) -> str:
+    """The drives' type (``SSD``, ``HDD15K`` …): the trace's own word when it
+    records one (``meta["drive_types"]``), else the run's ``device`` parameter
+    (:class:`~ui.animation.replay_view.ReplayView` puts it in ``meta``)."""
+    types = data.meta.get("drive_types")
+    if isinstance(types, dict) and types:
+        kinds = set(types.values())
+        return kinds.pop() if len(kinds) == 1 else "mixed"
+    return str(data.meta.get("device") or "")
+
+
+def _short_names(names: list[str]) -> tuple[str, list[str]]:
+    """("Rank R1", ["drive 1", …]) for drives named "<rank> drive N"."""
+    heads = {n.rsplit(" drive ", 1)[0] for n in names if " drive " in n}
+    if len(heads) == 1 and all(" drive " in n for n in names):
+        head = heads.pop()
+        return head, [n[len(head) + 1:] for n in names]
+    return "", list(names)
+
+
 class TrackView(ReplayViewBase):
     """Rings of records per drive, lit as they pass under the head."""
 
@@ -77,6 +98,9 @@ class TrackView(ReplayViewBase):
     CAPTION = ("A disk reads a record only when it passes under the head: first the arm "
                "seeks to the cylinder, then the platter turns to the record, then the "
                "records of the I/O light up one by one as they are read.")
+    FLASH_CAPTION = ("An SSD has no arm and no platter: a stage reads the track's records "
+                     "from flash after a fixed access time, and the drives of the rank "
+                     "(and the lanes inside each) read in parallel.")
 
     @classmethod
     def supports(cls, data: ReplayData) -> bool:
@@ -85,8 +109,10 @@ class TrackView(ReplayViewBase):
     def prepare(self, data: ReplayData | None) -> None:
         self._max_cyl: dict[str, int] = {}
         self._rpt: dict[str, int] = {}
+        self._flash = False
         if data is None:
             return
+        self._flash = drive_type(data) == "SSD"
         # The control unit as the model named it (its canvas label).
         self._cu = data.first_of_role("CU", "CU")
         for drv in self._drives(data):
@@ -101,8 +127,14 @@ class TrackView(ReplayViewBase):
     def _drives(data: ReplayData) -> list[str]:
         return data.component_names("DRV")[:MAX_DRIVES]
 
+    def caption_text(self) -> str:
+        return self.FLASH_CAPTION if self._flash else self.CAPTION
+
     def compute(self, data: ReplayData, t: float) -> TrackState:
         drives = [self._drive_at(data, d, t) for d in self._drives(data)]
+        if self._flash:
+            drives = [replace(d, flash=True, state={"positioning": "flash access"}.get(d.state, d.state))
+                      for d in drives]
         io_id, done, pages = self._pages_at(data, t)
         return TrackState(drives, io_id, done, pages)
 
@@ -167,7 +199,11 @@ class TrackView(ReplayViewBase):
             lo = int(np.searchsorted(times, t_start, side="left"))
             hi = int(np.searchsorted(times, t_end, side="right"))
             rows.append(data.rows_of(self._cu, kind)[lo:min(hi, lo + MAX_PAGES)])
-        rows = np.sort(np.concatenate(rows))[:MAX_PAGES]
+        # Other I/Os (DB2 runs two list prefetches at once) hit the same
+        # control unit meanwhile: keep the first ``pages`` requests the
+        # io_start row says this I/O carries, so the count is the I/O's own.
+        own = int(data.b[start]) if data.b[start] > 0 else MAX_PAGES
+        rows = np.sort(np.concatenate(rows))[:min(own, MAX_PAGES)]
         staged = data.rows_of(self._cu, "stage")
         stage_t = data.times_of(self._cu, "stage")
         s_lo = int(np.searchsorted(stage_t, t_start, side="left"))
@@ -196,27 +232,56 @@ class TrackView(ReplayViewBase):
         return -1
 
     # ---- drawing --------------------------------------------------------------
+    #: Height of a drive's two text lines and the head marker above its ring,
+    #: and of the arm gauge below it (px).
+    TOP_PX, BOTTOM_PX = 64, 42
+    #: Below this width a drive's text is the short form ("drive 3 · seek").
+    NARROW_PX = 190
+
     def draw(self, p: QPainter) -> None:
         s = self.state
         w, h = self.width(), self.height()
-        style.text(p, 16, 8, self.TITLE + " — records light up as they pass under the head",
-                   style.HEAD_PT, bold=True)
-        y = 40 + self._draw_pages(p, s, 16, 40, w - 32)
-        legend_h = 60
+        head = ("Flash reads — an SSD has no arm and no platter" if self._flash
+                else self.TITLE + " — records light up as they pass under the head")
+        y = 8 + style.text(p, 16, 8, head, style.HEAD_PT, bold=True, w=w - 32) + 4
+        y += self._draw_pages(p, s, 16, y, w - 32)
+        legend_h = self._legend(p, 16, h, w - 32, measure=True)
+        rank, names = _short_names([d.name for d in s.drives])
+        if rank:
+            y += style.text(p, 16, y, f"{rank}: {len(names)} drive{'s' * (len(names) != 1)}",
+                            bold=True)
         n = max(1, len(s.drives))
-        cols = min(4, n)
-        rows = math.ceil(n / cols)
-        cw, ch = (w - 32) / cols, (h - y - legend_h) / rows
+        room = h - y - legend_h - 8
+        # Two rows of four when each ring still gets a useful size; else one
+        # row of eight rather than labels running over the gauges above.
+        rows = 2 if n > 4 and room / 2 >= self.TOP_PX + self.BOTTOM_PX + 70 else 1
+        cols = math.ceil(n / rows)
+        cw, ch = (w - 32) / cols, room / rows
         for i, d in enumerate(s.drives):
-            self._draw_drive(p, d, QRectF(16 + (i % cols) * cw, y + (i // cols) * ch, cw, ch))
-        style.legend(p, 16, h - legend_h + 6, [
-            (style.BLUE, "record read in this pass", None),
-            (style.ORANGE, "record the drive is positioning to (seek + rotation)", None),
-            (style.VERMILLION, "head", None),
-            (style.GREEN, "page: cache hit", None),
-            (style.VERMILLION, "page: miss, waiting for a drive", None),
-            (style.SKY, "page: miss, now staged", None),
-            (style.EMPTY, "not read yet", None)], w=w - 32)
+            box = QRectF(16 + (i % cols) * cw, y + (i // cols) * ch, cw, ch)
+            self._draw_drive(p, d, names[i], box)
+        self._legend(p, 16, h - legend_h - 4, w - 32)
+
+    def _legend(self, p: QPainter, x: float, y: float, w: float, measure: bool = False) -> float:
+        items = [(style.BLUE, "record read in this pass", None)]
+        if self._flash:
+            items.append((style.ORANGE, "record being read from flash", None))
+        else:
+            items += [(style.ORANGE, "record the drive is positioning to", None),
+                      (style.VERMILLION, "head", None)]
+        items += [(style.GREEN, "page: cache hit", None),
+                  (style.VERMILLION, "page: miss, waiting", None),
+                  (style.SKY, "page: staged after a miss", None),
+                  (style.EMPTY, "not read yet", None)]
+        if measure:
+            from PySide6.QtGui import QImage
+            scratch = QImage(8, 8, QImage.Format.Format_ARGB32)
+            q = QPainter(scratch)
+            try:
+                return style.legend(q, x, 0, items, w=w)
+            finally:
+                q.end()
+        return style.legend(p, x, y, items, w=w)
 
     def _draw_pages(self, p: QPainter, s: TrackState, x: float, y: float, w: float) -> float:
         if s.io_id < 0:
@@ -232,25 +297,32 @@ class TrackView(ReplayViewBase):
                    "staged": style.SKY}
         bw = min(36.0, w / max(1, len(s.pages)))
         for i, pg in enumerate(s.pages):
-            style.swatch(p, QRectF(x + i * bw, y + 26, bw - 3, 22), colours[pg.status])
-        return 58.0
+            style.swatch(p, QRectF(x + i * bw, y + 26, bw - 3, 20), colours[pg.status])
+        return 54.0
 
-    def _draw_drive(self, p: QPainter, d: DriveState, box: QRectF) -> None:
-        # Room from the top: title (26), head marker (20), half the ring's
-        # width (0.12 r); below: the arm gauge and its label (40).
-        r = max(10.0, min(box.width() * 0.3, (box.height() - 112) / 2.24))
-        c = QPointF(box.center().x(), box.y() + 68 + 1.12 * r)
-        style.text(p, box.x(), box.y() + 2, f"{d.name}: {d.state}", bold=True,
-                   w=box.width(), align=Qt.AlignmentFlag.AlignHCenter,
-                   colour=style.ORANGE if d.state == "positioning" else style.INK)
-        where = "no record read yet" if d.track < 0 else f"track {d.track}"
-        if d.state == "positioning":
-            where += f" · record {d.target} in {style.fmt_time(d.wait_s)}"
-        style.text(p, box.x(), box.y() + 24, where, style.TEXT_PT - 1, w=box.width(),
+    def _draw_drive(self, p: QPainter, d: DriveState, name: str, box: QRectF) -> None:
+        r = max(8.0, min(box.width() * 0.3, (box.height() - self.TOP_PX - self.BOTTOM_PX) / 2.24))
+        c = QPointF(box.center().x(), box.y() + self.TOP_PX + 1.12 * r)
+        busy = d.state in ("positioning", "flash access")
+        narrow = box.width() < self.NARROW_PX
+        state = {"positioning": "seek", "flash access": "flash", "reading": "read"}.get(
+            d.state, d.state) if narrow else d.state
+        style.text(p, box.x(), box.y() + 2, f"{name}{' · ' if narrow else ': '}{state}",
+                   style.TEXT_PT - (2 if narrow else 1), bold=True, w=box.width(),
+                   align=Qt.AlignmentFlag.AlignHCenter, colour=style.ORANGE if busy else style.INK)
+        where = ("nothing read yet" if not narrow else "—") if d.track < 0 else f"track {d.track}"
+        if not d.flash and not narrow:
+            where += f" · cyl {d.cylinder:.0f}"
+        if d.state == "positioning" and not narrow:
+            where += f" · rec {d.target} in {style.fmt_time(d.wait_s)}"
+        style.text(p, box.x(), box.y() + 22, where, style.TEXT_PT - 2, w=box.width(),
                    align=Qt.AlignmentFlag.AlignHCenter, colour=style.MUTED)
+        if d.flash:
+            self._draw_flash(p, d, QRectF(c.x() - 1.1 * r, c.y() - 1.1 * r, 2.2 * r, 2.2 * r))
+            return
         lit = set(d.lit)
         slot = 360.0 / max(1, d.records)
-        pen_w = max(6.0, r * 0.24)
+        pen_w = max(4.0, r * 0.24)
         ring = QRectF(c.x() - r, c.y() - r, 2 * r, 2 * r)
         for rec in range(1, d.records + 1):
             colour = style.BLUE if rec in lit else style.EMPTY
@@ -266,8 +338,25 @@ class TrackView(ReplayViewBase):
                            str(rec), style.TEXT_PT - 3, colour=ink, w=30,
                            align=Qt.AlignmentFlag.AlignHCenter)
         self._draw_head(p, c, r + pen_w / 2 + 2, 90 - d.head * slot)
-        self._draw_arm(p, d, QRectF(box.x() + 20, c.y() + r + pen_w / 2 + 8,
-                                    box.width() - 40, 10))
+        gauge_w = min(box.width() - 20, 220)
+        # Below the reach of the head marker (18 px outside the ring).
+        self._draw_arm(p, d, QRectF(c.x() - gauge_w / 2, c.y() + r + pen_w / 2 + 24, gauge_w, 10))
+
+    @staticmethod
+    def _draw_flash(p: QPainter, d: DriveState, r: QRectF) -> None:
+        """A flash package: one cell per record of the track, lit as read."""
+        n = max(1, d.records)
+        cols = math.ceil(math.sqrt(n))
+        rows = math.ceil(n / cols)
+        cw, ch = r.width() / cols, r.height() / rows
+        lit = set(d.lit)
+        for rec in range(1, n + 1):
+            i = rec - 1
+            colour = style.BLUE if rec in lit else style.EMPTY
+            if d.state == "flash access" and rec == d.target:
+                colour = style.ORANGE
+            style.swatch(p, QRectF(r.x() + (i % cols) * cw + 1, r.y() + (i // cols) * ch + 1,
+                                   cw - 2, ch - 2), colour)
 
     @staticmethod
     def _draw_head(p: QPainter, c: QPointF, radius: float, deg: float) -> None:
@@ -281,11 +370,10 @@ class TrackView(ReplayViewBase):
 
     @staticmethod
     def _draw_arm(p: QPainter, d: DriveState, r: QRectF) -> None:
+        """The arm gauge: where the arm is between the first and last cylinder
+        (the cylinder number is in the text above the ring)."""
         style.swatch(p, r, style.PANEL)
         x = r.x() + r.width() * min(1.0, d.cylinder / max(1, d.max_cylinder))
         path = QPainterPath()
         path.addRoundedRect(QRectF(x - 6, r.y() - 5, 12, r.height() + 10), 3, 3)
         p.fillPath(path, style.ORANGE if d.state == "positioning" else style.INK)
-        style.text(p, r.x(), r.y() + r.height(), f"arm at cylinder {d.cylinder:.0f}",
-                   style.TEXT_PT - 2, colour=style.MUTED, w=r.width(),
-                   align=Qt.AlignmentFlag.AlignHCenter)

@@ -19,7 +19,55 @@ from app.worker import TaskRunner
 from models import calibration, experiments
 from models.run import Cancelled
 
-HEADER = ("Target", "Metric", "Published", "Model", "Deviation", "Verdict")
+#: Columns of :func:`published_rows` (the first holds the target id, for
+#: files and tests) and of what a person sees (:func:`display_rows`: the
+#: case in words, the id only in a tooltip).
+HEADER = ("Target", "Figure", "Published", "Model", "Deviation", "Verdict")
+DISPLAY_HEADER = ("Case", "Figure", "Published", "Model", "Deviation", "Verdict")
+
+
+def _value(p, v) -> str:
+    if isinstance(v, bool):
+        return "on" if v else "off"
+    if isinstance(v, (int, float)) and not isinstance(v, bool):
+        text = f"{v:,}" if isinstance(v, int) or float(v).is_integer() else f"{v:g}"
+        return f"{text} {p.unit}".strip() if p is not None else text
+    return str(v)
+
+
+def describe_target(target: dict) -> str:
+    """A published target in words: its parameters by title ("Module IEFBR14,
+    Block size 6,144 bytes, LOADs 5,000"), and what a ratio compares with.
+    The target's id (``A1.iefbr14.cpu``) is for files and logs, not slides."""
+    try:
+        schema = experiments.get(target["experiment"]).schema
+    except (KeyError, ValueError):
+        schema = None
+
+    def words(params: dict) -> str:
+        out = []
+        for key, v in params.items():
+            p = None
+            if schema is not None and key in schema.names():
+                p = schema[key]
+            title = p.title if p is not None else key.replace("_", " ").capitalize()
+            out.append(f"{title} {_value(p, v)}")
+        return ", ".join(out)
+    text = words(target.get("params", {})) or experiments.get(target["experiment"]).title
+    if target.get("baseline"):
+        text += " — against " + words(target["baseline"])
+    return text
+
+
+def metric_title(experiment: str, key: str) -> str:
+    """The title of ``experiment``'s metric ``key`` (the key in words if unknown)."""
+    try:
+        for m in experiments.get(experiment).metrics:
+            if m.name == key:
+                return m.title
+    except (KeyError, ValueError):
+        pass
+    return key.replace("_", " ").capitalize()
 
 
 def _expected(exp: dict) -> str:
@@ -56,21 +104,28 @@ def published_rows(experiment: str, evaluator: calibration.Evaluator | None = No
         if progress is not None:
             progress(n / len(targets))
         v = ev.evaluate(t)
-        metric = t["metric"] + (" ratio" if t.get("baseline") else "")
+        metric = metric_title(experiment, t["metric"]) + (" ratio" if t.get("baseline") else "")
+        case = t["id"]
         if v.model is None:
-            rows.append((t["id"], metric, _expected(t["expect"]), "—", v.error or "", "not run"))
+            rows.append((case, metric, _expected(t["expect"]), "—", v.error or "", "not run"))
         else:
-            rows.append((t["id"], metric, _expected(t["expect"]), f"{v.model:.4g}",
+            rows.append((case, metric, _expected(t["expect"]), f"{v.model:.4g}",
                          _deviation(v.model, t["expect"]), "PASS" if v.ok else "FAIL"))
     return rows
+
+
+def display_rows(rows: list[tuple]) -> list[tuple]:
+    """``rows`` with each target id replaced by the case in words."""
+    by_id = {t["id"]: t for t in calibration.load_targets()}
+    return [(describe_target(by_id[r[0]]) if r[0] in by_id else r[0], *r[1:]) for r in rows]
 
 
 class PublishedTable(QTableWidget):
     """The published-vs-model table of one case study."""
 
     def __init__(self, parent=None):
-        super().__init__(0, len(HEADER), parent)
-        self.setHorizontalHeaderLabels(HEADER)
+        super().__init__(0, len(DISPLAY_HEADER), parent)
+        self.setHorizontalHeaderLabels(DISPLAY_HEADER)
         self.setStyleSheet("font-size: 13pt;")
         self.setEditTriggers(QAbstractItemView.EditTrigger.NoEditTriggers)
         self.setAlternatingRowColors(True)
@@ -86,10 +141,11 @@ class PublishedTable(QTableWidget):
         self.rows = list(rows)
         self.setRowCount(len(self.rows))
         colours = {"PASS": "#1b5e20", "FAIL": "#b71c1c"}
-        for r, row in enumerate(self.rows):
-            for c, text in enumerate(row):
+        for r, (row, shown) in enumerate(zip(self.rows, display_rows(self.rows))):
+            for c, text in enumerate(shown):
                 item = QTableWidgetItem(str(text))
-                item.setToolTip(str(text))
+                # The target id stays at hand for whoever looks it up in targets.json.
+                item.setToolTip(f"{text} (target {row[0]})" if c == 0 else str(text))
                 if c == len(row) - 1 and text in colours:
                     item.setForeground(Qt.GlobalColor.white)
                     item.setBackground(_brush(colours[text]))

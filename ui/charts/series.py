@@ -9,7 +9,7 @@ it regroups numbers the run already recorded (sums, counts, time bins).
 """
 from __future__ import annotations
 
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 
 import numpy as np
 
@@ -53,6 +53,14 @@ class ChartData:
     categories: tuple[str, ...] = ()
     note: str = ""
     extra: dict = field(default_factory=dict)
+    #: The part of the run a chart shows when it is not the whole run
+    #: (drawn under the title, e.g. "first 2 of 1,000 LOADs simulated event
+    #: by event"); "" for the whole run.
+    scope: str = ""
+    #: Where the numbers come from: ``trace`` (rows the run recorded, which
+    #: may be a slice of it), ``component figures``, ``report`` or ``metrics``
+    #: (the whole run, as the Results panel shows it).
+    source: str = "trace"
 
     def csv_rows(self) -> list[list]:
         """Header plus one row per point: series, x (or category), y[, row]."""
@@ -62,8 +70,14 @@ class ChartData:
             for i, (x, y) in enumerate(zip(s.x.tolist(), s.y.tolist())):
                 xv = self.categories[int(x)] if self.categories and s.kind in ("bar", "stack") else x
                 lane = self.categories[int(s.rows[i])] if s.rows is not None and self.categories else ""
-                rows.append([s.name, xv, y, lane])
+                rows.append([s.name, xv, _round(y), lane])
         return rows
+
+
+def _round(v: float) -> float:
+    """Six significant digits: the model's own precision, without the binary
+    noise of sums and bin widths (0.11999999999974886 → 0.12)."""
+    return float(f"{v:.6g}") if isinstance(v, float) and np.isfinite(v) else v
 
 
 def _axis(label: str, unit: str) -> str:
@@ -133,10 +147,28 @@ def _phases_from_reports(reports) -> tuple[list[str], np.ndarray] | None:
     return None
 
 
+def _phases_from_components(components) -> tuple[list[str], np.ndarray] | None:
+    keys = ("iosq_ms", "pend_ms", "disc_ms", "conn_ms")
+    names = [n for n, figs in (components or {}).items()
+             if sum(k in figs for k in keys[1:]) >= 3]
+    if not names:
+        return None
+    return names, np.array([[float(components[n].get(k, 0.0)) for k in keys] for n in names])
+
+
 def response_chart(result) -> ChartData | None:
-    """Stacked bars of mean I/O response time split into its four parts."""
-    found = phase_times(result.trace)
-    source = "trace"
+    """Stacked bars of mean I/O response time split into its four parts.
+
+    The whole run's per-component figures come first (the Results panel's
+    "Components as drawn"), so chart and table show one number; the trace
+    (which may hold only part of the run, and then says so) only when the
+    run reports no component figures.
+    """
+    found = _phases_from_components(getattr(result, "components", None))
+    source = "component figures"
+    if found is None:
+        found = phase_times(result.trace)
+        source = "trace"
     if found is None:
         found = _phases_from_reports(result.reports)
         source = "report"
@@ -150,7 +182,8 @@ def response_chart(result) -> ChartData | None:
     idx = np.arange(len(names), dtype=float)
     series = tuple(Series(p, idx, ms[:, k].copy(), "stack") for k, p in enumerate(PHASES))
     return ChartData("response", "I/O response time by component", "Volume", "",
-                     "Response time", "ms", series, tuple(names), note=f"from the run's {source}")
+                     "Response time", "ms", series, tuple(names), note=f"from the run's {source}",
+                     source=source)
 
 
 # -- rates over time -------------------------------------------------------
@@ -210,7 +243,8 @@ def cache_chart(result) -> ChartData | None:
             return None
         y = np.array([float(result.metrics["cache_hit_ratio"])])
         return ChartData("cache", "Cache read hit ratio", "", "", "Hit ratio", "",
-                         (Series("hit ratio", np.zeros(1), y, "bar"),), ("whole run",))
+                         (Series("hit ratio", np.zeros(1), y, "bar"),), ("whole run",),
+                         source="metrics")
     hit = (rows["kind"] == _kid(result.trace, "cache_hit")).astype(float)
     edges = _bins(float(rows["t"].min()), float(rows["t"].max()), len(rows))
     hits = np.histogram(rows["t"], edges, weights=hit)[0]
@@ -228,6 +262,29 @@ def _step_counts(t: np.ndarray, delta: np.ndarray) -> tuple[np.ndarray, np.ndarr
     return t[order], np.cumsum(delta[order])
 
 
+#: A queue with more changes than this is drawn as its mean per time bin:
+#: thousands of up-and-down steps fill the plot as a solid block.
+MAX_STEPS = 4 * TIME_BINS
+
+
+def level_means(x: np.ndarray, y: np.ndarray, edges: np.ndarray) -> np.ndarray:
+    """Time-weighted mean of a step function (``y[i]`` from ``x[i]`` to
+    ``x[i+1]``, 0 before ``x[0]``) over each bin between ``edges``."""
+    area = np.concatenate([[0.0], np.cumsum(y[:-1] * np.diff(x))])
+    i = np.searchsorted(x, edges, side="right") - 1
+    before = i < 0
+    i = np.clip(i, 0, len(x) - 1)
+    at = np.where(before, 0.0, area[i] + y[i] * (edges - x[i]))
+    return np.diff(at) / np.diff(edges)
+
+
+def _queue_series(name: str, x: np.ndarray, y: np.ndarray, edges: np.ndarray) -> Series:
+    if len(x) <= MAX_STEPS:
+        return Series(name, x, y, "step")
+    mids = (edges[:-1] + edges[1:]) / 2
+    return Series(f"{name} (mean per interval)", mids, level_means(x, y, edges), "step")
+
+
 def queue_chart(result) -> ChartData | None:
     """I/Os outstanding per volume (queued or active) and the storage buffer."""
     trace = result.trace
@@ -235,6 +292,7 @@ def queue_chart(result) -> ChartData | None:
     if rows is None:
         return None
     series = []
+    edges = np.linspace(float(rows["t"].min()), float(rows["t"].max()) or 1.0, TIME_BINS + 1)
     ends = rows[rows["kind"] == _kid(trace, "io_end")]
     starts = rows[rows["kind"] == _kid(trace, "io_start")]
     for c in np.unique(starts["comp"])[:8]:   # a legend of more than 8 lanes is unreadable
@@ -242,20 +300,43 @@ def queue_chart(result) -> ChartData | None:
         t = np.concatenate([s["t"], e["t"]])
         d = np.concatenate([np.ones(len(s)), -np.ones(len(e))])
         x, y = _step_counts(t, d)
-        series.append(Series(trace.components[int(c)], x, y, "step"))
+        series.append(_queue_series(trace.components[int(c)], x, y, edges))
     buf = rows[rows["kind"] == _kid(trace, "buffer_level")]
     extra = {}
     if len(buf):
-        series.append(Series("buffer (pages)", buf["t"], buf["a"].astype(float), "step"))
+        series.append(_queue_series("buffer (pages)", buf["t"], buf["a"].astype(float), edges))
         extra["capacity"] = float(buf["b"].max())
     if not series:
         return None
-    return ChartData("queues", "Queue lengths", "Time", "s", "Outstanding", "I/Os or pages",
-                     tuple(series), extra=extra)
+    ios, pages = len(series) - (1 if len(buf) else 0), bool(len(buf))
+    label, unit = ("Outstanding", "I/Os or pages") if ios and pages else \
+        (("Outstanding I/Os", "") if ios else ("Buffer filled", "pages"))
+    if len(series) == 1 and "mean per interval" in series[0].name:
+        label += ", mean per interval"     # the one-line legend is hidden
+    return ChartData("queues", "Queue lengths", "Time", "s", label, unit, tuple(series), extra=extra)
+
+
+def _busy_from_components(components) -> dict[str, float]:
+    busy = {}
+    for name, figs in (components or {}).items():
+        for key in ("busy_pct", "utilization_pct"):
+            if key in figs:
+                busy[name] = float(figs[key])
+                break
+    return busy
 
 
 def utilisation_chart(result) -> ChartData | None:
-    """Busy share of each engine (CPU slices) and volume (from PEND to end)."""
+    """Busy share of each component: the run's component figures (as the
+    Results panel shows them), else engines' CPU slices and volumes' PEND-to-end
+    time from the trace."""
+    busy = _busy_from_components(getattr(result, "components", None))
+    if busy:
+        names = tuple(sorted(busy))
+        y = np.array([busy[n] for n in names])
+        return ChartData("utilisation", "Utilisation per component", "Component", "", "Busy", "%",
+                         (Series("busy", np.arange(len(y), dtype=float), y, "bar"),), names,
+                         source="component figures")
     trace = result.trace
     rows = _kind_rows(trace, "cpu_busy", "io_phase", "io_end")
     if rows is None:
@@ -325,7 +406,8 @@ def switch_chart(result) -> ChartData | None:
             return None
         y = np.array([float(result.metrics["srb_switches"])])
         return ChartData("switches", "SRB→TCB switches", "", "", "Switches", "count",
-                         (Series("switches", np.zeros(1), y, "bar"),), ("whole run",))
+                         (Series("switches", np.zeros(1), y, "bar"),), ("whole run",),
+                         source="metrics")
     causes = list(trace.meta.get("causes", ()))
     ids, counts = np.unique(rows["b"], return_counts=True)
     names = tuple(causes[i] if 0 <= i < len(causes) else f"cause {i}" for i in ids.tolist())
@@ -339,24 +421,42 @@ def engine_type(name: str) -> str:
     return "zIIP" if name.upper().startswith("ZIIP") else "general CP"
 
 
+def _cpu_from_reports(reports) -> dict[str, float] | None:
+    """zIIP and general-CP milliseconds summed over a report's components."""
+    for table in reports or ():
+        cols = [str(c) for c in table.columns]
+        if "zIIP ms" in cols and "CP ms" in cols and table.rows:
+            z, c = cols.index("zIIP ms"), cols.index("CP ms")
+            return {"zIIP": float(sum(float(r[z]) for r in table.rows)),
+                    "general CP": float(sum(float(r[c]) for r in table.rows))}
+    return None
+
+
 def cpu_chart(result) -> ChartData | None:
-    """CPU time by engine type, from ``cpu_busy`` slices or the run's metrics."""
+    """CPU time by engine type: the whole run's figures (metrics, or the CPU
+    report the Results panel shows), else the trace's ``cpu_busy`` slices."""
     rows = _kind_rows(result.trace, "cpu_busy")
-    if rows is not None:
+    source = "metrics"
+    if "ziip_cpu_ms" in result.metrics or "gcp_cpu_ms" in result.metrics:
+        by_type = {"zIIP": float(result.metrics.get("ziip_cpu_ms", 0.0)),
+                   "general CP": float(result.metrics.get("gcp_cpu_ms", 0.0))}
+    elif _cpu_from_reports(result.reports) is not None:
+        by_type, source = _cpu_from_reports(result.reports), "report"
+        by_type = {k: v for k, v in by_type.items() if v > 0} or by_type
+    elif rows is not None:
+        source = "trace"
         comps, total_ms = _sum_by(rows["comp"], rows["b"] * 1e-3)
         by_type: dict[str, float] = {}
         for c, ms in zip(comps, total_ms):
             t = engine_type(result.trace.components[c])
             by_type[t] = by_type.get(t, 0.0) + float(ms)
-    elif "ziip_cpu_ms" in result.metrics or "gcp_cpu_ms" in result.metrics:
-        by_type = {"zIIP": float(result.metrics.get("ziip_cpu_ms", 0.0)),
-                   "general CP": float(result.metrics.get("gcp_cpu_ms", 0.0))}
     else:
         return None
     names = tuple(sorted(by_type))
     y = np.array([by_type[n] for n in names])
     return ChartData("cpu", "CPU time by engine type", "Engine type", "", "CPU time", "ms",
-                     (Series("CPU", np.arange(len(y), dtype=float), y, "bar"),), names)
+                     (Series("CPU", np.arange(len(y), dtype=float), y, "bar"),), names,
+                     source=source)
 
 
 # -- tape ------------------------------------------------------------------
@@ -413,6 +513,30 @@ CHARTS = (response_chart, throughput_chart, cache_chart, queue_chart, utilisatio
           switch_chart, cpu_chart, tape_chart)
 
 
+def trace_scope(result) -> str:
+    """The part of the run its trace holds, in words; "" for the whole run.
+
+    Program fetch simulates a few LOADs event by event and repeats them for
+    the rest (``meta["loads_traced"]``); a ring trace keeps only its newest
+    rows. A chart drawn from such a trace is a slice, and says so.
+    """
+    trace = getattr(result, "trace", None)
+    if trace is None:
+        return ""
+    traced = trace.meta.get("loads_traced")
+    total = (result.params or {}).get("iterations")
+    if isinstance(traced, int) and isinstance(total, int) and 0 <= traced < total:
+        return (f"first {traced:,} of {total:,} LOADs, simulated event by event "
+                "(the rest repeat them)")
+    dropped = int(getattr(trace, "dropped", 0) or 0)
+    if dropped:
+        return f"newest {len(trace):,} events only ({dropped:,} older ones were not kept)"
+    return ""
+
+
 def derive_charts(result) -> list[ChartData]:
-    """Every chart the run's data supports, in display order."""
-    return [c for c in (fn(result) for fn in CHARTS) if c is not None]
+    """Every chart the run's data supports, in display order; a chart drawn
+    from a trace that holds only part of the run carries its ``scope``."""
+    scope = trace_scope(result)
+    charts = [c for c in (fn(result) for fn in CHARTS) if c is not None]
+    return [replace(c, scope=scope) if scope and c.source == "trace" else c for c in charts]

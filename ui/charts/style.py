@@ -45,15 +45,47 @@ def font(points: int, bold: bool = False) -> QFont:
     return f
 
 
-def style_plot(plot: pg.PlotItem, title: str, x_label: str, y_label: str) -> None:
-    """Title, axis labels and tick fonts on a PlotItem."""
-    plot.setTitle(title, size=f"{TITLE_PT}pt", color=FOREGROUND, bold=True)
+def no_si_prefix(axis: pg.AxisItem) -> None:
+    """Tick values as they are: units are part of the label text.
+
+    pyqtgraph's ``enableAutoSIPrefix(False)`` still computes a prefix from
+    the range the axis had *before* (0.55 s of a program-fetch run gave a
+    ×1000 "m" scale) and keeps it for every later range, so a 1,576 s spool
+    run read 1.4e+06 on its time axis. Reset the scale as well.
+    """
+    axis.enableAutoSIPrefix(False)
+    axis.autoSIPrefixScale = 1.0
+    axis.labelUnitPrefix = ""
+    axis.picture = None
+
+
+def set_title(plot: pg.PlotItem, title: str, scope: str = "") -> None:
+    """The chart's title, and under it in smaller type the slice of the run
+    it shows (``scope``); an empty title with no scope hides the title row."""
+    if not title and not scope:
+        plot.setTitle(None)
+        return
+    text = f"<b>{title}</b>" if title else ""
+    if scope:
+        text += (f"<br>" if title else "") + f"<span style='font-size:{TICK_PT}pt;'>{scope}</span>"
+    plot.setTitle(text, size=f"{TITLE_PT}pt", color=FOREGROUND)
+    # pyqtgraph gives the title row 30 px: room for one line only.
+    rows = (1 if title else 0) + (1 if scope else 0)
+    height = 34 if rows == 1 and title else 28 + 24 * (rows - 1) + (0 if title else 6)
+    plot.titleLabel.setMaximumHeight(height)
+    plot.layout.setRowFixedHeight(0, height)
+
+
+def style_plot(plot: pg.PlotItem, title: str, x_label: str, y_label: str,
+               scope: str = "") -> None:
+    """Title (and the run slice it shows), axis labels and tick fonts on a PlotItem."""
+    set_title(plot, title, scope)
     for side, text in (("bottom", x_label), ("left", y_label)):
         axis = plot.getAxis(side)
         axis.setPen(pg.mkPen(FOREGROUND, width=1.5))
         axis.setTextPen(pg.mkPen(FOREGROUND))
         axis.setStyle(tickFont=font(TICK_PT), tickTextOffset=6)
-        axis.enableAutoSIPrefix(False)   # units are part of the label text
+        no_si_prefix(axis)
         axis.setLabel(text, color=FOREGROUND, **{"font-size": f"{LABEL_PT}pt"})
     plot.getAxis("left").setWidth(90)
     plot.getAxis("bottom").setHeight(70)

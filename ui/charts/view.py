@@ -59,7 +59,7 @@ class ChartWidget(pg.PlotWidget):
             item.legend = None
         self.data = data
         style.style_plot(item, data.title, _label(data.x_label, data.x_unit),
-                         _label(data.y_label, data.y_unit))
+                         _label(data.y_label, data.y_unit), data.scope)
         legend = item.addLegend(offset=(-10, 10), labelTextSize=f"{style.LEGEND_PT}pt",
                                 brush=pg.mkBrush(255, 255, 255, 220), pen=pg.mkPen("#888888"))
         legend.setLabelTextColor(style.FOREGROUND)
@@ -76,6 +76,12 @@ class ChartWidget(pg.PlotWidget):
         if not kinds & {"bar", "stack", "span"}:
             item.enableAutoRange(axis="y")
         # Bars and spans keep the ranges they set: room above for the value labels.
+
+    def set_title_shown(self, shown: bool) -> None:
+        """Show or hide the title row (a slide carries the title itself; the
+        slice of the run a chart shows stays under it either way)."""
+        if self.data is not None:
+            style.set_title(self.getPlotItem(), self.data.title if shown else "", self.data.scope)
 
     def _draw_lines(self, item: pg.PlotItem, data: ChartData) -> None:
         while len(self._buffers) < len(data.series):
@@ -133,6 +139,14 @@ def _label(text: str, unit: str) -> str:
     return f"{text} ({unit})" if unit else text
 
 
+def _experiment_title(name: str) -> str:
+    from models import experiments
+    try:
+        return experiments.get(name).title
+    except (KeyError, ValueError):
+        return "an unknown experiment"
+
+
 def _short(v: float) -> str:
     """A value label: 3 significant digits, thousands separated."""
     if abs(v) >= 1000:
@@ -178,7 +192,8 @@ class ChartsView(QWidget):
         self.tabs.setVisible(bool(charts))
         self.empty.setVisible(not charts)
         if result is not None and not charts:
-            self.empty.setText(f"The {result.experiment} run carries no data these charts can show.")
+            self.empty.setText(f"This run ({_experiment_title(result.experiment)}) carries no "
+                               "data these charts can show.")
         self.charts_changed.emit([c.key for c in charts])
 
     def charts(self) -> dict[str, ChartWidget]:
