@@ -66,6 +66,12 @@ def chart_image(chart, scale: float = 1.0, size: tuple[int, int] | None = None) 
     if size is not None:
         chart.resize(*size)
         QGuiApplication.processEvents()
+    # The legend ignores transformations (it keeps its size when the view
+    # zooms), so a 2x export drew it at 1x, unreadable on a slide: let it scale.
+    legend = getattr(_plot_item(chart), "legend", None)
+    flag = legend.GraphicsItemFlag.ItemIgnoresTransformations if legend is not None else None
+    if legend is not None:
+        legend.setFlag(flag, False)
     try:
         exporter = ImageExporter(_plot_item(chart))
         rect = exporter.getTargetRect()
@@ -75,6 +81,8 @@ def chart_image(chart, scale: float = 1.0, size: tuple[int, int] | None = None) 
         exporter.params.param("height").setValue(h, blockSignal=exporter.heightChanged)
         image = exporter.export(toBytes=True)
     finally:
+        if legend is not None:
+            legend.setFlag(flag, True)
         if size is not None:
             chart.resize(old)
     if image is None or image.isNull():

@@ -44,18 +44,20 @@ def describe_target(target: dict) -> str:
     except (KeyError, ValueError):
         schema = None
 
-    def words(params: dict) -> str:
+    def words(params: dict, skip_defaults: bool = True) -> str:
         out = []
         for key, v in params.items():
             p = None
             if schema is not None and key in schema.names():
                 p = schema[key]
+                if skip_defaults and v == p.default:
+                    continue     # what the case study sets anyway says nothing
             title = p.title if p is not None else key.replace("_", " ").capitalize()
             out.append(f"{title} {_value(p, v)}")
         return ", ".join(out)
     text = words(target.get("params", {})) or experiments.get(target["experiment"]).title
     if target.get("baseline"):
-        text += " — against " + words(target["baseline"])
+        text += " — against " + words(target["baseline"], skip_defaults=False)
     return text
 
 
