@@ -19,22 +19,22 @@ from models import analytic
 SCHEMA = Schema(wp.ALL)
 
 METRICS = (
-    Metric("io_rate", "I/O/s", "I/O requests completed per second, all I/O workloads"),
-    Metric("io_resp_ms", "ms", "Mean I/O response time (IOSQ + PEND + DISC + CONN)"),
-    Metric("iosq_ms", "ms", "Mean IOSQ: time queued in z/OS for the volume (no free alias)"),
-    Metric("pend_ms", "ms", "Mean PEND: channel start, including waits for a busy channel"),
+    Metric("io_rate", "I/O/s", "I/O requests completed per second, all I/O workloads", label="I/O rate"),
+    Metric("io_resp_ms", "ms", "Mean I/O response time (IOSQ + PEND + DISC + CONN)", label="I/O response time"),
+    Metric("iosq_ms", "ms", "Mean IOSQ: time queued in z/OS for the volume (no free alias)", label="IOSQ time"),
+    Metric("pend_ms", "ms", "Mean PEND: channel start, including waits for a busy channel", label="PEND time"),
     Metric("disc_ms", "ms", "Mean DISC: disconnected while the unit staged a miss or "
-                            "waited for NVS"),
-    Metric("conn_ms", "ms", "Mean CONN: connected time, protocol steps and data transfer"),
-    Metric("read_hit_ratio", "", "Records read that were in cache, out of all read"),
-    Metric("channel_util_pct", "%", "Utilisation of the busiest channel path"),
-    Metric("volume_busy_pct", "%", "Busy % of the busiest volume (DISC + CONN per exposure)"),
-    Metric("rank_busy_pct", "%", "Busy % of the busiest RAID rank (mean over its drives)"),
-    Metric("tran_rate", "/s", "CPU workload transactions completed per second"),
-    Metric("cpu_resp_ms", "ms", "Mean transaction response time of the CPU workloads"),
-    Metric("gcp_busy_pct", "%", "Mean busy % of the general CPs"),
-    Metric("ziip_busy_pct", "%", "Mean busy % of the zIIPs"),
-    Metric("ziip_share", "", "Share of the CPU workloads' CPU time spent on zIIPs"),
+                            "waited for NVS", label="DISC time"),
+    Metric("conn_ms", "ms", "Mean CONN: connected time, protocol steps and data transfer", label="CONN time"),
+    Metric("read_hit_ratio", "", "Records read that were in cache, out of all read", label="Read hit ratio"),
+    Metric("channel_util_pct", "%", "Utilisation of the busiest channel path", label="Busiest channel"),
+    Metric("volume_busy_pct", "%", "Busy % of the busiest volume (DISC + CONN per exposure)", label="Busiest volume"),
+    Metric("rank_busy_pct", "%", "Busy % of the busiest RAID rank (mean over its drives)", label="Busiest rank"),
+    Metric("tran_rate", "/s", "CPU workload transactions completed per second", label="Transaction rate"),
+    Metric("cpu_resp_ms", "ms", "Mean transaction response time of the CPU workloads", label="Transaction response time"),
+    Metric("gcp_busy_pct", "%", "Mean busy % of the general CPs", label="General CPs busy"),
+    Metric("ziip_busy_pct", "%", "Mean busy % of the zIIPs", label="zIIPs busy"),
+    Metric("ziip_share", "", "Share of the CPU workloads' CPU time spent on zIIPs", label="zIIP share of CPU"),
 )
 
 

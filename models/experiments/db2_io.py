@@ -26,26 +26,30 @@ SAMPLES = 400
 GAP_S = 0.05
 
 DB2_IO_SCHEMA = Schema((
-    Param("pages", "int", 32, unit="pages", min=1, max=64, group="workload",
+    Param("pages", "int", 32, unit="pages", min=1, max=64, group="workload", label="Pages per I/O",
           help="4 KB pages in the I/O: up to 32 for list or sequential "
                "prefetch, 64 for utilities."),
     Param("layout", "choice", "discontiguous", choices=("contiguous", "discontiguous"),
+          label="Page layout",
           group="dataset",
           help="contiguous: consecutive pages (Read Track Data on FICON); "
                "discontiguous: a page list, one Locate Record domain each on FICON."),
     protocol_param("zHPF", lpo=False),
     Param("channel", "choice", "FEx8S", choices=("FEx8", "FEx8S"), group="channel",
+          label="Channel generation",
           help="FICON Express 8 (zHPF splits a 32-page list into two I/Os: "
                "22-address limit) or FICON Express 8S (all 32 in one)."),
     Param("cache", "choice", "resident", choices=("resident", "cold"), group="control_unit",
+          label="Cache at the start",
           help="resident: every page is in the control unit cache; cold: "
                "every page is a miss staged from disk."),
     device_param("HDD15K"),
     Param("stride", "int", 0, unit="pages", min=0, max=100_000, group="dataset",
+          label="Pages between list entries",
           help="Pages from one page of a discontiguous list to the next; 0 draws "
                "the pages at random from the table space, as a RID list does."),
     Param("table_pages", "int", 2_000_000, unit="pages", min=1000, max=100_000_000,
-          group="dataset", help="Size of the table space the pages come from."),
+          group="dataset", label="Table space size", help="Size of the table space the pages come from."),
 ))
 
 
@@ -118,10 +122,10 @@ EXPERIMENTS = [
         "One DB2 read I/O of N pages through a channel and a DS8000-style "
         "control unit, split into PEND, DISC and CONN time.",
         DB2_IO_SCHEMA,
-        (Metric("io_ms", "ms", "I/O response time"),
-         Metric("pend_ms", "ms", "Channel and control unit start"),
-         Metric("disc_ms", "ms", "Disconnected: seek, rotation, staging"),
-         Metric("conn_ms", "ms", "Connected: data transfer"),
-         Metric("iosq_ms", "ms", "Queued on the device in z/OS")),
+        (Metric("io_ms", "ms", "I/O response time", label="I/O response time"),
+         Metric("pend_ms", "ms", "Channel and control unit start", label="PEND time"),
+         Metric("disc_ms", "ms", "Disconnected: seek, rotation, staging", label="DISC time"),
+         Metric("conn_ms", "ms", "Connected: data transfer", label="CONN time"),
+         Metric("iosq_ms", "ms", "Queued on the device in z/OS", label="IOSQ time")),
         run),
 ]

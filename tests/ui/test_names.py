@@ -28,14 +28,10 @@ DEVICE_NAME = re.compile(r"\b(VOL|DRV)\d+\b")
 KNOWN: dict[tuple[str, str], str] = {}
 
 #: Experiments whose parameters and metrics still lack a ``label`` (their
-#: titles are the key in words: "Pct read", "Dasd ios per tran"), and why.
-UNLABELLED = {
-    name: "models/experiments/db2_io.py / db2_access.py / common.py are being edited by "
-          "another engineer: give each Param and Metric a label there"
-    for name in ("db2_io", "db2_skip_sequential", "db2_runstats_sampling", "db2_index_scan")
-} | {"custom": "models/experiments/custom.py is new work of another engineer (workloads)"}
+#: titles would be the key in words: "Pct read", "Dasd ios per tran"), and why.
+UNLABELLED: dict[str, str] = {}
 #: Parameters declared once for several experiments in models/experiments/common.py.
-SHARED = {"device", "protocol", "table_pages", "channel"}
+SHARED: set[str] = set()   # common.py labels its shared parameters too
 
 
 def _texts(root: QWidget) -> list[str]:
