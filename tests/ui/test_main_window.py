@@ -180,3 +180,6 @@ def test_result_values_stay_in_view_at_projector_size(window, qtbot, monkeypatch
     for r in range(table.rowCount()):
         text = table.item(r, 1).text()
         assert table.fontMetrics().horizontalAdvance(text) <= table.columnWidth(1), text
+    # Each row is named by the metric's title; its description is the tooltip.
+    assert table.item(0, 0).text() == "Elapsed time"
+    assert "Elapsed time of the scan" in table.item(0, 0).toolTip()

@@ -87,19 +87,20 @@ class ResultsPanel(QScrollArea):
         self._reports(layout, () if table is None else (table,))
 
     def _metrics(self, layout: QVBoxLayout, exp, columns, shown: dict) -> None:
-        """The metrics table: a description, and the shown value with its unit."""
+        """The metrics table: each metric's title (its description in the
+        tooltip), and the shown value with its unit."""
         meta = {m.name: m for m in exp.metrics}
         rows, tips = [], []
         for name, text in shown.items():
             m = meta.get(name)
             unit = f" {m.unit}" if m and m.unit else ""
-            rows.append((m.help if m and m.help else name.replace("_", " ").capitalize(),
+            rows.append((m.title if m else name.replace("_", " ").capitalize(),
                          text + unit))
-            tips.append(name)
+            tips.append((name, m.help if m and m.help else ""))
         self.metrics_table = _table(columns, rows)
-        for r, name in enumerate(tips):
+        for r, (name, help_) in enumerate(tips):
             self.metrics_table.item(r, 0).setToolTip(
-                f"{rows[r][0]}: metric '{name}' (as in zperflab run --json)")
+                f"{help_ or rows[r][0]} (metric '{name}' in zperflab run --json)")
         # The values always show whole; a long description is elided (its
         # tooltip has it all) rather than pushing the values out of view.
         head = self.metrics_table.horizontalHeader()
