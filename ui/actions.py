@@ -208,24 +208,6 @@ def ask_trace_rows(win) -> None:
         win.statusBar().showMessage(f"Runs now keep the newest {rows:,} events for replay.", 5000)
 
 
-# ---- What-if studies --------------------------------------------------------------
-def whatif_menu(win, open_study) -> None:
-    """Add the "What-if studies" menu: one entry per built-in study
-    (:mod:`models.whatif`); ``open_study(name)`` opens Compare with both
-    sides run. The menu is ``win.whatif_menu``."""
-    from models import whatif
-
-    menu = win.menuBar().addMenu("&What-if studies")
-    for st in whatif.studies():
-        act = QAction(st.title, win)
-        act.setToolTip(st.about)
-        act.setStatusTip(f"{st.title}: opens Compare with the before and after drawings run")
-        act.triggered.connect(lambda _=False, n=st.name: open_study(n))
-        menu.addAction(act)
-    menu.setToolTipsVisible(True)
-    win.whatif_menu = menu
-
-
 #: Replications the dialog offers first.
 DEFAULT_REPLICATIONS = 10
 
