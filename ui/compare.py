@@ -211,10 +211,22 @@ class CompareView(QWidget):
         if 0 <= index < self.right.tabs.count():
             self.right.tabs.setCurrentIndex(index)
 
+    def _share_scales(self) -> None:
+        """The same chart on both sides gets one value scale, so 40 % slower
+        looks 40 % taller (each side had fitted its own data)."""
+        left, right = self.left.charts(), self.right.charts()
+        for key in left.keys() & right.keys():
+            a, b = left[key].getPlotItem(), right[key].getPlotItem()
+            (_, (ya0, ya1)), (_, (yb0, yb1)) = a.viewRange(), b.viewRange()
+            lo, hi = min(ya0, yb0), max(ya1, yb1)
+            for item in (a, b):
+                item.setYRange(lo, hi, padding=0)
+
     def set_results(self, a, b, label_a: str = "A", label_b: str = "B") -> None:
         """Show runs ``a`` and ``b``."""
         self.left.set_result(a)
         self.right.set_result(b)
+        self._share_scales()
         self.label_a.setText(label_a)
         self.label_b.setText(label_b)
         if self.key_metric in UTILISATION_METRICS:
@@ -230,20 +242,27 @@ class CompareView(QWidget):
         if self.key_metric is not None:
             # A study's figure first: the one its paragraph is about.
             rows.sort(key=lambda r: r[0] != self.key_metric)
-        helps = {m.name: m.help for m in experiments.get(a.experiment).metrics} \
-            if a.experiment in experiments.registry() else {}
+        metrics = ({m.name: m for m in experiments.get(a.experiment).metrics}
+                   if a.experiment in experiments.registry() else {})
         # Column heads stay short ("Before: random reads on SSD" → "Before") so the
         # figure names keep their room; the full labels head the charts.
         ha, hb = (x.split(":", 1)[0] if ":" in x else x for x in (label_a, label_b))
         self.table.setHorizontalHeaderLabels(["", ha, hb, f"{hb} / {ha}"])
         self.table.setRowCount(len(rows))
         for r, (name, va, vb, ratio, label) in enumerate(rows):
-            # The papers' name for the ratio where they have one, else what the metric is.
-            shown = label if name in RATIO_NAMES or not helps.get(name) else helps[name]
-            cells = (f"{shown} ({name})", f"{va:.4g}", f"{vb:.4g}",
+            # The metric's title (with its unit); the papers' name for the
+            # ratio and the description go in the tooltip.
+            m = metrics.get(name)
+            shown = m.title if m else name.replace("_", " ").capitalize()
+            unit = f" ({m.unit})" if m and m.unit else ""
+            cells = (shown + unit, f"{va:.4g}", f"{vb:.4g}",
                      "—" if ratio is None else f"{ratio:.3g}")
             for c, text in enumerate(cells):
                 item = QTableWidgetItem(text)
+                if c == 0:
+                    tip = m.help if m and m.help else shown
+                    item.setToolTip(f"{tip}; After / Before is the {label}" if name in RATIO_NAMES
+                                    else tip)
                 if c:
                     item.setTextAlignment(Qt.AlignmentFlag.AlignRight | Qt.AlignmentFlag.AlignVCenter)
                 self.table.setItem(r, c, item)

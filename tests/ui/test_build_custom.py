@@ -73,7 +73,7 @@ def test_what_if_studies_open_compare_with_both_sides_run(window, qtbot):
     cv = win.study.compare_view
     assert cv.drawings is not None and cv.about.isVisible()
     assert "HyperPAV" in cv.about.text()
-    assert cv.table.item(0, 0).text().endswith("(iosq_ms)")   # the study's figure first
+    assert cv.table.item(0, 0).text() == "IOSQ time (ms)"   # the study's figure first
     before, after = (float(cv.table.item(0, c).text()) for c in (1, 2))
     assert after < 0.1 * before
     assert cv.label_a.text().startswith("Before") and cv.label_b.text().startswith("After")

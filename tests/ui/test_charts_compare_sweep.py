@@ -66,3 +66,24 @@ def test_published_vs_model_lists_every_target_of_a_case_study(qtbot):
     for row in table.rows:
         if row[5] in ("PASS", "FAIL"):
             assert row[4].endswith("%") or "range" in row[4] or "outside" in row[4]
+
+
+def test_compare_draws_both_sides_on_one_scale_and_names_figures_by_title(qtbot):
+    """A and B share each chart's value scale (40 % slower looks 40 % taller),
+    and the table names figures by their titles, never their keys."""
+    from models.experiments import run_experiment
+
+    a = run_experiment("db2_io", {"cache": "cold", "device": "HDD10K"}, trace=True)
+    b = run_experiment("db2_io", {"cache": "cold", "device": "SSD"}, trace=True)
+    view = CompareView()
+    qtbot.addWidget(view)
+    view.set_results(a, b, "10K", "SSD")
+    left, right = view.left.charts(), view.right.charts()
+    assert left
+    for key in left:
+        ya = left[key].getPlotItem().viewRange()[1]
+        yb = right[key].getPlotItem().viewRange()[1]
+        assert ya == pytest.approx(yb), key
+    names = [view.table.item(r, 0).text() for r in range(view.table.rowCount())]
+    assert "I/O response time (ms)" in names
+    assert not any("_" in n for n in names), names
