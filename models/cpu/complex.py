@@ -188,6 +188,14 @@ class ProcessorComplex:
                 for i in range(pool.count):
                     engine.process(self._background(pool, background_util, f"bg/{pool.kind}{i}"))
 
+    def reset_statistics(self) -> None:
+        """Start a new measurement interval now (warm-up removal): engine busy
+        times, dispatch counts and the CPU accounting start from zero."""
+        for pool in (self.gcp, self.ziip):
+            pool.busy_us = [0.0] * pool.count
+            pool.dispatches = pool.delayed = 0
+        self.account = Accounting()
+
     def unit_of_work(self, name: str, mode: str = SRB, ziip_eligible: bool = True) -> "UnitOfWork":
         """A new unit of work (an enclave SRB by default)."""
         self._units += 1

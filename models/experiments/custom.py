@@ -40,7 +40,10 @@ METRICS = (
 
 def run(params: dict, ctx: RunContext) -> RunResult:
     """Run every general workload drawn in ``ctx.config`` (module docstring)."""
-    sysrun = run_system(ctx.config, params, ctx.seed, trace=ctx.trace, progress=ctx.progress)
+    sysrun = run_system(ctx.config, params, ctx.seed, trace=ctx.trace, progress=ctx.progress,
+                        warmup_s=ctx.warmup_s)
+    if sysrun.warmup_s:
+        ctx.removed_warmup(sysrun.warmup_s)
     comps = figures(sysrun)
     metrics = dict.fromkeys((m.name for m in METRICS), 0.0)
     metrics.update(_io_metrics(sysrun, comps))

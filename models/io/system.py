@@ -32,6 +32,7 @@ from models.io.backend import EXTENT_TRACKS, Backend, DrivePool, Rank
 from models.io.cache import CacheDirectory, CacheStats
 from models.io.devices import profile
 from models.io.paths import ChannelPath, PathGroup
+from models.io.request import IOResult
 from models.io.trace_io import IOTrace
 from models.io.volume import KEY_BITS, VolumeIO
 from models.io.writes import NVS, NVS_FRACTION
@@ -224,6 +225,25 @@ class IOSystem:
     def volumes(self) -> list[VolumeIO]:
         """The volumes built so far (used), in order of first use."""
         return list(self._volumes.values())
+
+    def reset_statistics(self) -> None:
+        """Start a new measurement interval now (warm-up removal, as an RMF
+        interval starts): every counter behind the figures and reports is
+        zeroed. Work a channel or drive already has booked beyond now stays
+        counted (it falls in the new interval); the cache contents, arm
+        positions and queues are untouched."""
+        now = self.engine.now
+        for p in self.paths.values():
+            p.busy = max(0.0, p.free_at - now)
+            p.starts = p.reconnects = 0
+        for v in self._volumes.values():
+            v.stats = CacheStats()
+            v.totals = IOResult()
+            v.completed = v.path_waits = v.amp_waits = 0
+        pool = self.pool
+        for d in range(len(pool)):
+            pool.busy[d] = max(0.0, pool.free_at[d] - now)
+            pool.accesses[d] = 0
 
     # -- figures ----------------------------------------------------------------------
     def component_figures(self, elapsed_s: float) -> dict[str, dict[str, float]]:

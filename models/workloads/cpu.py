@@ -40,6 +40,11 @@ class CPUWorkload:
         self.completed = 0
         self.resp = 0.0
 
+    def reset_statistics(self) -> None:
+        """Forget what completed so far (warm-up removal)."""
+        self.completed = 0
+        self.resp = 0.0
+
     def start(self) -> None:
         self.engine.process(self._arrivals(), f"{self.name}/arrivals")
 

@@ -187,6 +187,13 @@ class IOWorkload:
             vol.warm_pages(range(first, first + self.n_pages))
         return blocks * self.n_pages
 
+    def reset_statistics(self) -> None:
+        """Forget what completed so far (warm-up removal)."""
+        self.counts = {}
+        self.reads = self.writes = self.hits = self.misses = 0
+        self.resp = 0.0
+        self.completed = 0
+
     def start(self) -> None:
         """Start the arrival process(es) on the engine."""
         eng = self.engine

@@ -36,6 +36,7 @@ class SystemRun:
     system: IOSystem | None = None
     cpx: ProcessorComplex | None = None
     estimates: list = field(default_factory=list)  # analytic.Estimate
+    warmup_s: float | None = None                  # seconds left out of the figures
 
 
 def workload_values(config, params: dict) -> dict[str, dict]:
@@ -63,8 +64,14 @@ def workload_values(config, params: dict) -> dict[str, dict]:
     return out
 
 
-def run_system(config, params: dict, seed: int, trace=None, progress=None) -> SystemRun:
-    """Simulate every general workload of ``config`` (see module docstring)."""
+def run_system(config, params: dict, seed: int, trace=None, progress=None,
+               warmup_s: float = 0.0) -> SystemRun:
+    """Simulate every general workload of ``config`` (see module docstring).
+
+    ``warmup_s``: the figures leave out the first seconds (capped below the
+    run's length): at that time every counter restarts, as an RMF interval
+    does, and ``run.warmup_s`` says how much was removed.
+    """
     eng = Engine(seed=seed)
     values = workload_values(config, params)
     loads = [(w, components.kind(w.kind).general) for w in config.workloads]
@@ -88,14 +95,32 @@ def run_system(config, params: dict, seed: int, trace=None, progress=None) -> Sy
     for wl in (*run.io, *run.cpu):
         wl.start()
     end = run.elapsed
+    cut = min(max(0.0, warmup_s), 0.9 * end)
     for i in range(1, PROGRESS_STEPS + 1):
-        eng.run(until=end * i / PROGRESS_STEPS)
+        t = end * i / PROGRESS_STEPS
+        if cut and run.warmup_s is None and t > cut:
+            eng.run(until=cut)
+            _reset(run)
+            run.warmup_s = cut
+        eng.run(until=t)
         if progress is not None:
             progress(i / PROGRESS_STEPS)
+    if run.warmup_s:
+        run.elapsed = end - run.warmup_s
     if run.cpx is not None:
         run.cpx.close()
     run.estimates = [analytic.estimate(s) for s in stations(run)]
     return run
+
+
+def _reset(run: SystemRun) -> None:
+    """Restart every counter now: the end of the warm-up."""
+    if run.system is not None:
+        run.system.reset_statistics()
+    if run.cpx is not None:
+        run.cpx.reset_statistics()
+    for wl in (*run.io, *run.cpu):
+        wl.reset_statistics()
 
 
 def _warm(run: SystemRun) -> None:
