@@ -196,12 +196,14 @@ def _write(args, spec: GridSpec, rows, total: int) -> None:
 
 
 def csv_text(header, cells) -> str:
-    """CSV with a heading row; numbers in full, an empty cell for none."""
+    """CSV with a heading row; numbers to 10 significant digits (no float
+    noise such as 0.19512000000000146), an empty cell for none."""
     buf = io.StringIO()
     w = csv.writer(buf, lineterminator="\n")
     w.writerow(header)
     for line in cells:
         w.writerow(["" if isinstance(c, float) and not math.isfinite(c)
+                    else f"{c:.10g}" if isinstance(c, float)
                     else json.dumps(c) if isinstance(c, (dict, list)) else c for c in line])
     return buf.getvalue()
 

@@ -228,8 +228,9 @@ def check_grid(spec: GridSpec) -> None:
 
 
 def _unit(text: str, title: str = "") -> str:
-    """`` (unit)`` after a title, unless the title already says it ("Tapes", "tapes")."""
-    return f" ({text})" if text and text.lower() != title.lower() else ""
+    """`` (unit)`` after a title, unless the title already says it ("Tapes",
+    "tapes"; "Pages per I/O", "pages")."""
+    return f" ({text})" if text and text.lower() not in title.lower() else ""
 
 
 def param_heading(experiment: str, key: str) -> str:
@@ -243,12 +244,12 @@ def param_heading(experiment: str, key: str) -> str:
 
 def metric_headings(experiment: str, names: Sequence[str]) -> dict[str, tuple[str, str]]:
     """(title, unit) of each metric from the experiment's Metric definitions
-    (its description; the key, spelled out, for a metric it does not declare)."""
+    (its title; the key, spelled out, for a metric it does not declare)."""
     declared = {m.name: m for m in experiments.get(experiment).metrics}
     out, seen = {}, set()
     for name in names:
         m = declared.get(name)
-        title = (m.help if m is not None and m.help else name.replace("_", " ").capitalize())
+        title = m.title if m is not None else name.replace("_", " ").capitalize()
         if title in seen:           # two metrics described alike: keep the columns apart
             title = f"{title} [{name}]"
         seen.add(title)

@@ -39,7 +39,7 @@ def sweep_chart(result: SweepResult, metric: str) -> ChartData:
     ys = result.metric(metric)
     series = tuple(Series(label or y_label, x, ys[v], "line")
                    for v, label in enumerate(result.labels()))
-    return ChartData("sweep", f"{exp.title}: {y_label} vs {param.title.lower()}", param.title,
+    return ChartData("sweep", f"{exp.title}: {y_label} vs {_lower_first(param.title)}", param.title,
                      param.unit, y_label, y_unit, series)
 
 
@@ -258,3 +258,10 @@ class SweepView(QWidget):
     def _on_metric_changed(self, metric: str) -> None:
         if self.result is not None and metric:
             self.chart.show_data(sweep_chart(self.result, metric))
+
+
+def _lower_first(title: str) -> str:
+    """"Pages per I/O" → "pages per I/O" (an acronym such as "IOSQ time" stays)."""
+    if len(title) > 1 and title[1].isupper():
+        return title
+    return title[:1].lower() + title[1:]

@@ -21,13 +21,13 @@ def test_sweep_writes_the_cross_product_with_titled_columns(tmp_path, capsys):
     assert "6 points × 1 seed(s)" in err and "6 points (6 runs)" in err
     rows = list(csv.reader(out.open()))
     head, body = rows[0], rows[1:]
-    assert head[:3] == ["Pages", "Protocol", "I/O response time (ms)"]
-    assert "Connected: data transfer (ms)" in head
+    assert head[:3] == ["Pages per I/O", "Channel protocol", "I/O response time (ms)"]
+    assert "CONN time (ms)" in head
     assert [r[:2] for r in body] == [[p, proto] for p in ("1", "8", "32")
                                      for proto in ("FICON", "zHPF")]
     # The same numbers as a single run of that point.
     direct = experiments.run_experiment("db2_io", {"pages": 32, "protocol": "zHPF"})
-    assert float(body[-1][2]) == direct.metrics["io_ms"]
+    assert float(body[-1][2]) == pytest.approx(direct.metrics["io_ms"], rel=1e-9)  # 10 digits
     io = {(r[0], r[1]): float(r[2]) for r in body}
     assert io[("32", "zHPF")] < io[("32", "FICON")]
 
@@ -44,7 +44,7 @@ def test_sweep_json_with_replications_and_a_scenario_file(tmp_path, capsys):
     assert ssd["params"] == {"device": "SSD"}
     lo, hi = ssd["ci95"]["elapsed_s"]
     assert lo <= ssd["metrics"]["elapsed_s"] <= hi
-    assert data["metric_info"]["elapsed_s"] == {"title": "Elapsed time of the job step",
+    assert data["metric_info"]["elapsed_s"] == {"title": "Elapsed time",
                                                "unit": "s"}
     # run --replications gives the same point the same numbers.
     assert cli.main(["run", "--scenario", str(path), "--set", "device=SSD", "--replications",
@@ -116,4 +116,4 @@ def test_ctrl_c_writes_the_finished_points_and_says_so(tmp_path, capsys, monkeyp
     assert code == cli.EXIT_INTERRUPTED
     assert "wrote the 1 of 2 points that finished to" in capsys.readouterr().err
     rows = list(csv.reader(out.open()))
-    assert rows == [["Pages", "I/O response time (ms)"], ["1", "1.5"]]
+    assert rows == [["Pages per I/O", "I/O response time (ms)"], ["1", "1.5"]]

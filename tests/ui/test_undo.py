@@ -71,6 +71,6 @@ def test_refused_edits_push_nothing(built):
     e, ids = built
     assert "datasets, not volumes" in e.link(ids["w"], e.scenario.of_category("volume")[0].id)
     assert "out of range" in e.set_property(ids["w"], "pct_read", 0)
-    assert "fixes 'Device'" in e.set_property(e.scenario.of_category("volume")[0].id, "device", "SSD")
+    assert "fixes 'Drives'" in e.set_property(e.scenario.of_category("volume")[0].id, "device", "SSD")
     assert "needs a label" in e.rename(ids["w"], "   ")
     assert e.undo_stack.count() == 0
