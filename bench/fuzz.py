@@ -203,16 +203,20 @@ def scenario_inputs(rng: random.Random, n: int):
         old["version"] = 1
         bases.append(old)
     for _ in range(n):
-        doc = copy.deepcopy(rng.choice(bases))
-        raws = []
-        for _ in range(rng.randint(1, 3)):
-            doc, raw = _mutate_tree(rng, doc)
-            if raw:
-                raws.append(raw)
-        text = json.dumps(doc)
-        for marker, literal in raws:
-            text = text.replace(json.dumps(marker), literal)
-        yield _text_mutation(rng, text) if rng.random() < 0.2 else text.encode("utf-8")
+        yield _mutated(rng, copy.deepcopy(rng.choice(bases)), 0.2)
+
+
+def _mutated(rng: random.Random, doc, text_share: float) -> bytes:
+    """``doc`` with 1-3 tree mutations, then a text mutation ``text_share`` of the time."""
+    raws = []
+    for _ in range(rng.randint(1, 3)):
+        doc, raw = _mutate_tree(rng, doc)
+        if raw:
+            raws.append(raw)
+    text = json.dumps(doc)
+    for marker, literal in raws:
+        text = text.replace(json.dumps(marker), literal)
+    return _text_mutation(rng, text) if rng.random() < text_share else text.encode("utf-8")
 
 
 def target_inputs(rng: random.Random, n: int):
@@ -221,15 +225,7 @@ def target_inputs(rng: random.Random, n: int):
     for _ in range(n):
         doc = copy.deepcopy(base)
         doc["targets"] = rng.sample(doc["targets"], k=min(3, len(doc["targets"])))
-        raws = []
-        for _ in range(rng.randint(1, 3)):
-            doc, raw = _mutate_tree(rng, doc)
-            if raw:
-                raws.append(raw)
-        text = json.dumps(doc)
-        for marker, literal in raws:
-            text = text.replace(json.dumps(marker), literal)
-        yield _text_mutation(rng, text) if rng.random() < 0.15 else text.encode("utf-8")
+        yield _mutated(rng, doc, 0.15)
 
 
 def cli_inputs(rng: random.Random, n: int):

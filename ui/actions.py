@@ -16,7 +16,6 @@ from PySide6.QtWidgets import QComboBox, QInputDialog, QLabel, QMainWindow, QToo
 from app import scenario_io, settings
 from app.worker import TaskRunner
 from models import experiments, replicate
-from models.scenario import ScenarioError
 
 K = QKeySequence.StandardKey
 
@@ -242,11 +241,8 @@ class Replications:
         if self.runner.running:
             win.say("Replications are already running.")
             return False
-        try:
-            name, _drawn = win.editor.scenario.run_request()
-        except ScenarioError as exc:
-            win.results.show_message(f"Cannot run yet: {exc}", error=True)
-            win.results_dock.raise_()
+        name = win.runnable_experiment()
+        if name is None:
             return False
         doc = scenario_io.to_document(win.editor.scenario)
         seed = experiments.DEFAULT_SEED

@@ -505,12 +505,8 @@ class MainWindow(QMainWindow):
         if self.runner.running:
             self.say("A run is already in progress.")
             return False
-        try:
-            name, _drawn = self.editor.scenario.run_request()
-        except ScenarioError as exc:
-            self.results.show_message(f"Cannot run yet: {exc}", error=True)
-            self.results_dock.raise_()
-            self.say("Cannot run yet: see the warnings next to the components.")
+        name = self.runnable_experiment()
+        if name is None:
             return False
         self.run_scenario_document = scenario_io.to_document(self.editor.scenario)
         self.progress.setValue(0)
@@ -521,6 +517,17 @@ class MainWindow(QMainWindow):
         self.runner.start(name, {}, experiments.DEFAULT_SEED,
                           self.run_scenario_document)
         return True
+
+    def runnable_experiment(self) -> str | None:
+        """The canvas's experiment if the drawing can run; else ``None``, with
+        the reason in the results dock and the status bar."""
+        try:
+            return self.editor.scenario.run_request()[0]
+        except ScenarioError as exc:
+            self.results.show_message(f"Cannot run yet: {exc}", error=True)
+            self.results_dock.raise_()
+            self.say("Cannot run yet: see the warnings next to the components.")
+            return None
 
     def cancel_run(self) -> None:
         if self.runner.running:
