@@ -167,7 +167,9 @@ class Replicated:
         removed = [r for r in self.warmup_removed_s if r is not None]
         if not removed:
             asked = f" ({self.warmup_s:g} s asked)" if self.warmup_s > 0 else ""
-            return (f"Warm-up: none removed{asked}: {self.experiment} counts every request "
+            from models import experiments
+            title = experiments.get(self.experiment).title
+            return (f"Warm-up: none removed{asked}: '{title}' counts every request "
                     "from the start (it does not remove warm-up; the built-in case studies "
                     "are closed, each running a fixed piece of work to its end).")
         lo, hi = min(removed), max(removed)

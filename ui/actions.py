@@ -260,6 +260,11 @@ class Replications:
 
     def _on_runner_succeeded(self, rep) -> None:
         self.win.results.show_replicated(rep)
+        # The charts show the replications (means with 95 % intervals); the
+        # replay has no trace of them, so it shows none rather than an older run.
+        for name, view in self.win.views.items():
+            if name in self.win.followers:
+                view.set_result(rep if name == "charts" else None)
         self.win.results_dock.raise_()
         self.win.say(f"Finished {rep.n} replications of {experiments.get(rep.experiment).title}.")
 

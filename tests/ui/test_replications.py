@@ -31,3 +31,23 @@ def test_cancel_stops_the_replications(window, qtbot):
         window.replications.start(50)
         window.task_cancel.click()
     assert "cancelled" in window.status.text()
+
+
+def test_replications_chart_each_component_with_its_interval(window, qtbot, monkeypatch):
+    """After replications the Charts tab shows each component's mean busy %
+    with its 95 % interval as an error bar (the same numbers as the results
+    dock's component table), and the replay shows no older run."""
+    import pyqtgraph as pg
+
+    window.open_case_or_file("natural_ziip")
+    monkeypatch.setattr(QInputDialog, "getInt", lambda *a, **k: (3, True))
+    with qtbot.waitSignal(window.replications.runner.done, timeout=60_000):
+        window.actions_.replications.trigger()
+    charts = window.views["charts"].charts()
+    chart = charts["utilisation"]
+    assert "mean of 3 runs" in chart.data.scope
+    bars = [i for i in chart.getPlotItem().items if isinstance(i, pg.ErrorBarItem)]
+    assert len(bars) == 1
+    rows = chart.data.csv_rows()
+    assert rows[0][-1].startswith("95 % CI half-width")
+    assert window.views["animation"].data is None

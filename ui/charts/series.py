@@ -64,13 +64,16 @@ class ChartData:
 
     def csv_rows(self) -> list[list]:
         """Header plus one row per point: series, x (or category), y[, row]."""
+        ci = self.extra.get("ci95")
         rows: list[list] = [["series", _axis(self.x_label, self.x_unit),
-                             _axis(self.y_label, self.y_unit), "lane"]]
+                             _axis(self.y_label, self.y_unit), "lane"]
+                            + ([_axis("95 % CI half-width", self.y_unit)] if ci is not None else [])]
         for s in self.series:
             for i, (x, y) in enumerate(zip(s.x.tolist(), s.y.tolist())):
                 xv = self.categories[int(x)] if self.categories and s.kind in ("bar", "stack") else x
                 lane = self.categories[int(s.rows[i])] if s.rows is not None and self.categories else ""
-                rows.append([s.name, xv, _round(y), lane])
+                rows.append([s.name, xv, _round(y), lane]
+                            + ([_round(float(ci[i]))] if ci is not None else []))
         return rows
 
 
@@ -321,9 +324,21 @@ def _busy_from_components(components) -> dict[str, float]:
     for name, figs in (components or {}).items():
         for key in ("busy_pct", "utilization_pct"):
             if key in figs:
-                busy[name] = float(figs[key])
+                v = figs[key]
+                busy[name] = float(getattr(v, "mean", v))   # an Estimate over replications
                 break
     return busy
+
+
+def _busy_ci(components) -> dict[str, float]:
+    """Half-widths of the 95 % intervals of the busy figures (replications)."""
+    out = {}
+    for name, figs in (components or {}).items():
+        for key in ("busy_pct", "utilization_pct"):
+            if key in figs and hasattr(figs[key], "half"):
+                out[name] = float(figs[key].half)
+                break
+    return out
 
 
 def utilisation_chart(result) -> ChartData | None:
@@ -334,6 +349,15 @@ def utilisation_chart(result) -> ChartData | None:
     if busy:
         names = tuple(sorted(busy))
         y = np.array([busy[n] for n in names])
+        ci = _busy_ci(result.components)
+        if ci:
+            # Replications: the mean of each component, with its 95 % interval.
+            halves = np.array([ci.get(n, np.nan) for n in names])
+            return ChartData("utilisation", "Utilisation per component", "Component", "",
+                             "Busy", "%", (Series("busy", np.arange(len(y), dtype=float), y,
+                                                  "bar"),), names,
+                             extra={"ci95": halves}, source="component figures",
+                             scope=f"mean of {len(result.seeds)} runs, bars: 95 % interval")
         return ChartData("utilisation", "Utilisation per component", "Component", "", "Busy", "%",
                          (Series("busy", np.arange(len(y), dtype=float), y, "bar"),), names,
                          source="component figures")
@@ -537,6 +561,10 @@ def trace_scope(result) -> str:
 def derive_charts(result) -> list[ChartData]:
     """Every chart the run's data supports, in display order; a chart drawn
     from a trace that holds only part of the run carries its ``scope``."""
+    if hasattr(result, "seeds"):
+        # Replications keep no trace: the per-component means with intervals.
+        chart = utilisation_chart(result)
+        return [chart] if chart is not None else []
     scope = trace_scope(result)
     charts = [c for c in (fn(result) for fn in CHARTS) if c is not None]
     return [replace(c, scope=scope) if scope and c.source == "trace" else c for c in charts]

@@ -108,8 +108,19 @@ class ChartWidget(pg.PlotWidget):
             item.addItem(bars)
             base = base + s.y if stacked else base
         top = base if stacked else np.max([s.y for s in data.series], axis=0)
-        for x, v in enumerate(top):
-            label = pg.TextItem(_short(v), color=style.FOREGROUND, anchor=(0.5, 1.0))
+        ci = data.extra.get("ci95")
+        if ci is not None and not stacked:
+            # Replications: each bar's 95 % interval, and the label says it.
+            half = np.nan_to_num(np.asarray(ci, dtype=float))
+            item.addItem(pg.ErrorBarItem(x=np.arange(n, dtype=float), y=top, top=half,
+                                         bottom=half, beam=0.25,
+                                         pen=pg.mkPen(style.FOREGROUND, width=2)))
+            texts = [f"{_short(v)}\n± {h:.2g}" for v, h in zip(top, half)]
+            top = top + half
+        else:
+            texts = [_short(v) for v in top]
+        for x, (v, text) in enumerate(zip(top, texts)):
+            label = pg.TextItem(text, color=style.FOREGROUND, anchor=(0.5, 1.0))
             label.setFont(style.font(style.TICK_PT, bold=True))
             label.setPos(x, v)
             item.addItem(label)
