@@ -209,11 +209,7 @@ def cmd_run(args: argparse.Namespace) -> int:
     elif args.replications:
         _print_replicated(result)
     else:
-        exp = experiments.get(result.experiment)
-        print(f"{exp.title} ({exp.name}), seed {result.seed}")
-        for p in exp.schema.params:
-            unit = f" {p.unit}" if p.unit and result.params[p.name] is not None else ""
-            print(f"  {p.name:22} {_fmt(result.params[p.name])}{unit}")
+        exp = _print_head(result.experiment, result.params, f"seed {result.seed}")
         print("Metrics:")
         units = {m.name: m.unit for m in exp.metrics}
         for k, v in result.metrics.items():
@@ -226,12 +222,19 @@ def cmd_run(args: argparse.Namespace) -> int:
     return 0
 
 
-def _print_replicated(rep: replicate.Replicated) -> None:
-    exp = experiments.get(rep.experiment)
-    print(f"{exp.title} ({exp.name}), {rep.n} replications, seeds {rep.seeds[0]}–{rep.seeds[-1]}")
+def _print_head(name: str, params, runs: str):
+    """The run's title line and its parameter values; returns the experiment."""
+    exp = experiments.get(name)
+    print(f"{exp.title} ({exp.name}), {runs}")
     for p in exp.schema.params:
-        unit = f" {p.unit}" if p.unit and rep.params[p.name] is not None else ""
-        print(f"  {p.name:22} {_fmt(rep.params[p.name])}{unit}")
+        unit = f" {p.unit}" if p.unit and params[p.name] is not None else ""
+        print(f"  {p.name:22} {_fmt(params[p.name])}{unit}")
+    return exp
+
+
+def _print_replicated(rep: replicate.Replicated) -> None:
+    exp = _print_head(rep.experiment, rep.params,
+                      f"{rep.n} replications, seeds {rep.seeds[0]}–{rep.seeds[-1]}")
     print("Metrics (mean ± half-width of the 95 % confidence interval):")
     units = {m.name: m.unit for m in exp.metrics}
     for k, e in rep.metrics.items():
@@ -376,6 +379,11 @@ def main(argv: Sequence[str] | None = None) -> int:
     except KeyboardInterrupt:
         print("zperflab: interrupted (Ctrl-C)", file=sys.stderr)
         return EXIT_INTERRUPTED
+    except BrokenPipeError:
+        # The reader went away (``zperflab run … | head``): not an error of
+        # ours. Point stdout at /dev/null so the exit flush stays quiet.
+        os.dup2(os.open(os.devnull, os.O_WRONLY), sys.stdout.fileno())
+        return 0
     except Exception as exc:  # the last edge: one line, never a bare traceback
         if os.environ.get("ZPERFLAB_DEBUG"):
             traceback.print_exc()

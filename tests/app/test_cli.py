@@ -90,3 +90,18 @@ def test_unimplemented_experiment_says_so_and_fails(monkeypatch, capsys):
         {"id": "x", "experiment": "db2_io", "params": {}, "metric": "io_ms",
          "expect": {"value": 1.0, "rel_tol": 0.5}})
     assert verdict.ok is False and "not implemented yet" in verdict.error
+
+
+def test_a_reader_that_stops_early_gets_no_error_line():
+    """``zperflab run … | head -1``: the closed pipe is the reader's doing."""
+    import subprocess
+    import sys
+
+    proc = subprocess.Popen([sys.executable, "-m", "app.cli", "run", "natural_ziip",
+                             "--set", "records=100"], stdout=subprocess.PIPE,
+                            stderr=subprocess.PIPE)
+    first = proc.stdout.readline()
+    proc.stdout.close()
+    err = proc.stderr.read().decode()
+    assert proc.wait(timeout=60) == 0
+    assert first.startswith(b"Natural on a zIIP") and "error" not in err
