@@ -99,7 +99,10 @@ REGISTRY: list[Global] = [
                         ("PDSE_PAGE_US", "~1,500 instructions"),
                         ("LLA_LOOKUP_US", "~3,000 instructions"),
                         ("CSECT_BYTES", "typical load-module structure"),
-                        ("BYTES_PER_ADCON", "typical load-module structure"))],
+                        ("BYTES_PER_ADCON", "typical load-module structure"),
+                        ("MIN_FILL_BLOCK", "smallest track-fill block (estimate)"),
+                        ("PDSE_NONLOAD_FRACTION", "program-object classes (estimate)"),
+                        ("PDSE_RLD_BYTES_PER_ADCON", "relocation class (estimate)"))],
 ]
 
 
