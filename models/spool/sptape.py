@@ -14,7 +14,8 @@ from __future__ import annotations
 
 from models.io.geometry import PAGE_BYTES
 from models.spool.results import Outcome
-from models.spool.setup import FILE_HEADER_BYTES, Setup
+from models.spool import setup as _setup
+from models.spool.setup import Setup
 
 #: Checkpoint records CP writes per spool file it creates (open and close).
 CHECKPOINT_IOS_PER_FILE = 2
@@ -32,9 +33,9 @@ def _change(s: Setup, t: float, drive) -> float:
 def _dump_file(s: Setup, t: float, f: int) -> float:
     drive, cpu, tr = s.drives[0], s.cpu, s.trace
     t += cpu.step(files=1)
-    if not drive.fits_block(FILE_HEADER_BYTES):
+    if not drive.fits_block(_setup.FILE_HEADER_BYTES):
         t = _change(s, t, drive)
-    t = drive.write_sync(t, FILE_HEADER_BYTES)
+    t = drive.write_sync(t, _setup.FILE_HEADER_BYTES)
     vols, vol, slot = s.volumes, s.vol, s.slot
     for p in range(int(s.first[f]), int(s.first[f] + s.sizes[f])):
         v = int(vol[p])
@@ -57,9 +58,9 @@ def _dump_file(s: Setup, t: float, f: int) -> float:
 
 def _load_file(s: Setup, t: float, f: int) -> float:
     drive, cpu, tr, ckpt = s.drives[0], s.cpu, s.trace, s.checkpoint
-    if not drive.fits_block(FILE_HEADER_BYTES):
+    if not drive.fits_block(_setup.FILE_HEADER_BYTES):
         t = _change(s, t, drive)
-    t = drive.read(t, FILE_HEADER_BYTES)
+    t = drive.read(t, _setup.FILE_HEADER_BYTES)
     t = ckpt.access(t + cpu.step(ios=1, files=1, created=1, queued=f), ckpt.ios)
     vols, vol, slot = s.volumes, s.vol, s.slot
     for p in range(int(s.first[f]), int(s.first[f] + s.sizes[f])):

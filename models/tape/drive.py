@@ -48,7 +48,13 @@ START_STOP_S = 0.017
 START_STOP_SPREAD = 0.3
 #: Control unit data buffer, bytes.
 BUFFER_BYTES = 2 * 1024 * 1024
-_BUFFER_S = BUFFER_BYTES / DATA_RATE_B_S
+
+
+def _buffer_s() -> float:
+    """Seconds of drive streaming the buffer holds (``BUFFER_BYTES`` read at call time)."""
+    return BUFFER_BYTES / DATA_RATE_B_S
+
+
 _GAP_S = pass_time_s(IBG_INCHES)
 
 
@@ -162,7 +168,7 @@ class TapeDrive:
         self.media_end = start + self._account(nbytes)
         # If the tape stops after this block it repositions at once, in the background.
         self.ready = self.media_end + self._stop_start()
-        return max(self.channel.transfer(arrive, nbytes), self.media_end - _BUFFER_S)
+        return max(self.channel.transfer(arrive, nbytes), self.media_end - _buffer_s())
 
     def write_sync(self, t: float, nbytes: int) -> float:
         """Write a block in tape-write-immediate mode; returns device end."""
@@ -191,7 +197,7 @@ class TapeDrive:
             start = max(t + IO_OVERHEAD_S, self.ready)
             self._stopped = False
         else:
-            start = max(self.media_end, self.ready, t - _BUFFER_S)
+            start = max(self.media_end, self.ready, t - _buffer_s())
         self.media_end = start + self._account(nbytes, mark)
         if mark:
             self._stopped = True
