@@ -64,7 +64,7 @@ REGISTRY: list[Global] = [
     Global("models.spool.costs", "FILE_CPU_US", "CP path length per file selected (estimate)", SPOOL),
     Global("models.spool.costs", "CREATE_FILE_US", "building a spool file on LOAD (estimate)", SPOOL),
     Global("models.spool.costs", "ALLOC_PAGE_US", "allocating a spool slot (estimate)", SPOOL),
-    Global("models.spool.costs", "CHAIN_STEP_US", "one reader-queue chain step (estimate)", SPOOL),
+    Global("models.spool.costs", "CHAIN_STEP_US", "one spool-file chain step (estimate)", SPOOL),
     Global("models.spool.costs", "OTHER_BURST_S", "CPU burst of other work (estimate)", SPOOL),
     Global("models.spool.spxtape", "STORAGE_SHARE", "calibrated once from C6", SPOOL),
     Global("models.spool.volume", "DASD_START_S", "channel + 3990 start per I/O (estimate)", SPOOL),

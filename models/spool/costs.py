@@ -9,18 +9,22 @@ closing one spool file ~5,000.
 
 Creating a spool file (LOAD) costs more than reading one (DUMP): CP builds
 the spool file block, gives it a spoolid, records it in the checkpoint
-area and chains it onto its owner's reader queue, and it allocates a spool
-slot for every page it writes. The reader queue is a chain of spool file
-blocks that CP walks to the end to add the new file, so the n-th file
-created costs ``n - 1`` chain steps: a load of F files to one owner walks
+area and chains it onto the spool file chain of its type, and it
+allocates a spool slot for every page it writes. The chain of spool file
+blocks is walked to its end to add the new file, so the n-th file
+created costs ``n - 1`` chain steps: a load of F files of one type walks
 about F²/2 blocks in all. That walk, not the pages, is what makes LOAD cost
 an order of magnitude more CPU than DUMP with tens of thousands of files.
 Path lengths (estimates at ~25 instructions per µs): building the file
 ~10,000 instructions (``CREATE_FILE_US``), allocating a slot ~1,000
 (``ALLOC_PAGE_US``), one chain step — load the next pointer from a block
 that is rarely in the processor cache, compare, branch — about one µs
-(``CHAIN_STEP_US``). The files of a load belong to one owner (the
-published test dumped and reloaded one user's files; assumption).
+(``CHAIN_STEP_US``). Which chain: VM/370's logic manual (SY20-0886,
+"spool file management") keeps the spool file blocks of closed files on
+"one file chain each for printer, reader, and punch files", system-wide,
+so the walk runs over every file of that type already created, whoever
+owns it. We take the loaded files to be of one type (all on one chain;
+assumption) and assume VM/ESA kept that chain (not verified for VM/ESA).
 
 Background work: with processors busy a share ``u`` of the time with other
 work, a unit of CP work that becomes ready waits for a processor. We take
@@ -70,7 +74,7 @@ class Cpu:
         """Charge one unit of work; returns its elapsed seconds (dispatch + CPU).
 
         ``allocated`` pages get a new spool slot; ``created`` files are built
-        and chained behind ``queued`` files already on the reader queue.
+        and chained behind ``queued`` files already on their chain.
         """
         us = (ios * IO_CPU_US + pages * PAGE_CPU_US + files * FILE_CPU_US
               + allocated * ALLOC_PAGE_US
