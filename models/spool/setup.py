@@ -6,6 +6,7 @@ from dataclasses import dataclass
 import numpy as np
 
 from models.engine import Engine
+from models.params import ParamError
 from models.run import RunContext
 from models.spool.costs import Activity, Cpu
 from models.spool.files import file_sizes
@@ -101,6 +102,10 @@ def build(params: dict, ctx: RunContext, layout: str, drives: int) -> Setup:
     drives : int
         Tape drives the program uses.
     """
+    if params["other_storage_mb"] > params["real_storage_mb"]:
+        raise ParamError(f"other work cannot hold {params['other_storage_mb']:g} MB of a system "
+                         f"with {params['real_storage_mb']:g} MB of real storage; give it at most "
+                         f"the real storage")
     eng = Engine(seed=ctx.seed)
     sizes = file_sizes(eng.np_stream("file_sizes"), params["files"], params["pages"])
     nvol = params["spool_volumes"]

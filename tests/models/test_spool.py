@@ -154,6 +154,11 @@ def test_too_many_pages_for_the_volumes_is_a_clear_error():
         run_experiment("spool_dump", {"files": 1000, "pages": 5_000_000, "spool_volumes": 1})
 
 
+def test_other_work_holding_more_than_real_storage_is_a_clear_error():
+    with pytest.raises(ParamError, match="cannot hold 2048 MB of a system with 1024 MB"):
+        run_experiment("spool_dump", {"files": 300, "pages": 3000, "other_storage_mb": 2048})
+
+
 def test_trace_records_volumes_drives_and_buffer():
     tr = Trace()
     run_experiment("spool_dump", {"files": 300, "pages": 60000}, trace=tr)
