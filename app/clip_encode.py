@@ -8,12 +8,13 @@ replay views); this module only encodes them with maintained libraries:
   ships an ffmpeg binary in its wheel, so nothing is installed by hand.
   ``-movflags +faststart`` puts the index first (a slide starts at once),
   ``-tune animation`` suits flat colours and text.
-* **GIF**: Pillow (imageio's own GIF backend). Each frame gets its own
-  256-colour palette (fast octree: 20 ms a 1280×720 frame, where median
-  cut took 100 ms) without dithering (flat colours stay flat, no shimmer); Pillow merges identical consecutive frames into one longer
-  frame, so a GIF may hold fewer frames than were sent while its total
-  duration is the same. GIF delays are in 1/100 s, so only frame rates
-  that divide 100 are offered (:data:`GIF_FPS`); the duration is then exact.
+* **GIF**: ffmpeg too (``imageio_ffmpeg.write_frames``; imageio's plugin
+  does not write GIFs): one 256-colour palette for the whole clip from all
+  its frames, no dithering, so the views' flat colours and white stay
+  exact (Pillow's per-frame median cut took 100 ms a 1280×720 frame; its
+  fast octree turned white into 254 grey). GIF delays are in 1/100 s, so
+  only frame rates that divide 100 are offered (:data:`GIF_FPS`); the
+  duration is then exact.
 
 Frames go to a temporary file beside the target, named as
 :mod:`app.atomic` names its own (so a killed export's leftover is cleaned up
@@ -43,6 +44,9 @@ GIF_FPS = (10, 20, 25, 50)
 MP4_FPS = (10, 20, 25, 30, 50, 60)
 #: x264 constant rate factor: 18 is visually lossless for text and lines.
 MP4_CRF = 18
+#: ffmpeg filter for a GIF: a palette from all frames, then each frame mapped to it.
+GIF_FILTER = ("split[a][b];[a]palettegen=stats_mode=full:reserve_transparent=0[p];"
+              "[b][p]paletteuse=dither=none")
 #: Longest clip accepted, in frames (ten minutes at 25 fps): a mistyped
 #: window must not fill the disk.
 MAX_FRAMES = 15_000
@@ -159,7 +163,7 @@ class ClipWriter:
         self._tmp = real.parent / (f".{real.name}.{os.getpid()}-{secrets.token_hex(4)}"
                                    f"{atomic.TMP_SUFFIX}")
         self._mp4 = None          # imageio's ffmpeg writer, opened on the first frame
-        self._gif: list = []      # Pillow palette images
+        self._gif = None          # imageio-ffmpeg's frame generator, ditto
         self._closed = False
 
     # ---- writing ----------------------------------------------------------
@@ -176,10 +180,10 @@ class ClipWriter:
                     self._mp4 = self._open_mp4()
                 self._mp4.append_data(frame)
             else:
-                from PIL import Image
-                self._gif.append(Image.fromarray(frame, "RGB").quantize(
-                    256, method=Image.Quantize.FASTOCTREE, dither=Image.Dither.NONE))
-        except (OSError, RuntimeError) as exc:
+                if self._gif is None:
+                    self._gif = self._open_gif()
+                self._gif.send(np.ascontiguousarray(frame))
+        except (OSError, RuntimeError, StopIteration) as exc:
             raise self._failure(exc) from None
         self.frames += 1
 
@@ -196,6 +200,18 @@ class ClipWriter:
             output_params=["-crf", str(MP4_CRF), "-tune", "animation",
                            "-movflags", "+faststart", "-f", "mp4"])
 
+    def _open_gif(self):
+        # imageio's ffmpeg plugin does not write GIFs, so its engine is called
+        # directly: one palette for the whole clip (the views' colours stay
+        # exact, no per-frame shimmer), no dithering (flat stays flat).
+        import imageio_ffmpeg
+        gen = imageio_ffmpeg.write_frames(
+            os.fspath(self._tmp), self.size, fps=self.fps, codec="gif", pix_fmt_out="pal8",
+            quality=None, macro_block_size=1, ffmpeg_log_level="error",
+            output_params=["-vf", GIF_FILTER, "-loop", "0", "-f", "gif"])
+        gen.send(None)
+        return gen
+
     def finish(self) -> ClipInfo:
         """Close the encoder and put the clip in place; returns what was written."""
         if self.frames == 0:
@@ -206,10 +222,8 @@ class ClipWriter:
                 self._mp4.close()
                 self._mp4 = None
             else:
-                first, *rest = self._gif
-                first.save(self._tmp, format="GIF", save_all=True, append_images=rest,
-                           duration=round(1000 / self.fps), loop=0)
-                self._gif = []
+                self._gif.close()
+                self._gif = None
             real = atomic.write(self.path, lambda tmp: os.replace(self._tmp, tmp))
         except atomic.WriteError:
             self.abort()
@@ -224,13 +238,13 @@ class ClipWriter:
         if self._closed:
             return
         self._closed = True
-        self._gif = []
-        if self._mp4 is not None:
-            try:
-                self._mp4.close()
-            except Exception:       # noqa: BLE001  (ffmpeg may already be gone)
-                pass
-            self._mp4 = None
+        for enc in (self._mp4, self._gif):
+            if enc is not None:
+                try:
+                    enc.close()
+                except Exception:       # noqa: BLE001  (ffmpeg may already be gone)
+                    pass
+        self._mp4 = self._gif = None
         try:
             os.unlink(self._tmp)
         except FileNotFoundError:

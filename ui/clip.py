@@ -118,7 +118,8 @@ class ClipStage(QWidget):
         self.controller = ReplayController(self)
         self.view = view_cls()
         col = QVBoxLayout(self)
-        col.setContentsMargins(6, 6, 6, 6)
+        # The view alone fills the frame; with the caption, a margin as on screen.
+        col.setContentsMargins(*(4,) * 4 if caption else (0,) * 4)
         col.addWidget(self.view, 1)
         self.caption = self.readout = self.scrub = None
         if caption:
@@ -228,7 +229,14 @@ class ClipExport(QObject):
         """Stop at the next frame; nothing is written."""
         self._cancel = True
 
+    def stop(self) -> None:
+        """Abandon a clip now (window closing): the temporary files are removed."""
+        if self.running:
+            self._finish(self.cancelled.emit)
+
     def _on_slice(self) -> None:
+        if not self.running:        # stopped while this slice was queued
+            return
         plan = self._plan
         end = time.perf_counter() + SLICE_MS / 1000
         try:
