@@ -56,7 +56,7 @@ def default_scale(size: tuple[int, int]) -> float:
 def speed_text(speed: float) -> str:
     """How a clip's speed reads on a slide: "slowed 100×", "real time", "10× faster"."""
     if speed == READABLE:
-        return "one event at a time"
+        return "as fast as readable"
     if speed == 1:
         return "real time"
     if speed < 1:
