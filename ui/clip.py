@@ -43,6 +43,8 @@ from ui.animation.timeline import ScrubBar
 
 #: Layout width the views were designed for: wider clips scale up instead.
 LAYOUT_WIDTH = 1280
+#: Frames spread over a clip that a GIF's one palette is made from.
+PALETTE_SAMPLES = 8
 #: Wall-clock time the exporter draws frames for before it lets the window
 #: repaint and take a Cancel click (ms).
 SLICE_MS = 60
@@ -100,6 +102,15 @@ class ClipPlan:
     @property
     def seconds(self) -> float:
         return self.frames / self.fps
+
+    def palette_frames(self, stage: "ClipStage") -> list | None:
+        """For a GIF: :data:`PALETTE_SAMPLES` frames spread over the clip (None: no GIF)."""
+        if "gif" not in self.targets:
+            return None
+        picks = np.unique(np.linspace(0, self.frames - 1, min(self.frames, PALETTE_SAMPLES))
+                          .round().astype(int))
+        return [rgb_array(stage.frame(float(self.times[k]), self.size, self.scale))
+                for k in picks]
 
 
 class ClipStage(QWidget):
@@ -176,9 +187,11 @@ def render_clips(plan: ClipPlan, progress=None, cancel=None) -> list:
     """Write ``plan``'s clips now (blocking; needs a QApplication). Returns ClipInfo's."""
     stage = ClipStage(plan.view_cls, plan.data, plan.speed, plan.caption)
     try:
+        palette = plan.palette_frames(stage)
         frames = (rgb_array(stage.frame(t, plan.size, plan.scale)) for t in plan.times)
         return clip_encode.write_clips(plan.targets, frames, plan.fps, plan.size,
-                                       total=plan.frames, progress=progress, cancel=cancel)
+                                       total=plan.frames, progress=progress, cancel=cancel,
+                                       palette_frames=palette)
     finally:
         stage.close()
         stage.deleteLater()
@@ -212,16 +225,19 @@ class ClipExport(QObject):
         """Begin writing ``plan``; False (nothing started) if a clip is being written."""
         if self.running:
             return False
+        stage = ClipStage(plan.view_cls, plan.data, plan.speed, plan.caption)
         try:
-            writers = [clip_encode.ClipWriter(path, fmt, plan.fps, plan.size)
+            palette = plan.palette_frames(stage)
+            writers = [clip_encode.ClipWriter(path, fmt, plan.fps, plan.size, palette)
                        for fmt, path in plan.targets.items()]
         except (clip_encode.ClipError, OSError) as exc:
+            stage.close()
+            stage.deleteLater()
             self.failed.emit(str(exc))
             self.done.emit()
             return False
         self.running, self._cancel, self._plan, self._k = True, False, plan, 0
-        self._writers = writers
-        self._stage = ClipStage(plan.view_cls, plan.data, plan.speed, plan.caption)
+        self._writers, self._stage = writers, stage
         QTimer.singleShot(0, self._on_slice)
         return True
 

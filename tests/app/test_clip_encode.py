@@ -2,6 +2,7 @@
 cancel or a failure leaves no file; the frame times of a clip."""
 import errno
 import os
+import tempfile
 
 import imageio.v3 as iio
 import imageio_ffmpeg
@@ -28,7 +29,15 @@ def leftovers(folder):
     return [p for p in os.listdir(folder) if p.endswith(atomic.TMP_SUFFIX)]
 
 
-def test_mp4_and_gif_have_the_frames_size_and_duration_asked(tmp_path):
+@pytest.fixture(autouse=True)
+def own_tempdir(tmp_path_factory, monkeypatch):
+    """The GIF palette's scratch folder goes here, so a test sees one left behind."""
+    scratch = tmp_path_factory.mktemp("scratch")
+    monkeypatch.setattr(tempfile, "tempdir", str(scratch))
+    return scratch
+
+
+def test_mp4_and_gif_have_the_frames_size_and_duration_asked(tmp_path, own_tempdir):
     infos = write_clips({"mp4": tmp_path / "c.mp4", "gif": tmp_path / "c.gif"}, bars(30),
                         fps=20, size=(W, H), total=30)
     assert [(i.fmt, i.frames, i.seconds) for i in infos] == [("mp4", 30, 1.5), ("gif", 30, 1.5)]
@@ -47,7 +56,18 @@ def test_mp4_and_gif_have_the_frames_size_and_duration_asked(tmp_path):
     # The picture survives: the bar of frame 10 is where it was drawn.
     f10 = iio.imread(tmp_path / "c.gif", index=10)[..., :3]
     assert tuple(f10[30, 35]) == (213, 94, 0) and tuple(f10[30, 80]) == (255, 255, 255)
-    assert leftovers(tmp_path) == []
+    assert leftovers(tmp_path) == [] and os.listdir(own_tempdir) == []
+
+
+def test_a_gif_palette_from_sample_frames_keeps_later_colours_exact(tmp_path):
+    """The first frame has no blue; the samples spread over the clip do."""
+    frames = list(bars(12))
+    for f in frames[6:]:
+        f[70:90, 20:60] = (0, 114, 178)
+    write_clips({"gif": tmp_path / "p.gif"}, frames, fps=10, size=(W, H),
+                palette_frames=[frames[0], frames[11]])
+    last = iio.imread(tmp_path / "p.gif", index=11)[..., :3]
+    assert tuple(last[80, 40]) == (0, 114, 178) and tuple(last[30, 3 * 11 + 5]) == (213, 94, 0)
 
 
 def test_a_gif_keeps_held_frames_and_their_duration(tmp_path):
@@ -79,6 +99,7 @@ def test_cancel_writes_nothing_and_keeps_the_old_file(tmp_path):
                     cancel=CancelAfter(5))
     assert old.read_bytes() == b"the clip from last week"
     assert sorted(os.listdir(tmp_path)) == ["c.mp4"]
+    assert os.listdir(tempfile.gettempdir()) == []        # nor the GIF's palette
 
 
 def test_a_full_disk_is_one_message_and_leaves_no_file(tmp_path, monkeypatch):
