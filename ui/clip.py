@@ -14,9 +14,10 @@ the clip speed ("t = 1.250 ms of 61.098 s · slowed 100×") and the run's
 scrubber with its markers, so a slide says where in the run it is.
 
 The image is laid out at ``size / scale`` and drawn at ``scale`` device
-pixels per layout pixel (default: 1280 layout pixels wide at most), so a
-1920×1080 clip has the screen's proportions with text 1.5× as large,
-sharp on a projector.
+pixels per layout pixel (:func:`default_scale`: at least 1024×640 layout
+pixels, at most 1280 wide), so a 1920×1080 clip has the screen's
+proportions with text 1.5× as large, sharp on a projector, and an 800×450
+GIF is the 1024×640-ish layout drawn smaller rather than a squeezed one.
 
 :func:`render_clips` writes a clip headless (tests, command line);
 :class:`ClipExport` does the same from the window a few frames at a time on
@@ -43,6 +44,8 @@ from ui.animation.timeline import ScrubBar
 
 #: Layout width the views were designed for: wider clips scale up instead.
 LAYOUT_WIDTH = 1280
+#: Smallest layout the views read well in (the window's minimum, 1024×640).
+MIN_LAYOUT = (1024, 640)
 #: Frames spread over a clip that a GIF's one palette is made from.
 PALETTE_SAMPLES = 8
 #: Wall-clock time the exporter draws frames for before it lets the window
@@ -51,8 +54,18 @@ SLICE_MS = 60
 
 
 def default_scale(size: tuple[int, int]) -> float:
-    """Device pixels per layout pixel for a clip of ``size``: 1, or more above 1280 wide."""
-    return max(1.0, size[0] / LAYOUT_WIDTH)
+    """Device pixels per layout pixel for a clip of ``size``.
+
+    The views need about 1024×640 layout pixels (the window's own minimum):
+    a smaller clip is that layout drawn smaller (800×450 → 0.70). Above
+    1280 wide the layout stays 1280 wide and is drawn larger, as long as it
+    keeps 640 in height (1920×1080 → 1.5, text 1.5× as large).
+    """
+    w, h = size
+    small = min(w / MIN_LAYOUT[0], h / MIN_LAYOUT[1])
+    if small < 1:
+        return small
+    return min(max(1.0, w / LAYOUT_WIDTH), h / MIN_LAYOUT[1])
 
 
 def speed_text(speed: float) -> str:
