@@ -14,7 +14,7 @@ from PySide6.QtWidgets import QDialog, QFileDialog
 from app import atomic
 from models.experiments import run_experiment
 from ui.animation import READABLE, ReplayView
-from ui.clip import ClipPlan, rgb_array, render_clips
+from ui.clip import ClipPlan, default_scale, rgb_array, render_clips
 from ui.clip_dialog import ClipDialog, parse_time
 
 #: A window of the cold-cache FICON run where the track view changes all the
@@ -168,3 +168,18 @@ def test_no_run_no_clip_one_message(window, monkeypatch):
     assert window.exports.clip() is False
     assert seen == [("No animation", "There is nothing to replay: run the scenario (F5) "
                                      "and show the Animation tab.")]
+
+
+def test_a_large_clip_draws_the_same_layout_with_larger_text(replay):
+    """1920×1080 is the 1280×720 picture at 1.5× (text grows), not a wider layout."""
+    from ui.clip import ClipStage
+
+    stage = ClipStage(type(replay.current_view()), replay.data, 0.001)
+    heights = {}
+    for size in ((1280, 720), (1920, 1080)):
+        frame = rgb_array(stage.frame(T0, size, default_scale(size))).astype(int)
+        dark = np.nonzero((frame[: size[1] // 10].sum(axis=2) < 300).any(axis=1))[0]
+        heights[size] = dark.max() - dark.min() + 1    # ink of the top tenth (title lines)
+        assert stage.view.width() < 1280 and stage.view.height() < 720   # same layout
+    assert 1.35 < heights[(1920, 1080)] / heights[(1280, 720)] < 1.65, heights
+    stage.close()
