@@ -20,6 +20,8 @@ from app import export, pptx_export
 from app.worker import TaskRunner
 from models import experiments
 from ui.actions import shortcut_action
+from ui.clip import ClipExport
+from ui.clip_dialog import ClipDialog, formats_of
 from ui.charts.published import DISPLAY_HEADER, display_rows, published_rows
 
 #: Pixel size of each chart on a slide (16:9, sharp on a projector).
@@ -266,10 +268,8 @@ class ExportActions:
                                           charts=charts, table=table)
         return job
 
-
     # ---- animation clip (issue 21) ------------------------------------------
     def _init_clip(self) -> None:
-        from ui.clip import ClipExport
         win = self.win
         self.clip_export = ClipExport(win)
         self.clip_export.progressed.connect(win.task_progressed)
@@ -284,7 +284,6 @@ class ExportActions:
 
     def clip(self) -> bool:
         """Ask what to record and where, then write the clip with progress and Cancel."""
-        from ui.clip_dialog import ClipDialog, formats_of
         win = self.win
         replay = win.views.get("animation")
         if replay is None or replay.data is None or not replay.views:
@@ -295,23 +294,26 @@ class ExportActions:
             win.say("A clip is still being written.")
             return False
         dialog = ClipDialog(replay, win)
-        if dialog.exec() != ClipDialog.DialogCode.Accepted:
-            return False
-        fmts = formats_of(dialog.format.currentData())
-        exp = win.editor.scenario.experiment or "zperflab"
-        stem = f"{exp}-{dialog.view.currentText().lower().replace(' ', '-').replace('/', '-')}"
-        first = fmts[0]
-        names = {"mp4": "MP4 video (*.mp4)", "gif": "GIF animation (*.gif)"}
-        path = self._ask("Save animation clip" + (" (the GIF goes beside it)"
-                                                  if len(fmts) > 1 else ""),
-                         f"{stem}.{first}", names[first])
-        if not path:
-            return False
-        base = path[:-len(first) - 1] if path.lower().endswith(f".{first}") else path
         try:
-            plan = dialog.plan({fmt: f"{base}.{fmt}" for fmt in fmts})
-        except ValueError as exc:
-            win.alert("Clip not saved", str(exc))
-            return False
+            if dialog.exec() != ClipDialog.DialogCode.Accepted:
+                return False
+            fmts = formats_of(dialog.format.currentData())
+            exp = win.editor.scenario.experiment or "zperflab"
+            view = dialog.view.currentText().lower().replace(" ", "-").replace("/", "-")
+            first = fmts[0]
+            names = {"mp4": "MP4 video (*.mp4)", "gif": "GIF animation (*.gif)"}
+            path = self._ask("Save animation clip" + (" (the GIF goes beside it)"
+                                                      if len(fmts) > 1 else ""),
+                             f"{exp}-{view}.{first}", names[first])
+            if not path:
+                return False
+            base = path[:-len(first) - 1] if path.lower().endswith(f".{first}") else path
+            try:
+                plan = dialog.plan({fmt: f"{base}.{fmt}" for fmt in fmts})
+            except ValueError as exc:
+                win.alert("Clip not saved", str(exc))
+                return False
+        finally:
+            dialog.deleteLater()
         win.begin_task("Writing clip…", self.clip_export.cancel)
         return self.clip_export.start(plan)
