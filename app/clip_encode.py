@@ -134,6 +134,19 @@ def _too_long(frames: int, fps: float) -> str:
             "or raise the speed")
 
 
+def filter_path(path: str | os.PathLike) -> str:
+    r"""``path`` as a value inside an ffmpeg filter graph (both escaping levels).
+
+    The option level escapes ``\ ' :`` and the graph level ``\ ' [ ] , ;``
+    with a backslash, so a temporary folder with a drive colon, brackets or
+    quotes still names the palette file.
+    """
+    text = Path(path).as_posix()
+    for specials in ("\\':", "\\'[],;"):
+        text = "".join("\\" + c if c in specials else c for c in text)
+    return text
+
+
 def even_size(w: int, h: int) -> tuple[int, int]:
     """``(w, h)`` rounded down to even numbers (H.264 in yuv420p needs them)."""
     return int(w) // 2 * 2, int(h) // 2 * 2
@@ -233,10 +246,9 @@ class ClipWriter:
             gen.send(np.ascontiguousarray(frame))
         gen.close()
         self._palette_frames = None
-        # Filter-graph quoting: '...' keeps the path whole, "\:" a Windows drive colon.
-        quoted = palette.as_posix().replace(":", "\\:")
         return self._ffmpeg(os.fspath(self._tmp), "gif", "pal8",
-                            ["-vf", f"movie='{quoted}'[p];[in][p]paletteuse=dither=none[out]",
+                            ["-vf", f"movie={filter_path(palette)}[p];"
+                                    "[in][p]paletteuse=dither=none[out]",
                              "-loop", "0", "-f", "gif"])
 
     def finish(self) -> ClipInfo:

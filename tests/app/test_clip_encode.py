@@ -149,3 +149,14 @@ def test_a_clip_too_long_for_the_disk_is_refused_before_a_frame():
     with pytest.raises(ClipError, match="shorten the window or raise the speed"):
         frame_times(0.0, 60.0, speed=0.001, fps=25)
     assert clip_encode.MAX_FRAMES == 15_000
+
+
+def test_a_gif_is_written_whatever_the_temporary_folder_is_called(tmp_path, monkeypatch):
+    """The palette's path goes into an ffmpeg filter graph: brackets, commas,
+    quotes and colons in it must not break the clip."""
+    odd = tmp_path / "scratch [1], it's: here"
+    odd.mkdir()
+    monkeypatch.setattr(tempfile, "tempdir", str(odd))
+    (info,) = write_clips({"gif": tmp_path / "c.gif"}, bars(3), fps=10, size=(W, H))
+    assert info.frames == 3 and Image.open(tmp_path / "c.gif").n_frames == 3
+    assert os.listdir(odd) == []
