@@ -30,6 +30,7 @@ message ("cannot write PATH: the disk is full").
 """
 from __future__ import annotations
 
+import errno
 import os
 import secrets
 import shutil
@@ -300,8 +301,12 @@ class ClipWriter:
         """Abort and say why in one line (a full disk is called a full disk)."""
         self.abort()
         folder = self._tmp.parent
-        if atomic.disk_full(folder) or getattr(exc, "errno", None) in (28, 122):
+        if atomic.disk_full(folder) or getattr(exc, "errno", None) in (errno.ENOSPC,
+                                                                       errno.EDQUOT):
             reason = "the disk is full"
+        elif getattr(exc, "errno", None) == errno.EPIPE or "Broken pipe" in str(exc):
+            # ffmpeg quit; it printed why on the error output, not to us.
+            reason = "the encoder (ffmpeg) stopped; its own message is on the error output"
         else:
             # imageio-ffmpeg appends ffmpeg's command and log: keep the first line.
             text = getattr(exc, "strerror", None) or str(exc).strip() or type(exc).__name__
