@@ -20,6 +20,8 @@ from app import export, pptx_export
 from app.worker import TaskRunner
 from models import experiments
 from ui.actions import shortcut_action
+from ui.clip import ClipExport
+from ui.clip_dialog import ClipDialog, formats_of
 from ui.charts.published import DISPLAY_HEADER, display_rows, published_rows
 
 #: Pixel size of each chart on a slide (16:9, sharp on a projector).
@@ -68,6 +70,7 @@ class ExportActions:
         self.deck_runner.failed.connect(lambda text: win.alert("Slides not saved", text))
         self.deck_runner.cancelled.connect(lambda: win.say("Slides cancelled: nothing written."))
         self.deck_runner.done.connect(win.end_task)
+        self._init_clip()
         self.a = self._build_actions()
 
     def _act(self, text: str, slot, keys: str = "", tip: str = "") -> QAction:
@@ -94,12 +97,15 @@ class ExportActions:
         a.slides = self._act("S&lides (PowerPoint)…", self.slides, "Ctrl+Shift+P",
                              "A deck of the case study: title, canvas, charts and "
                              "published-vs-model table")
+        a.clip = self._act("&Animation clip (MP4/GIF)…", self.clip, "Ctrl+Shift+M",
+                           "The animation from one time to another at a chosen speed, "
+                           "as a video or GIF for a slide")
         return a
 
     def fill_menu(self, menu) -> None:
         a = self.a
         for act in (a.png, a.png2, a.png_size, a.svg, a.csv, None, a.copy, None,
-                    a.tables_csv, a.tables_png, None, a.slides):
+                    a.tables_csv, a.tables_png, None, a.clip, a.slides):
             menu.addSeparator() if act is None else menu.addAction(act)
 
     # ---- helpers ----------------------------------------------------------
@@ -262,3 +268,52 @@ class ExportActions:
                                           charts=charts, table=table)
         return job
 
+    # ---- animation clip (issue 21) ------------------------------------------
+    def _init_clip(self) -> None:
+        win = self.win
+        self.clip_export = ClipExport(win)
+        self.clip_export.progressed.connect(win.task_progressed)
+        self.clip_export.succeeded.connect(self._on_clip_succeeded)
+        self.clip_export.failed.connect(lambda text: win.alert("Clip not saved", text))
+        self.clip_export.cancelled.connect(lambda: win.say("Clip cancelled: nothing written."))
+        self.clip_export.done.connect(win.end_task)
+
+    def _on_clip_succeeded(self, infos: list) -> None:
+        self.win.say("Saved " + " and ".join(
+            f"{info.path} ({info.seconds:.1f} s, {info.frames} frames)" for info in infos))
+
+    def clip(self) -> bool:
+        """Ask what to record and where, then write the clip with progress and Cancel."""
+        win = self.win
+        replay = win.views.get("animation")
+        if replay is None or replay.data is None or not replay.views:
+            win.alert("No animation", "There is nothing to replay: run the scenario (F5) "
+                      "and show the Animation tab.")
+            return False
+        if self.clip_export.running:
+            win.say("A clip is still being written.")
+            return False
+        dialog = ClipDialog(replay, win)
+        try:
+            if dialog.exec() != ClipDialog.DialogCode.Accepted:
+                return False
+            fmts = formats_of(dialog.format.currentData())
+            exp = win.editor.scenario.experiment or "zperflab"
+            view = dialog.view.currentText().lower().replace(" ", "-").replace("/", "-")
+            first = fmts[0]
+            names = {"mp4": "MP4 video (*.mp4)", "gif": "GIF animation (*.gif)"}
+            path = self._ask("Save animation clip" + (" (the GIF goes beside it)"
+                                                      if len(fmts) > 1 else ""),
+                             f"{exp}-{view}.{first}", names[first])
+            if not path:
+                return False
+            base = path[:-len(first) - 1] if path.lower().endswith(f".{first}") else path
+            try:
+                plan = dialog.plan({fmt: f"{base}.{fmt}" for fmt in fmts})
+            except ValueError as exc:
+                win.alert("Clip not saved", str(exc))
+                return False
+        finally:
+            dialog.deleteLater()
+        win.begin_task("Writing clip…", self.clip_export.cancel)
+        return self.clip_export.start(plan)

@@ -631,6 +631,7 @@ class MainWindow(QMainWindow):
         self.replications.stop()
         self.study.shutdown()
         self.exports.deck_runner.stop()
+        self.exports.clip_export.stop()
         for signal in (self.scene.selectionChanged, self.scene.issues_changed,
                        self.editor.undo_stack.cleanChanged):
             signal.disconnect()
