@@ -103,6 +103,27 @@ REGISTRY: list[Global] = [
                         ("MIN_FILL_BLOCK", "smallest track-fill block (estimate)"),
                         ("PDSE_NONLOAD_FRACTION", "program-object classes (estimate)"),
                         ("PDSE_RLD_BYTES_PER_ADCON", "relocation class (estimate)"))],
+    # -- DB2 / I/O (docs/model-db2.md, docs/model-io.md) --------------------------------------
+    # The back end's globals reach every experiment that reads DASD through
+    # models/io; the DB2 ones only case study E.
+    *[Global("models.io.backend", name, source,
+             ("db2_io", "db2_skip_sequential", "db2_runstats_sampling", "db2_index_scan",
+              "program_fetch", "library_space", "vsam_rls", "spool_dump", "spool_load"))
+      for name, source in (
+          ("DA_OP_S", "DS8800 device adapter work per stage (estimate, no citable figure)"),
+          ("DA_BYTES_S", "8 Gbit/s FC device-adapter port (SG24-8886)"),
+          ("SSD_RANK_BYTES_S", "DS8800 SSD rank (estimate from REDP-4862 RUNSTATS 99 %)"),
+          ("READ_AHEAD_BYTES", "drive read look-ahead segment (estimate)"))],
+    *[Global(module, name, source,
+             ("db2_io", "db2_skip_sequential", "db2_runstats_sampling", "db2_index_scan"))
+      for module, name, source in (
+          ("models.io.staging", "DENSE_TRACK_SHARE", "LPO dense list: 71 % (E7) < x < 93 %"),
+          ("models.io.staging", "AMP_MAX_STRIPES", "AMP depth bound (Gill & Bathen 2007)"),
+          ("models.db2.cpu", "INDEX_LEAF_US", "~300 keys x ~100 instructions, zEC12"),
+          ("models.db2.cpu", "GETPAGE_US", "SG24-7942 order of magnitude"),
+          ("models.db2.cpu", "SYNC_IO_US", "SG24-7942 order of magnitude"),
+          ("models.db2.cpu", "PREFETCH_IO_US", "SG24-7942 order of magnitude"),
+          ("models.db2.bufmgr", "PREFETCH_AHEAD", "buffer-pool share ahead (estimate)"))],
 ]
 
 

@@ -81,11 +81,15 @@ class BufferManager:
         Reads the engines may run ahead of the application.
     trace : Trace or None
         Where to record CPU slices; None records nothing.
+    index_leaf : bool
+        The pages are index leaf pages: each getpage also processes its keys
+        (:data:`models.db2.cpu.INDEX_LEAF_US`).
     """
 
     def __init__(self, engine: Engine, io, prefetch_engines: int | None = None,
-                 ahead: int | None = None, trace=None):
+                 ahead: int | None = None, trace=None, index_leaf: bool = False):
         self.engine = engine
+        self.index_leaf = index_leaf
         self.io = io
         self.stats = ScanStats()
         self._n_engines = PREFETCH_ENGINES if prefetch_engines is None else prefetch_engines
@@ -142,12 +146,12 @@ class BufferManager:
             if mode == SYNC:
                 times = yield from io.read(pages, SYNC)
                 self._count_io(SYNC, len(pages), times)
-                cpu_s = cpu.class2_cpu_s(gets, 1)
+                cpu_s = cpu.class2_cpu_s(gets, 1, self.index_leaf)
             else:
                 t0 = eng.now
                 yield done
                 st.wait_s += eng.now - t0
-                cpu_s = cpu.class2_cpu_s(gets, 0)
+                cpu_s = cpu.class2_cpu_s(gets, 0, self.index_leaf)
             st.getpages += gets
             st.class2_cpu_s += cpu_s
             if self._tr is not None:

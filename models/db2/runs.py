@@ -90,7 +90,7 @@ def simulate(ctx: RunContext, engine: Engine, dataset: DataSet, device: str, pro
     drawing's (the run's hardware parameters were applied to it).
     """
     io = io_path(ctx, engine, dataset, device, protocol, warm)
-    bm = BufferManager(engine, io, trace=ctx.trace)
+    bm = BufferManager(engine, io, trace=ctx.trace, index_leaf=dataset.name.startswith("IX"))
     total = max(1, expected_reads)
     bm.scan(plans, progress=lambda n: ctx.progress(min(0.99, n / total)))
     engine.run()

@@ -50,6 +50,31 @@ EXTENT_TRACKS = 1113 * geometry.TRACKS_PER_CYLINDER
 #: on 10K reads 2.45 MB/s instead of 2.13. Queued commands (the LPO's
 #: lists) do not benefit: the drive is not idle.
 READ_AHEAD_BYTES = 128 * 1024
+#: Device adapter (DA) between the cache and a rank, DS8800 generation
+#: (IBM SG24-8886, DS8800 Architecture and Implementation: DA cards with
+#: four 8 Gbit/s Fibre Channel ports to the drive enclosures; a rank is
+#: reached through one loop of its DA pair). Every stage costs the adapter
+#: a fixed work per operation (command, RAID mapping, cache slot set-up)
+#: plus its bytes at the loop's rate, so a whole-track stage costs it more
+#: than a record. One FIFO server per rank (see :meth:`Backend._adapter`).
+#: ``DA_OP_S``: ~50,000 operations/s per adapter, the small-block rate a
+#: DS8800 DA is usually quoted at (assumption: not found in a citable
+#: page). ``DA_BYTES_S``: 8 Gbit/s FC = 800 MB/s.
+DA_OP_S = 20e-6
+DA_BYTES_S = 800e6
+#: An SSD rank's own throughput limit on a DS8800 (the RAID array of SSDs
+#: behind its adapter, not each drive's port). No citable DS8800 figure was
+#: found (IBM's "DS8000 with SSDs" performance white paper, LaFrese et al.
+#: 2009, and SG24-8886 describe the SSD ranks but their MB/s tables could not
+#: be retrieved). Estimate: ~350 MB/s, below a 15K HDD rank's ~400 MB/s
+#: stream, which is what the paper measured: its RUNSTATS at 99 % on SSD
+#: read 32.8 GB in ~100 s (~330 MB/s) while 15K drives were at least as fast,
+#: and it names the DS8800 back end as what held SSD back (REDP-4862; the
+#: DS8870 "improves the performance of solid-state drives", REDP-4862 via
+#: DOMAIN.md). The same figure sets the SSD index scan's partial-track
+#: stages (E9); tests/models/test_db2_lpo_shapes.py and bench/sensitivity.py
+#: show what moves with it.
+SSD_RANK_BYTES_S = 350e6
 #: Physical cylinders (tracks per surface) of a 2.5-inch enterprise drive of
 #: 2012: on the order of 10^5 (drive data sheets quote ~200k tracks/inch).
 DRIVE_CYLINDERS = 100_000
@@ -147,6 +172,9 @@ class Rank:
         self.base = pool.add(self.n_drives, rng, self._volume_cyls,
                              disk.parallelism if disk.is_ssd else 0)
         self.extents_used = 0          # extents (slots) allocated to volumes so far
+        # Its device adapter path: free at, busy s, operations; the SSD
+        # array's own bandwidth: free at.
+        self.adapter = [0.0, 0.0, 0, 0.0]
 
     def _init_layout(self, record_bytes: int) -> None:
         if self.native:
@@ -260,6 +288,8 @@ class Backend:
         self.rngs = pool.rng
         self.lanes = pool.lanes if disk.is_ssd else None
         self.last_drive = self.rank_base[0]      # drive of the latest stage (for the LPO)
+        self.adapters = [r.adapter for r in on]
+        self._last_rank = 0
 
     def drives(self) -> list[int]:
         """Pool indices of the drives the volume's tracks live on."""
@@ -279,6 +309,7 @@ class Backend:
             return self.rank_base[0], track
         extent, t_in = divmod(track, EXTENT_TRACKS)
         rank = extent % self.ranks
+        self._last_rank = rank
         slot = self.slot_base[rank] + extent // self.ranks     # extents before it on this rank
         strip, t_in_strip = divmod(t_in, self.strip_tracks)
         row, col = divmod(strip, self.data_per_row)
@@ -312,8 +343,10 @@ class Backend:
         if self.native:
             return self._native(t, track, first, count), nbytes
         if self.lanes is not None:
-            return self._ssd(t, drive, nbytes), nbytes
-        return self._hdd(t, drive, base + first * self.rec_bytes, nbytes), nbytes
+            done = self._ssd(t, drive, nbytes)
+        else:
+            done = self._hdd(t, drive, base + first * self.rec_bytes, nbytes)
+        return self._adapter(t, done, nbytes), nbytes
 
     def run_tracks(self, track: int, limit: int) -> int:
         """How many of the ``limit`` tracks from ``track`` lie contiguously on one drive.
@@ -342,8 +375,34 @@ class Backend:
         self.last_drive = drive
         nbytes = ntracks * self.track_bytes
         if self.lanes is not None:
-            return self._ssd(t, drive, nbytes), nbytes
-        return self._hdd(t, drive, base, nbytes), nbytes
+            done = self._ssd(t, drive, nbytes)
+        else:
+            done = self._hdd(t, drive, base, nbytes)
+        return self._adapter(t, done, nbytes), nbytes
+
+    def _adapter(self, t: float, done: float, nbytes: int) -> float:
+        """The stage's work on the rank's device adapter; returns when the
+        data is in cache.
+
+        The adapter is a FIFO server booked when the unit issues the stage
+        (issue times come in order, so bookings never jump the queue): its
+        work is ``DA_OP_S`` plus the bytes at ``DA_BYTES_S``, overlapping
+        the drive's read of the same data. The stage is in cache when both
+        the drive and the adapter are done.
+        """
+        da = self.adapters[self._last_rank]
+        start = t if t > da[0] else da[0]
+        end = start + DA_OP_S + nbytes / DA_BYTES_S
+        da[0] = end
+        da[1] += end - start
+        da[2] += 1
+        if self.lanes is not None:
+            # An SSD array's own bandwidth (SSD_RANK_BYTES_S), booked the same way.
+            start = t if t > da[3] else da[3]
+            da[3] = start + nbytes / SSD_RANK_BYTES_S
+            if da[3] > end:
+                end = da[3]
+        return end if end > done else done
 
     def _hdd(self, t: float, d: int, offset: int, nbytes: int) -> float:
         free = self.free_at[d]
@@ -474,20 +533,32 @@ class Backend:
         return int(offset * self.cyl_per_byte)
 
     def positioning_s(self) -> float:
-        """Typical cost of reaching a record: access + short seek + half a turn.
+        """Typical cost of one more back-end operation: the drive's access +
+        short seek + half a turn, and the device adapter's work per operation.
 
         The List Prefetch Optimizer weighs it against the extra transfer of
         staging a whole track.
         """
+        if self.native:
+            return self.access + self.settle + self.rot / 2.0
         if self.lanes is not None:
-            return self.access
-        return self.access + self.settle + self.rot / 2.0
+            return self.access + DA_OP_S
+        return self.access + self.settle + self.rot / 2.0 + DA_OP_S
+
+    def op_cost_s(self) -> float:
+        """Throughput cost of one back-end operation on the busiest server:
+        a drive's positioning (HDD), or an SSD lane's access shared by the
+        drive's lanes, and the device adapter's work per operation."""
+        if self.native or self.lanes is None:
+            return self.positioning_s()
+        return self.access / self.disk.parallelism + DA_OP_S
 
     def record_transfer_s(self) -> float:
-        """Media time of one record."""
+        """Back-end time of one more record: media, device adapter (and SSD array)."""
         if self.native:
             return self.rec_frac * self.rot
-        return self.rec_bytes / self.rate
+        ssd = self.rec_bytes / SSD_RANK_BYTES_S if self.lanes is not None else 0.0
+        return self.rec_bytes / self.rate + self.rec_bytes / DA_BYTES_S + ssd
 
 
 class _Slice:

@@ -102,9 +102,10 @@ class VolumeIO(Staging):
         self.requests = 0
         self.completed = 0        # requests whose parts are in ``totals``
         self.path_waits = 0       # connects whose channel work had to queue
-        # LPO staging choice: whole track pays when the chance that another
-        # record of the track is wanted later exceeds transfer / positioning.
-        self._full_track_odds = backend.record_transfer_s() / backend.positioning_s()
+        # LPO: tracks it staged from and how often lists came back to them;
+        # track staging pays once the revisit share reaches a record's
+        # transfer against the back end's throughput cost of an operation.
+        self._full_track_odds = backend.record_transfer_s() / backend.op_cost_s()
         self._lpo_staged: set[int] = set()
         self._revisits = 0.0
         self._visits = 0.0

@@ -94,10 +94,12 @@ def test_dense_sampling_is_prestaged_sequentially_and_sparse_is_not():
 
 def test_dense_lists_cost_ficon_twice_what_they_cost_zhpf():
     """E8's spread (FICON 10K 200 s, zHPF 15K and SSD 100 s) at 95 % sampling:
-    FICON's Locate Record per page makes it channel bound on any device."""
+    FICON's Locate Record per page makes it channel bound on any device. Over
+    zHPF 15K is a little ahead of SSD (the DS8800's SSD rank holds it back;
+    REDP-4862: 15K beats SSD over most of the sampling range)."""
     el = {(p, d): m("db2_runstats_sampling", device=d, protocol=p, sampling_pct=95)["elapsed_s"]
           for p, d in (("FICON", "HDD10K"), ("FICON", "SSD"), ("zHPF", "HDD15K"), ("zHPF", "SSD"))}
-    assert el["zHPF", "HDD15K"] == pytest.approx(el["zHPF", "SSD"], rel=0.2)
+    assert el["zHPF", "HDD15K"] < el["zHPF", "SSD"] < 1.4 * el["zHPF", "HDD15K"]
     assert el["FICON", "HDD10K"] == pytest.approx(el["FICON", "SSD"], rel=0.2)
     assert 1.6 < el["FICON", "HDD10K"] / el["zHPF", "HDD15K"] < 3.5
 
@@ -120,14 +122,7 @@ def test_dense_sampling_on_ssd_is_prestaged_despite_two_interleaved_engines():
     assert r["cache_hit_ratio"] > 0.98
 
 
-@pytest.mark.xfail(strict=True, reason="flat to 20 % needs an SSD rank staging at ~370 MB/s, "
-                   "which would contradict E9 index100 io_ms: docs/model-db2.md, "
-                   "'What is still open, and why'")
-def test_zhpf_ssd_elapsed_stays_flat_to_20_pct_then_drops():
-    el = curve("db2_runstats_sampling", "sampling_pct", [99, 50, 20, 5],
-               {"device": "SSD", "protocol": "zHPF"}, "elapsed_s")
-    assert el[2] > 0.7 * el[0]          # nearly flat from 99 % down to 20 %
-    assert el[3] < 0.6 * el[2]          # then it drops
+# (zHPF on SSD flat from 99 % and then falling: tests/models/test_db2_lpo_shapes.py)
 
 
 # -- index scans (E9) -----------------------------------------------------------------
@@ -145,12 +140,18 @@ def test_ssd_db2_10_and_zhpf_compound_to_tens_of_times_faster_short_scans():
     assert ssd["throughput_mb_s"] > v9ssd["throughput_mb_s"] > base["throughput_mb_s"]
 
 
-def test_lpo_on_10k_falls_behind_ficon_when_most_of_an_index_is_read():
-    # The LPO re-stages whole tracks already in cache; FICON then hits them.
-    f = m("db2_index_scan", db2_version=10, device="HDD10K", protocol="FICON", pct_read=100)
-    z = m("db2_index_scan", db2_version=10, device="HDD10K", protocol="zHPF", pct_read=100)
-    assert z["throughput_mb_s"] < f["throughput_mb_s"]
-    # ... while on a short scan the LPO is still ahead (published shape).
+@pytest.mark.xfail(strict=True, reason="open: the LPO on 10K leads FICON until late in the "
+                   "scan (40 %: 11.4 against 7.8 MB/s) and is a little slower only at 100 % "
+                   "(17.3 against 17.6); published: a little slower beyond a third. "
+                   "docs/model-db2.md")
+def test_lpo_on_10k_is_a_little_slower_than_ficon_beyond_a_third_of_the_index():
+    for pct in (40, 100):
+        f = m("db2_index_scan", db2_version=10, device="HDD10K", protocol="FICON", pct_read=pct)
+        z = m("db2_index_scan", db2_version=10, device="HDD10K", protocol="zHPF", pct_read=pct)
+        assert 0.7 * f["throughput_mb_s"] < z["throughput_mb_s"] < f["throughput_mb_s"]
+
+
+def test_lpo_on_10k_leads_ficon_on_a_short_scan():
     f5 = m("db2_index_scan", db2_version=10, device="HDD10K", protocol="FICON", pct_read=5)
     z5 = m("db2_index_scan", db2_version=10, device="HDD10K", protocol="zHPF", pct_read=5)
     assert z5["throughput_mb_s"] > f5["throughput_mb_s"]
