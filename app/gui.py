@@ -88,6 +88,9 @@ def main(args: argparse.Namespace) -> int:
     app = QApplication.instance() or QApplication(sys.argv[:1])
     app.setApplicationName("zPerfLab")
     app.setOrganizationName("zPerfLab")
+    from app import APP_ID, __version__
+    app.setApplicationVersion(__version__)
+    app.setDesktopFileName(APP_ID)
     app.aboutToQuit.connect(release_clipboard)
     window = MainWindow()
     try:
