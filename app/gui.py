@@ -62,7 +62,7 @@ def release_clipboard() -> None:
     app = QGuiApplication.instance()
     if app is None:
         return
-    board = app.clipboard()
+    board = QGuiApplication.clipboard()
     data = board.mimeData()
     ours = data is not None and any(f.startswith("application/x-zperflab") for f in data.formats())
     if board.ownsClipboard() or ours:
@@ -90,7 +90,7 @@ def main(args: argparse.Namespace) -> int:
     app.setOrganizationName("zPerfLab")
     from app import APP_ID, __version__
     app.setApplicationVersion(__version__)
-    app.setDesktopFileName(APP_ID)
+    QApplication.setDesktopFileName(APP_ID)
     app.aboutToQuit.connect(release_clipboard)
     window = MainWindow()
     try:

@@ -6,6 +6,7 @@
 from __future__ import annotations
 
 import os
+from typing import Any
 
 from PySide6.QtCore import QSettings
 
@@ -31,7 +32,7 @@ def settings() -> QSettings:
 
 def recent_files() -> list[str]:
     """Recently opened or saved scenario files, newest first, existing ones only."""
-    value = settings().value("recent_files", [])
+    value: Any = settings().value("recent_files", [])
     if isinstance(value, str):
         value = [value]
     return [p for p in (value or []) if isinstance(p, str) and os.path.exists(p)]
@@ -54,7 +55,7 @@ def trace_rows() -> int:
     A stored value that is not a whole number of at least ``MIN_TRACE_ROWS``
     raises :class:`SettingsError` naming it (no silent fallback).
     """
-    value = settings().value("trace_rows", DEFAULT_TRACE_ROWS)
+    value: Any = settings().value("trace_rows", DEFAULT_TRACE_ROWS)
     try:
         rows = int(value)
     except (TypeError, ValueError):

@@ -20,14 +20,8 @@ fail() { echo "zperflab build: FAILED: $*" >&2; exit 1; }
 
 PY="${ZPERFLAB_PYTHON:-}"
 if [ -z "$PY" ]; then
-  bash packaging/setup.sh
+  bash packaging/setup.sh          # installs the 'build' extra (PyInstaller) too
   PY=.venv/bin/python
-  stamp=.venv/.zperflab-build-installed
-  if [ ! -f "$stamp" ] || [ setup.cfg -nt "$stamp" ]; then
-    say "installing the build tools (the 'build' extra: PyInstaller)"
-    "$PY" -m pip install -q -e ".[build]"
-    touch "$stamp"
-  fi
 fi
 "$PY" -c "import PyInstaller" 2>/dev/null || fail "$PY has no PyInstaller: pip install -e '.[build]'"
 
