@@ -82,3 +82,14 @@ def test_an_installed_copy_finds_its_own_data(wheel, tmp_path):
     assert Path(where) == target / "resources"
     assert int(targets) > 0
     assert case == "db2_io"
+
+    # The data is found wherever its package is importable, not by walking up
+    # from the code's own files (a data package installed on its own path).
+    elsewhere = tmp_path / "data"
+    elsewhere.mkdir()
+    (target / "resources").rename(elsewhere / "resources")
+    run = subprocess.run([sys.executable, "-c", code], cwd=tmp_path, capture_output=True,
+                         text=True, env={"PYTHONPATH": f"{target}:{elsewhere}",
+                                         "PATH": "/usr/bin:/bin"}, timeout=120)
+    assert run.returncode == 0, run.stderr[-3000:]
+    assert run.stdout.split("\n")[:3] == [str(elsewhere / "resources"), targets, "db2_io"]
