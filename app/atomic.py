@@ -51,7 +51,7 @@ def target_of(path: str | os.PathLike) -> Path:
     return Path(os.path.realpath(path))
 
 
-def write(path: str | os.PathLike, data: bytes | Callable[[Path], None]) -> Path:
+def write(path: str | os.PathLike, data: bytes | Callable[[Path], object]) -> Path:
     """Replace ``path`` with ``data`` (bytes, or ``data(tmp)`` writes the file).
 
     Returns
@@ -156,7 +156,7 @@ def _remove(path: Path) -> None:
 
 def clean_stale(real: Path) -> list[Path]:
     """Remove temporary files of ours for ``real`` left by killed writers."""
-    removed = []
+    removed: list[Path] = []
     prefix = f".{real.name}."
     try:
         names = [n for n in os.listdir(real.parent) if n.startswith(prefix)

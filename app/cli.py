@@ -310,9 +310,25 @@ def cmd_validate(args: argparse.Namespace) -> int:
     return 0
 
 
+class _Version(argparse.Action):
+    """``--version``: the rows of Help ▸ About (:func:`app.settings.about`);
+    Qt is loaded only when asked."""
+
+    def __init__(self, option_strings, dest, **kwargs):
+        super().__init__(option_strings, dest, nargs=0,
+                         help="show the version, the Python and Qt versions and where "
+                              "your data lives, and exit")
+
+    def __call__(self, parser, namespace, values, option_string=None):
+        from app import settings
+        print(settings.about_text())
+        parser.exit(0)
+
+
 def _build_parser() -> argparse.ArgumentParser:
     p = _Parser(prog="zperflab", description="zPerfLab: mainframe I/O and CPU performance lab. "
                 "Without a command, opens the desktop app.")
+    p.add_argument("--version", action=_Version)
     sub = p.add_subparsers(dest="command", parser_class=_Parser)
 
     r = sub.add_parser(

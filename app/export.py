@@ -26,7 +26,7 @@ class ExportError(RuntimeError):
     """An export failed. ``str()`` is one line naming the file and why."""
 
 
-def atomic_write(path: str | Path, write: Callable[[Path], None]) -> Path:
+def atomic_write(path: str | Path, write: Callable[[Path], object]) -> Path:
     """Call ``write(tmp)`` for a temp file beside ``path``, then move it into place
     (:func:`app.atomic.write`, the one atomic writer).
 
@@ -98,7 +98,7 @@ def save_chart_png(chart, path: str | Path, scale: float = 1.0,
 
 
 def _save_image(image: QImage, tmp: Path) -> None:
-    if not image.save(str(tmp), "PNG"):
+    if not image.save(str(tmp), "PNG"):  # type: ignore[call-overload]  # PySide6 takes str
         # Qt says only "no"; app.atomic tells a full disk from this.
         raise OSError(errno.EIO, "the image could not be written as PNG")
 
@@ -177,7 +177,7 @@ def table_image(table, point_size: int = 16, scale: float = 1.0) -> QImage:
     bold.setPointSize(point_size)
     bold.setBold(True)
     cells = [list(table.columns)] + [[_cell(v) for v in row] for row in table.rows]
-    fm, fb = QFontMetrics(body), QFontMetrics(bold)
+    fb = QFontMetrics(bold)
     pad = point_size
     widths = [max(fb.horizontalAdvance(str(r[c])) for r in cells) + 2 * pad
               for c in range(len(table.columns))]
@@ -216,9 +216,9 @@ def png_bytes(image: QImage) -> bytes:
     """Encode an image as PNG bytes (for slides)."""
     buf = QBuffer()
     buf.open(QIODevice.OpenModeFlag.WriteOnly)
-    if not image.save(buf, "PNG"):
+    if not image.save(buf, "PNG"):  # type: ignore[call-overload]  # PySide6 takes str
         raise ExportError("cannot encode the image as PNG")
-    return bytes(buf.data())
+    return bytes(buf.data())  # type: ignore[call-overload]  # QByteArray is a buffer
 
 
 def copy_chart(chart, scale: float = 1.0) -> QImage:

@@ -62,7 +62,7 @@ def release_clipboard() -> None:
     app = QGuiApplication.instance()
     if app is None:
         return
-    board = app.clipboard()
+    board = QGuiApplication.clipboard()
     data = board.mimeData()
     ours = data is not None and any(f.startswith("application/x-zperflab") for f in data.formats())
     if board.ownsClipboard() or ours:
@@ -88,6 +88,9 @@ def main(args: argparse.Namespace) -> int:
     app = QApplication.instance() or QApplication(sys.argv[:1])
     app.setApplicationName("zPerfLab")
     app.setOrganizationName("zPerfLab")
+    from app import APP_ID, __version__
+    app.setApplicationVersion(__version__)
+    QApplication.setDesktopFileName(APP_ID)
     app.aboutToQuit.connect(release_clipboard)
     window = MainWindow()
     try:

@@ -6,6 +6,7 @@
 from __future__ import annotations
 
 import os
+from typing import Any
 
 from PySide6.QtCore import QSettings
 
@@ -31,7 +32,7 @@ def settings() -> QSettings:
 
 def recent_files() -> list[str]:
     """Recently opened or saved scenario files, newest first, existing ones only."""
-    value = settings().value("recent_files", [])
+    value: Any = settings().value("recent_files", [])
     if isinstance(value, str):
         value = [value]
     return [p for p in (value or []) if isinstance(p, str) and os.path.exists(p)]
@@ -54,7 +55,7 @@ def trace_rows() -> int:
     A stored value that is not a whole number of at least ``MIN_TRACE_ROWS``
     raises :class:`SettingsError` naming it (no silent fallback).
     """
-    value = settings().value("trace_rows", DEFAULT_TRACE_ROWS)
+    value: Any = settings().value("trace_rows", DEFAULT_TRACE_ROWS)
     try:
         rows = int(value)
     except (TypeError, ValueError):
@@ -71,3 +72,36 @@ def set_trace_rows(rows: int) -> None:
     s = settings()
     s.setValue("trace_rows", int(rows))
     s.sync()
+
+
+# ---- About this installation ----------------------------------------------------
+def about() -> list[tuple[str, str]]:
+    """What ``zperflab --version`` and Help ▸ About both show, as (label, value)
+    rows: zPerfLab's version, the Python and Qt it runs on, where this user's
+    run history and settings live, and where the program itself is installed."""
+    import platform
+
+    import PySide6
+    from PySide6.QtCore import qVersion
+
+    from app import __version__, history
+    from models.resources import RESOURCES
+
+    try:
+        runs = str(history.data_dir() / history.DB_NAME)
+    except history.HistoryError as exc:
+        runs = str(exc)
+    return [("zPerfLab", __version__),
+            ("Python", platform.python_version()),
+            ("Qt", f"{qVersion()} (PySide6 {PySide6.__version__})"),
+            ("Run history", runs),
+            ("Settings", settings().fileName()),
+            ("Installed in", str(RESOURCES.parent))]
+
+
+def about_text() -> str:
+    """:func:`about` as the lines ``zperflab --version`` prints."""
+    rows = about()
+    width = max(len(label) for label, _ in rows[1:])
+    return "\n".join([f"{rows[0][0]} {rows[0][1]}"]
+                     + [f"{label + ':':{width + 1}} {value}" for label, value in rows[1:]])

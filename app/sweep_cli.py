@@ -78,7 +78,7 @@ def parse_over(items, base: dict) -> tuple[tuple[str, tuple], ...]:
     ParamError
         A malformed item, a key given twice (or also in ``--set``), no values.
     """
-    axes = []
+    axes: list = []
     for item in items:
         key, eq, text = item.partition("=")
         key = key.strip()

@@ -38,7 +38,7 @@ import stat
 from typing import Any
 
 from models.params import shorten, show_value
-from models.resources import SCENARIOS
+from models.resources import SCENARIOS, SCHEMAS
 from models.scenario import Scenario, ScenarioError
 
 FORMAT = "zperflab-scenario"
@@ -58,7 +58,6 @@ class InputError(ValueError):
 MAX_FILE_BYTES = 32 * 1024 * 1024
 #: Deepest nesting of arrays and objects accepted in a document.
 MAX_DEPTH = 32
-SCHEMAS = SCENARIOS.parent / "schema"
 
 
 def read_json_file(path: str | os.PathLike, what: str = "file",

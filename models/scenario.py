@@ -100,6 +100,17 @@ class Issue:
 class Scenario:
     """Components, links and the chosen experiment, with change callbacks."""
 
+    # The change callbacks, made in __init__ (see the module docstring).
+    node_added: Callbacks
+    node_removed: Callbacks
+    link_added: Callbacks
+    link_removed: Callbacks
+    property_changed: Callbacks
+    moved: Callbacks
+    label_changed: Callbacks
+    experiment_changed: Callbacks
+    batch_finished: Callbacks
+
     def __init__(self, experiment: str | None = None, title: str = "") -> None:
         self.experiment = experiment
         self.title = title

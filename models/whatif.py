@@ -41,7 +41,7 @@ class Study:
         documents.ScenarioFileError
             A damaged study file.
         """
-        return tuple(_load(self.name, side) for side in ("before", "after"))
+        return _load(self.name, "before"), _load(self.name, "after")
 
     def documents(self) -> tuple[dict, dict]:
         """The before and after drawings as scenario dicts (for a run)."""

@@ -36,6 +36,7 @@ stamp=.venv/.zperflab-installed
 if [ ! -f "$stamp" ] || [ setup.cfg -nt "$stamp" ]; then
   echo "zperflab setup: installing Python packages (first time takes a minute)"
   .venv/bin/python -m pip install -q --upgrade pip
-  .venv/bin/python -m pip install -q -e ".[test,cluster]"
+  # test: pytest, contracts, ruff, mypy; cluster: sweep --dask; build: the bundle.
+  .venv/bin/python -m pip install -q -e ".[test,cluster,build]"
   touch "$stamp"
 fi

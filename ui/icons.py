@@ -9,7 +9,7 @@ from pathlib import Path
 
 from PySide6.QtGui import QIcon
 
-ICON_DIR = Path(__file__).resolve().parent.parent / "resources" / "icons"
+from models.resources import ICONS as ICON_DIR
 
 
 def icon_path(kind_key: str) -> Path:

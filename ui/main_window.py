@@ -21,6 +21,7 @@ from app.worker import RunThread
 from models import experiments
 from models.run import RunResult
 from models.scenario import Scenario, ScenarioError
+from ui.about import add_help_menu, app_icon
 from ui.actions import build_actions, extend_menus
 from ui.actions_export import ExportActions
 from ui.actions_study import StudyActions
@@ -88,6 +89,8 @@ class MainWindow(QMainWindow):
         self.study = StudyActions(self)
         self.exports = ExportActions(self)
         extend_menus(self, self.study, self.exports)
+        add_help_menu(self)
+        self.setWindowIcon(app_icon())
         self.dock_plan = {name: set(DOCK_PLAN.get(name, ())) for name in self.views}
         self._shown_tab = "canvas"
         self._apply_dock_plan("canvas")

@@ -84,7 +84,7 @@ class Sysplex:
             "mode": params["mode"], "log": params["log"], "ksds": self.ksds,
             "volume": self.volume, "cf": self.cf, "systems": regions,
             "buffers": params["buffers"], "dfhlogs": dfhlogs, "frlog": frlog})
-        self.fc.for_qr = self.qr[0]
+        self.fc.for_qr = self.qr[0]  # type: ignore[attr-defined]  # set for FileControl here
         self.stats = TranStats()
         self.progress = progress
         # Report (and look for a cancel) about every 1,500 file requests, so

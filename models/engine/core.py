@@ -242,10 +242,10 @@ class Engine:
         self.events_run = 0
         # ``process`` as a C-level partial: processes are created per request
         # in hot models, and this saves a Python call each time.
-        self.process = partial(Process, self)
+        self.process = partial(Process, self)  # type: ignore[method-assign]
 
     # -- scheduling ---------------------------------------------------------
-    def schedule(self, delay: float, fn: Callable[[Any], None], arg: Any = None,
+    def schedule(self, delay: float, fn: Callable[[Any], object], arg: Any = None,
                  priority: int = NORMAL) -> None:
         """Call ``fn(arg)`` after ``delay`` time units."""
         if delay < 0:

@@ -279,7 +279,7 @@ class FetchJob:
             ccws = 4 + C.SEARCH_CCWS_PER_TRACK * (tracks - 1)
             yield from self._excp(self.vol, searched, "BLDL", search=True, ccws=ccws)
             self.dir_reads += len(searched)
-            uow.work(C.DIR_ENTRY_US * self.lib.entries_compared, "BLDL")
+            uow.work(C.DIR_ENTRY_US * self.lib.entries_compared, "BLDL")  # type: ignore[union-attr]  # a PDS here
         if the_module and self._from_vlf(module.text_bytes):
             return
         uow.work(C.PAGE_US * math.ceil(module.text_bytes / PAGE_BYTES), "FETCH")

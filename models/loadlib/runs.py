@@ -18,7 +18,7 @@ def fetch_config(params: dict, config=None) -> FetchConfig:
     drawing (``config``: the library's and SYSPRINT's volumes, paths and
     control unit, by canvas name)."""
     nbytes = params["module_bytes"] or MODULE_BYTES[params["module"]]
-    where = {}
+    where: dict = {}
     zhpf = True
     if config is not None:
         for ds in config.datasets:
@@ -27,7 +27,7 @@ def fetch_config(params: dict, config=None) -> FetchConfig:
             if role is None or not ds.volumes:
                 continue
             vol = config.volume(ds.volumes[0])
-            paths = config.paths_to(vol.control_unit) if vol.control_unit else ()
+            paths: tuple = config.paths_to(vol.control_unit) if vol.control_unit else ()
             where[f"{role}_volume"] = (vol.name, vol.device,
                                        paths[0].name if paths else "CHP0",
                                        vol.control_unit or "CU")

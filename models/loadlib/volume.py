@@ -62,7 +62,7 @@ class IoStats:
         return (self.ios, self.pend, self.disc, self.conn, self.hits, self.misses,
                 self.bytes, self.records_searched)
 
-    def add_scaled(self, delta: tuple, k: int) -> None:
+    def add_scaled(self, delta: tuple, k: float) -> None:
         """Add ``k`` times a difference of two :meth:`as_tuple` snapshots."""
         self.ios += delta[0] * k
         self.pend += delta[1] * k

@@ -43,7 +43,7 @@ class ThreadStorage:
 
     def __init__(self, thsize_kb: int):
         self.size = thsize_kb
-        self.used = 0
+        self.used = 0.0
         self.thread = False
 
     def obtain(self, kb: float) -> tuple[int, int]:
@@ -93,7 +93,7 @@ class NaturalSession:
     def run(self, program: tuple):
         """The session as an engine process (a generator)."""
         self._total = max(1, sum(_size(s) for s in program))
-        handlers = {ReadAdabas: self._read_adabas, WriteLines: self._write_lines,
+        handlers: dict[type, Callable] = {ReadAdabas: self._read_adabas, WriteLines: self._write_lines,
                     ReadWork: self._read_work, Sort: self._sort, FetchPrograms: self._fetch}
         yield from self._program_start()
         for step in program:

@@ -49,7 +49,7 @@ class Volume:
     def __init__(self, engine: Engine, cisize: int, data_cis: int, index_cis: int = 0,
                  trace=None, config=None):
         self.engine = engine
-        opts = dict(staging="record", seq_detect=False, record_bytes=cisize)
+        opts: dict = dict(staging="record", seq_detect=False, record_bytes=cisize)
         if config is None:
             config = simple_config(("VOL0",), device=costs.BACKEND_DEVICE, protocol="zHPF",
                                    channel="FEx8S", cache_gb=costs.CU_CACHE_GB,

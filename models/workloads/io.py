@@ -140,7 +140,7 @@ class IOWorkload:
         self.reads = self.writes = self.hits = self.misses = 0
         self.resp = 0.0
         self.completed = 0
-        self._work = {}                   # (volume, pages, write) -> channel work, s
+        self._work: dict = {}             # (volume, pages, write) -> channel work, s
 
     @staticmethod
     def pages_needed(workload, values: dict) -> dict[str, int]:

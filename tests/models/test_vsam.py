@@ -5,7 +5,6 @@ import pytest
 
 from models.engine import Engine
 from models.vsam import KSDS, BufferPool, Volume
-from models.vsam import costs
 
 
 def test_4k_cis_fill_a_cylinder_ca_by_3390_track_arithmetic():

@@ -67,7 +67,7 @@ def set_title(plot: pg.PlotItem, title: str, scope: str = "") -> None:
         return
     text = f"<b>{title}</b>" if title else ""
     if scope:
-        text += (f"<br>" if title else "") + f"<span style='font-size:{TICK_PT}pt;'>{scope}</span>"
+        text += ("<br>" if title else "") + f"<span style='font-size:{TICK_PT}pt;'>{scope}</span>"
     plot.setTitle(text, size=f"{TITLE_PT}pt", color=FOREGROUND)
     # pyqtgraph gives the title row 30 px: room for one line only.
     rows = (1 if title else 0) + (1 if scope else 0)
