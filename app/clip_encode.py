@@ -37,7 +37,7 @@ import shutil
 import tempfile
 from dataclasses import dataclass
 from pathlib import Path
-from typing import Callable, Iterable
+from typing import Any, Callable, Iterable
 
 import numpy as np
 
@@ -187,8 +187,8 @@ class ClipWriter:
         atomic.clean_stale(real)
         self._tmp = real.parent / (f".{real.name}.{os.getpid()}-{secrets.token_hex(4)}"
                                    f"{atomic.TMP_SUFFIX}")
-        self._mp4 = None          # imageio's ffmpeg writer, opened on the first frame
-        self._gif = None          # imageio-ffmpeg's frame generator, ditto
+        self._mp4: Any = None     # imageio's ffmpeg writer, opened on the first frame
+        self._gif: Any = None     # imageio-ffmpeg's frame generator, ditto
         self._palette_frames = palette_frames
         self._palette_dir: str | None = None
         self._closed = False

@@ -287,10 +287,12 @@ class ClipExport(QObject):
         except Cancelled:
             self._finish(self.cancelled.emit)
         except (clip_encode.ClipError, atomic.WriteError, OSError) as exc:
-            self._finish(lambda: self.failed.emit(str(exc)))
+            message = str(exc)
+            self._finish(lambda: self.failed.emit(message))
         except Exception as exc:  # a bug must reach the user, not stop the loop silently
             traceback.print_exc()
-            self._finish(lambda: self.failed.emit(f"{type(exc).__name__}: {exc}"))
+            message = f"{type(exc).__name__}: {exc}"
+            self._finish(lambda: self.failed.emit(message))
         else:
             self.progressed.emit(1.0)
             self._finish(lambda: self.succeeded.emit(infos))
