@@ -55,6 +55,10 @@ class Callbacks:
         for fn in list(self._fns):
             fn(*args)
 
+    def clear(self) -> None:
+        """Drop every listener (their owner is closing)."""
+        self._fns.clear()
+
 
 @dataclass
 class Node:

@@ -183,7 +183,7 @@ class SweepView(QWidget):
         try:
             spec = self.build_spec()
         except ParamError as exc:
-            self.status.setText(str(exc))
+            self.status.setText(exc.human)
             return
         self.start(spec)
 

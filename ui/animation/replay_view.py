@@ -84,6 +84,9 @@ class ReplayView(QWidget):
     def _note(self, result) -> str:
         if result is None:
             return "Run an experiment to replay what happened inside it."
+        if self.data is None and hasattr(result, "seeds"):
+            return (f"{result.n} replications of {_title(result.experiment)} keep no trace to "
+                    "replay: run once (F5) to replay what happened inside a run.")
         if self.data is None:
             return "This run recorded no trace: run it with tracing on to replay it."
         kept = f"{len(self.data):,} events of {_title(result.experiment)}"
