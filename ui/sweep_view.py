@@ -19,7 +19,7 @@ from models import experiments
 from models.params import ParamError
 from models.sweep import PROTOCOL_DEVICE_VARIANTS
 from ui.charts import ChartWidget
-from ui.charts.series import ChartData, Series
+from app.replay.series import ChartData, Series
 
 #: Points a prefilled sweep has (the user can type any list).
 DEFAULT_POINTS = 6

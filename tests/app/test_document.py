@@ -71,8 +71,8 @@ def test_opening_another_scenario_drops_the_run():
     assert heard[-1].replaced and heard[-1].run
 
 
-def test_the_document_layer_imports_no_qt():
-    code = ("import sys, app.document; "
+def test_the_document_layer_and_the_replay_analysis_import_no_qt():
+    code = ("import sys, app.document, app.replay.data, app.replay.activity, app.replay.series; "
             "print(sorted(m for m in sys.modules if m.split('.')[0] in "
             "('PySide6', 'shiboken6', 'pyqtgraph')))")
     out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, check=True)

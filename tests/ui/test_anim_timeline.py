@@ -12,7 +12,7 @@ from models.engine import Trace
 from models.experiments import run_experiment
 from ui.animation import READABLE, ReplayController, ReplayData, ReplayView
 from ui.animation.controller import READABLE_MS
-from ui.animation.data import markers
+from app.replay.data import markers
 from ui.animation.timeline import TimelineWidget
 
 

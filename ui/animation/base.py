@@ -12,7 +12,7 @@ from PySide6.QtGui import QPainter
 from PySide6.QtWidgets import QSizePolicy, QWidget
 
 from ui.animation import style
-from ui.animation.data import ReplayData
+from app.replay.data import ReplayData
 
 
 class ReplayViewBase(QWidget):

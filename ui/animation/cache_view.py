@@ -22,7 +22,7 @@ from PySide6.QtGui import QPainter
 
 from ui.animation import style
 from ui.animation.base import ReplayViewBase
-from ui.animation.data import ReplayData
+from app.replay.data import ReplayData
 
 #: Tracks (grid rows) shown.
 TRACKS_SHOWN = 14

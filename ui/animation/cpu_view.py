@@ -17,7 +17,7 @@ from PySide6.QtGui import QPainter, QPen
 
 from ui.animation import style
 from ui.animation.base import ReplayViewBase
-from ui.animation.data import ReplayData
+from app.replay.data import ReplayData
 
 #: CPU slices drawn behind the "now" line.
 RECENT_SLICES = 40

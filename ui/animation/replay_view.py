@@ -1,7 +1,7 @@
 """ReplayView: the replay timeline with every view the run's trace supports.
 
 ``set_result(result)`` takes a finished :class:`~models.run.RunResult`,
-sorts and indexes its trace once (:class:`~ui.animation.data.ReplayData`)
+sorts and indexes its trace once (:class:`~app.replay.data.ReplayData`)
 and offers, as tabs, the views that trace can animate: track reads, cache
 staging, SRB/TCB switches, and the activity strip. A one-sentence caption
 under the tabs explains the mechanism of the view in front. Only the view in
@@ -18,7 +18,7 @@ from ui.animation.activity_view import ActivityView
 from ui.animation.cache_view import CacheView
 from ui.animation.controller import ReplayController
 from ui.animation.cpu_view import CpuView
-from ui.animation.data import ReplayData
+from app.replay.data import ReplayData
 from ui.animation.timeline import TimelineWidget
 from ui.animation.track_view import TrackView
 

@@ -25,7 +25,7 @@ from PySide6.QtGui import QPainter, QPainterPath, QPen, QPolygonF
 
 from ui.animation import style
 from ui.animation.base import ReplayViewBase
-from ui.animation.data import ReplayData
+from app.replay.data import ReplayData
 
 #: Drives drawn at most (a RAID-5 rank has 8).
 MAX_DRIVES = 8

@@ -6,7 +6,7 @@ the two by name. At every replay time ``t`` of the
 :class:`~ui.animation.controller.ReplayController` each matched card gets a
 :class:`Tint`: the share of the recent past (a window of
 ``WINDOW_SHARE`` of the run, sampled at ``SAMPLES`` times up to ``t``) in
-which :func:`~ui.animation.activity.component_activity` says the component
+which :func:`~app.replay.activity.component_activity` says the component
 was doing something (any state but idle). Like every replay picture it is a
 function of ``t`` alone, so scrubbing back shows what playing showed.
 
@@ -22,12 +22,12 @@ from typing import TYPE_CHECKING, Callable
 import numpy as np
 from PySide6.QtCore import QObject
 
-from ui.animation.activity import Activity, component_activity
+from app.replay.activity import Activity, component_activity
 from ui.animation.style import fmt_time
 
 if TYPE_CHECKING:
     from ui.animation.controller import ReplayController
-    from ui.animation.data import ReplayData
+    from app.replay.data import ReplayData
     from app.document import Document
     from ui.canvas.scene import CanvasScene
 
@@ -55,7 +55,7 @@ class Tint:
 def activity_of(data: "ReplayData", name: str) -> ActivityFn | None:
     """How to ask what component ``name`` is doing (None: it has no busy share).
 
-    :func:`~ui.animation.activity.component_activity`, which knows a
+    :func:`~app.replay.activity.component_activity`, which knows a
     component by the role the model recorded (channel paths included).
     """
     fn = component_activity

@@ -4,7 +4,7 @@
 any other view ask it for the state of each traced component (busy engines,
 I/Os and queues on volumes, drives seeking or reading, tape drives changing
 cartridges, the SPXTAPE buffer level) at a replay time. Every answer is a few
-binary searches in :class:`~ui.animation.data.ReplayData`, so it is the same
+binary searches in :class:`~app.replay.data.ReplayData`, so it is the same
 whether the replay got to ``t`` by playing forward or by scrubbing back.
 """
 from __future__ import annotations
@@ -14,7 +14,7 @@ from dataclasses import dataclass
 
 import numpy as np
 
-from ui.animation.data import ReplayData
+from app.replay.data import ReplayData
 
 #: Phases of ``io_phase`` rows (docs/trace.md).
 PHASES = ("IOSQ", "PEND", "DISC", "CONN")

@@ -15,7 +15,7 @@ from dataclasses import dataclass
 
 import numpy as np
 
-from models.engine.trace import ROLES
+from models.trace_vocab import ROLES
 
 #: Bins across the run used to find bursts for the scrubber's markers.
 MARKER_BINS = 300
