@@ -14,12 +14,12 @@ from PySide6.QtCore import Qt, QThread
 from PySide6.QtWidgets import (QComboBox, QHBoxLayout, QLabel, QLineEdit, QProgressBar,
                                QPushButton, QVBoxLayout, QWidget)
 
+from app.replay.series import ChartData, Series
 from app.sweep import SweepResult, SweepSpec, SweepWorker
 from models import experiments
 from models.params import ParamError
 from models.sweep import PROTOCOL_DEVICE_VARIANTS
 from ui.charts import ChartWidget
-from app.replay.series import ChartData, Series
 
 #: Points a prefilled sweep has (the user can type any list).
 DEFAULT_POINTS = 6

@@ -15,9 +15,10 @@ from dataclasses import dataclass
 import numpy as np
 
 from app.replay.data import ReplayData
+from models import trace_vocab as V
 
 #: Phases of ``io_phase`` rows (docs/trace.md).
-PHASES = ("IOSQ", "PEND", "DISC", "CONN")
+PHASES = V.PHASES
 #: ``io_phase`` rows looked at to find queued I/Os: more than the I/Os a
 #: volume can have in flight, few enough to keep a frame cheap.
 PHASE_WINDOW = 512
@@ -80,8 +81,8 @@ def component_activity(data: ReplayData, name: str, t: float) -> Activity:
 
 
 def _engine(data: ReplayData, name: str, t: float) -> Activity:
-    row = data.last_of(name, "cpu_busy", t)
-    used = data.total(name, "cpu_busy", "b", t)
+    row = data.last_of(name, V.CPU_BUSY, t)
+    used = data.total(name, V.CPU_BUSY, "b", t)
     if row >= 0 and t < data.t[row] + data.b[row] * 1e-6:
         return Activity("engine", "busy", f"running work {data.a[row]}; {used} µs used",
                         count=1)
@@ -89,11 +90,11 @@ def _engine(data: ReplayData, name: str, t: float) -> Activity:
 
 
 def _volume(data: ReplayData, name: str, t: float) -> Activity:
-    if len(data.rows_of(name, "volume_read")) and not len(data.rows_of(name, "io_start")):
+    if len(data.rows_of(name, V.VOLUME_READ)) and not len(data.rows_of(name, V.IO_START)):
         return _spool_volume(data, name, t)
-    active = data.count_of(name, "io_start", t) - data.count_of(name, "io_end", t)
+    active = data.count_of(name, V.IO_START, t) - data.count_of(name, V.IO_END, t)
     queued = _queued(data, name, t) if active > 0 else 0
-    done = data.count_of(name, "io_end", t)
+    done = data.count_of(name, V.IO_END, t)
     if active <= 0:
         return Activity("volume", "idle", f"idle; {done} I/Os done")
     phase = _last_phase(data, name, t)
@@ -107,9 +108,9 @@ def _volume(data: ReplayData, name: str, t: float) -> Activity:
 
 def _spool_volume(data: ReplayData, name: str, t: float) -> Activity:
     """A spool volume: pages read so far, as a share of all it reads in the run."""
-    pages = data.total(name, "volume_read", "a", t)
-    everything = data.total(name, "volume_read", "a", data.t1)
-    times = data.times_of(name, "volume_read")
+    pages = data.total(name, V.VOLUME_READ, "a", t)
+    everything = data.total(name, V.VOLUME_READ, "a", data.t1)
+    times = data.times_of(name, V.VOLUME_READ)
     reading = times[0] <= t < times[-1]
     return Activity("volume", "reading" if reading else "idle",
                     f"{pages:,} of {everything:,} spool pages read",
@@ -117,69 +118,69 @@ def _spool_volume(data: ReplayData, name: str, t: float) -> Activity:
 
 
 def _last_phase(data: ReplayData, name: str, t: float) -> str:
-    row = data.last_of(name, "io_phase", t)
+    row = data.last_of(name, V.IO_PHASE, t)
     return PHASES[data.b[row]] if row >= 0 and 0 <= data.b[row] < 4 else ""
 
 
 def _queued(data: ReplayData, name: str, t: float) -> int:
     """I/Os of ``name`` whose latest phase by ``t`` is IOSQ (still queued)."""
-    n = data.count_of(name, "io_phase", t)
+    n = data.count_of(name, V.IO_PHASE, t)
     if n == 0:
         return 0
-    rows = data.rows_of(name, "io_phase")[max(0, n - PHASE_WINDOW):n]
+    rows = data.rows_of(name, V.IO_PHASE)[max(0, n - PHASE_WINDOW):n]
     ids, phases = data.a[rows][::-1], data.b[rows][::-1]
     _, first = np.unique(ids, return_index=True)   # latest row per I/O id
     latest_ids, latest = ids[first], phases[first]
-    ended = data.a[data.rows_of(name, "io_end")[:data.count_of(name, "io_end", t)]]
+    ended = data.a[data.rows_of(name, V.IO_END)[:data.count_of(name, V.IO_END, t)]]
     open_ = ~np.isin(latest_ids, ended[-PHASE_WINDOW:])
     return int(np.count_nonzero(open_ & (latest == 0)))
 
 
 def _drive(data: ReplayData, name: str, t: float) -> Activity:
-    seek = data.last_of(name, "seek", t)
-    read = data.last_of(name, "track_read", t)
-    nxt = data.next_of(name, "track_read", t)
+    seek = data.last_of(name, V.SEEK, t)
+    read = data.last_of(name, V.TRACK_READ, t)
+    nxt = data.next_of(name, V.TRACK_READ, t)
     if seek >= 0 and read < seek and nxt >= 0:
         # Between a seek and the first record after it the arm moves and the
         # platter turns to the record: the trace does not split the two.
         return Activity("drive", "seeking", f"positioning: cylinder {data.a[seek]} → "
                         f"{data.b[seek]}, then rotation", count=1)
-    next_seek = data.next_of(name, "seek", t)
+    next_seek = data.next_of(name, V.SEEK, t)
     seeks_first = 0 <= next_seek < nxt
     if read >= 0 and nxt >= 0 and data.a[nxt] == data.a[read] and not seeks_first:
         return Activity("drive", "reading", f"reading track {data.a[read]}, "
                         f"record {data.b[read]}", count=1)
-    n = data.count_of(name, "track_read", t)
+    n = data.count_of(name, V.TRACK_READ, t)
     return Activity("drive", "idle", f"idle; {n} record{'' if n == 1 else 's'} read")
 
 
 def _control_unit(data: ReplayData, name: str, t: float) -> Activity:
-    hits = data.count_of(name, "cache_hit", t)
-    misses = data.count_of(name, "cache_miss", t)
+    hits = data.count_of(name, V.CACHE_HIT, t)
+    misses = data.count_of(name, V.CACHE_MISS, t)
     if hits + misses == 0:
         return Activity("control unit", "idle", "no read requests yet")
     ratio = hits / (hits + misses)
-    staged = data.count_of(name, "stage", t)
+    staged = data.count_of(name, V.STAGE, t)
     return Activity("control unit", "busy", f"hits {hits}, misses {misses}, "
                     f"hit ratio {ratio:.2f}; {staged} stages", level=ratio)
 
 
 def _tape(data: ReplayData, name: str, t: float) -> Activity:
-    start = data.last_of(name, "tape_change_start", t)
-    end = data.last_of(name, "tape_change_end", t)
-    mb = (data.total(name, "tape_write", "a", t) + data.total(name, "tape_read", "a", t)) / 1e6
+    start = data.last_of(name, V.TAPE_CHANGE_START, t)
+    end = data.last_of(name, V.TAPE_CHANGE_END, t)
+    mb = (data.total(name, V.TAPE_WRITE, "a", t) + data.total(name, V.TAPE_READ, "a", t)) / 1e6
     if start > end:
         return Activity("tape", "changing", f"changing cartridge {data.a[start]} "
                         f"(rewind, unload, mount); {mb:.1f} MB so far", count=1)
-    last = max(data.last_of(name, "tape_write", t), data.last_of(name, "tape_read", t))
-    nxt = max(data.next_of(name, "tape_write", t), data.next_of(name, "tape_read", t))
+    last = max(data.last_of(name, V.TAPE_WRITE, t), data.last_of(name, V.TAPE_READ, t))
+    nxt = max(data.next_of(name, V.TAPE_WRITE, t), data.next_of(name, V.TAPE_READ, t))
     state = "busy" if last >= 0 and nxt >= 0 else "idle"
     return Activity("tape", state, f"{'moving data' if state == 'busy' else 'idle'}; "
                     f"{mb:.1f} MB so far", count=int(state == "busy"))
 
 
 def _buffer(data: ReplayData, name: str, t: float) -> Activity:
-    row = data.last_of(name, "buffer_level", t)
+    row = data.last_of(name, V.BUFFER_LEVEL, t)
     if row < 0:
         return Activity("buffer", "idle", "empty", level=0.0)
     pages, cap = int(data.a[row]), int(data.b[row])
@@ -190,9 +191,9 @@ def _buffer(data: ReplayData, name: str, t: float) -> Activity:
 
 
 def _coupling(data: ReplayData, name: str, t: float) -> Activity:
-    reqs = data.count_of(name, "cf_request", t)
-    waits = data.count_of(name, "lock_wait", t)
-    row = data.last_of(name, "cf_request", t)
+    reqs = data.count_of(name, V.CF_REQUEST, t)
+    waits = data.count_of(name, V.LOCK_WAIT, t)
+    row = data.last_of(name, V.CF_REQUEST, t)
     busy = row >= 0 and t < data.t[row] + data.b[row] * 1e-6
     return Activity("coupling facility", "busy" if busy else "idle",
                     f"{reqs} requests, {waits} lock waits", count=int(busy))
@@ -211,13 +212,13 @@ def _other(data: ReplayData, name: str, t: float) -> Activity:
 
 def _channel(data: ReplayData, name: str, t: float) -> Activity:
     """A channel path: doing an I/O's channel work (``channel_busy`` rows) or idle."""
-    row = data.last_of(name, "channel_busy", t)
-    done = data.count_of(name, "channel_busy", t)
+    row = data.last_of(name, V.CHANNEL_BUSY, t)
+    done = data.count_of(name, V.CHANNEL_BUSY, t)
     if row >= 0 and t < data.t[row] + data.b[row] * 1e-6:
         return Activity("channel", "busy", f"working for I/O {data.a[row]}; "
                                            f"{done} stretches so far", count=1)
     return Activity("channel", "idle", f"idle; {done} stretches so far")
 
 
-_ROLES = {"zIIP": _engine, "CP": _engine, "VOL": _volume, "DRV": _drive, "CHP": _channel,
-          "CU": _control_unit, "TAPE": _tape, "BUF": _buffer, "CF": _coupling}
+_ROLES = {V.ZIIP: _engine, V.CP: _engine, V.VOL: _volume, V.DRV: _drive, V.CHP: _channel,
+          V.CU: _control_unit, V.TAPE: _tape, V.BUF: _buffer, V.CF: _coupling}

@@ -15,6 +15,7 @@ from dataclasses import dataclass
 
 import numpy as np
 
+from models import trace_vocab as V
 from models.trace_vocab import ROLES
 
 #: Bins across the run used to find bursts for the scrubber's markers.
@@ -196,12 +197,12 @@ def markers(data: ReplayData) -> list[Marker]:
         times the usual count of misses or SRB/TCB switches.
     """
     out: list[Marker] = []
-    tape = data.t[data.rows("tape_change_start")]
+    tape = data.t[data.rows(V.TAPE_CHANGE_START)]
     if len(tape) > MAX_MARKERS:
         tape = _bin_starts(data, tape)
     out += [Marker(float(t), "tape", "tape cartridge change") for t in tape]
-    out += _bursts(data, ("cache_miss",), "miss", "cache-miss storm")
-    out += _bursts(data, ("srb_to_tcb", "tcb_to_srb"), "switch", "SRB/TCB switch burst")
+    out += _bursts(data, (V.CACHE_MISS,), "miss", "cache-miss storm")
+    out += _bursts(data, (V.SRB_TO_TCB, V.TCB_TO_SRB), "switch", "SRB/TCB switch burst")
     return sorted(out, key=lambda m: m.t)
 
 

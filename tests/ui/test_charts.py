@@ -11,8 +11,8 @@ from models import experiments
 from models.engine import Trace
 from models.run import RunResult
 from tests.ui.test_charts_support import toy_run
-from ui.charts import ChartsView
 from app.replay.series import PAGE_BYTES, derive_charts
+from ui.charts import ChartsView
 
 ALL = ["response", "throughput", "cache", "queues", "utilisation", "switches", "cpu", "tape"]
 

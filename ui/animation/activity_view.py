@@ -12,10 +12,10 @@ from dataclasses import dataclass
 from PySide6.QtCore import QRectF
 from PySide6.QtGui import QPainter
 
-from ui.animation import style
 from app.replay.activity import Activity, component_activity
-from ui.animation.base import ReplayViewBase
 from app.replay.data import ReplayData
+from ui.animation import style
+from ui.animation.base import ReplayViewBase
 
 #: Rows drawn at most (a big run may trace dozens of volumes).
 MAX_ROWS = 24

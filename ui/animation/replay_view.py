@@ -12,13 +12,13 @@ from __future__ import annotations
 
 from PySide6.QtWidgets import QLabel, QTabWidget, QVBoxLayout, QWidget
 
+from app.replay.data import ReplayData
 from models import experiments
 from ui.animation import style
 from ui.animation.activity_view import ActivityView
 from ui.animation.cache_view import CacheView
 from ui.animation.controller import ReplayController
 from ui.animation.cpu_view import CpuView
-from app.replay.data import ReplayData
 from ui.animation.timeline import TimelineWidget
 from ui.animation.track_view import TrackView
 

@@ -14,9 +14,9 @@ from PySide6.QtGui import QColor, QPainter, QPen
 from PySide6.QtWidgets import (QComboBox, QHBoxLayout, QLabel, QPushButton, QSizePolicy, QStyle,
                                QVBoxLayout, QWidget)
 
+from app.replay.data import markers
 from ui.animation import style
 from ui.animation.controller import READABLE, SPEEDS, ReplayController, speed_label
-from app.replay.data import markers
 
 #: Columns of the event-density relief drawn under the scrubber.
 DENSITY_BINS = 400

@@ -12,8 +12,8 @@ import pyqtgraph as pg
 from PySide6.QtCore import Signal
 from PySide6.QtWidgets import QLabel, QTabWidget, QVBoxLayout, QWidget
 
-from ui.charts import style
 from app.replay.series import ChartData, Series, derive_charts
+from ui.charts import style
 
 
 class _Buffer:
