@@ -219,9 +219,15 @@ class ExportActions:
         view = self.shell.charts_view()
         view.tabs.setCurrentWidget(chart)
         QGuiApplication.processEvents()
-        if ext == "svg":
+        if ext == "png":     # laid out as on a slide, drawn at 2x: 1920 x 1080
+            return str(export.save_chart_png(chart, path, 2.0, size=SLIDE_CHART_SIZE))
+        old = chart.size()
+        chart.resize(*SLIDE_CHART_SIZE)
+        QGuiApplication.processEvents()
+        try:
             return str(export.save_chart_svg(chart, path))
-        return str(export.save_chart_png(chart, path, 2.0))
+        finally:
+            chart.resize(old)
 
     def _named_chart(self, name: str | None):
         view = self.shell.charts_view()
