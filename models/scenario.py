@@ -15,6 +15,7 @@ scenario into ``(experiment name, parameter overrides)`` for
 """
 from __future__ import annotations
 
+import json
 import math
 from contextlib import contextmanager
 from dataclasses import dataclass, field
@@ -485,10 +486,12 @@ class Scenario:
                 except ParamError as exc:
                     out.append(Issue(node.id, str(exc)))
                     continue
-                seen.setdefault(v, node)
+                # A mix or a size list is a dict or list: compared by its JSON.
+                same = json.dumps(v, sort_keys=True) if isinstance(v, (dict, list)) else v
+                seen.setdefault(same, (v, node))
             if len(seen) > 1:
-                shown = " vs ".join(f"{v} ({n.label})" for v, n in seen.items())
-                for node in seen.values():
+                shown = " vs ".join(f"{v} ({n.label})" for v, n in seen.values())
+                for _, node in seen.values():
                     out.append(Issue(node.id, f"'{p.title}' differs: {shown}; "
                                               "the experiment models one value"))
         return out

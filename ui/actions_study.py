@@ -19,6 +19,7 @@ from PySide6.QtGui import QAction
 
 from app import scenario_io
 from app.history import History, HistoryError, RunRecord
+from app.names import words
 from app.worker import TaskRunner
 from models import documents, experiments, whatif
 from models.params import ParamError
@@ -216,7 +217,8 @@ class StudyActions:
             cv.status.setText(exc.human)
             return
         over_a, over_b = {**cv.base, name: va}, {**cv.base, name: vb}
-        self._compare_labels = (f"{name} = {va}", f"{name} = {vb}")
+        title = exp.schema[name].title
+        self._compare_labels = (f"{title} = {words(va)}", f"{title} = {words(vb)}")
         here = self.document.snapshot()
         self._compare_documents = (here, here)
 
