@@ -62,8 +62,13 @@ class MainWindow(QMainWindow):
         self.scene = CanvasScene(self.editor, self)
         self.view = CanvasView(self.scene)
         self.start_page = StartPage()
+        # In a scroll area, so its cards cannot hold the window above 1024x640.
+        self.start_holder = QScrollArea()
+        self.start_holder.setWidgetResizable(True)
+        self.start_holder.setFrameShape(QScrollArea.Shape.NoFrame)
+        self.start_holder.setWidget(self.start_page)
         self.canvas_stack = QStackedWidget()
-        self.canvas_stack.addWidget(self.start_page)
+        self.canvas_stack.addWidget(self.start_holder)
         self.canvas_stack.addWidget(self.view)
         self.tabs = QTabWidget()
         self.tabs.setDocumentMode(True)
@@ -145,9 +150,9 @@ class MainWindow(QMainWindow):
 
     def _build_docks(self) -> None:
         self.palette = Palette()
-        self.palette.setMinimumWidth(235)
+        self.palette.setMinimumWidth(180)
         self.inspector = Inspector(self.editor, self.scene)
-        self.inspector.setMinimumWidth(300)
+        self.inspector.setMinimumWidth(240)
         self.results = ResultsPanel()
         left, right = Qt.DockWidgetArea.LeftDockWidgetArea, Qt.DockWidgetArea.RightDockWidgetArea
         self.palette_dock = self._dock("Components", "paletteDock", self.palette, left)
@@ -368,7 +373,7 @@ class MainWindow(QMainWindow):
         self.tabs.setCurrentWidget(self.canvas_stack)
 
     def show_start_page(self) -> None:
-        self.canvas_stack.setCurrentWidget(self.start_page)
+        self.canvas_stack.setCurrentWidget(self.start_holder)
         self.tabs.setCurrentWidget(self.canvas_stack)
 
     def _confirm_discard(self) -> bool:
