@@ -163,20 +163,24 @@ class CacheView(ReplayViewBase):
                    style.HEAD_PT, bold=True)
         panel_x = w - 380
         per = len(s.rows[0].slots) if s.rows else 12
-        top, legend_h = 48, 70
-        row_h = min(40.0, (h - top - legend_h) / TRACKS_SHOWN)
-        slot_w = min(52.0, (panel_x - 170) / per)
-        for i, row in enumerate(s.rows):
-            self._draw_row(p, row, 16, top + i * row_h, slot_w, row_h)
-        self._draw_panel(p, s, panel_x, top)
-        style.legend(p, 16, h - legend_h + 6, [
+        items = [
             (self.SLOT_COLOURS["resident"], "already in cache", None),
             (self.SLOT_COLOURS["staging"], "being staged", None),
             (style.STAGE_COLOURS[0], "staged: record", None),
             (style.STAGE_COLOURS[1], "staged: partial track", None),
             (style.STAGE_COLOURS[2], "staged: full track", None),
             (None, "hit just now", style.GREEN),
-            (None, "miss, waiting", style.VERMILLION)], w=w - 32)
+            (None, "miss, waiting", style.VERMILLION)]
+        # The legend stays left of the side panel, wrapping onto as many rows
+        # as it needs (at 2x scale it ran under the panel's text).
+        legend_w = panel_x - 32
+        top, legend_h = 48, max(70.0, style.legend_height(items, legend_w) + 10)
+        row_h = min(40.0, (h - top - legend_h) / TRACKS_SHOWN)
+        slot_w = min(52.0, (panel_x - 170) / per)
+        for i, row in enumerate(s.rows):
+            self._draw_row(p, row, 16, top + i * row_h, slot_w, row_h)
+        self._draw_panel(p, s, panel_x, top)
+        style.legend(p, 16, h - legend_h + 6, items, w=legend_w)
 
     def _draw_row(self, p: QPainter, row: TrackSlots, x: float, y: float,
                   slot_w: float, row_h: float) -> None:
