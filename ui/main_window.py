@@ -223,7 +223,7 @@ class MainWindow(QMainWindow):
     def _connect(self) -> None:
         self.editor.message.connect(self.say)
         self.scene.hint.connect(self.say)
-        self.scene.issues_changed.connect(self._on_scene_issues_changed)
+        self.document.changed.connect(self._on_document_changed)
         self.scene.selectionChanged.connect(self._on_scene_selection_changed)
         self.editor.undo_stack.cleanChanged.connect(self._on_undo_stack_clean_changed)
         self.palette.kind_activated.connect(self._on_palette_kind_activated)
@@ -264,7 +264,9 @@ class MainWindow(QMainWindow):
         return self.alert_box
 
     # ---- scenario state ------------------------------------------------
-    def _on_scene_issues_changed(self, issues) -> None:
+    def _on_document_changed(self, change) -> None:
+        if change.moved_only or not (change.scenario or change.replaced):
+            return
         combo = self.actions_.experiment_combo if hasattr(self, "actions_") else None
         if combo is not None:
             combo.setCurrentIndex(max(0, combo.findData(self.editor.scenario.experiment)))
@@ -675,8 +677,8 @@ class MainWindow(QMainWindow):
         self.replications.stop()
         self.study.shutdown()
         self.exports.deck_runner.stop()
-        for signal in (self.scene.selectionChanged, self.scene.issues_changed,
-                       self.editor.undo_stack.cleanChanged):
+        for signal in (self.scene.selectionChanged, self.editor.undo_stack.cleanChanged):
             signal.disconnect()
+        # The document's listeners (views, inspector, tint) go with the window.
         self.document.changed.clear()
         collector.release()

@@ -117,8 +117,11 @@ class CanvasTint(QObject):
         self.matched: dict[str, tuple[str, ActivityFn]] = {}
         controller.data_changed.connect(self._on_controller_data_changed)
         controller.time_changed.connect(self._on_controller_time_changed)
-        # Emitted after every edit but a move, and when a scenario is opened.
-        scene.issues_changed.connect(self._on_scene_issues_changed)
+        # After every batch of edits but a move, and when a scenario is opened.
+        if document is not None:
+            document.changed.connect(self._on_document_changed)
+        else:
+            scene.issues_changed.connect(self._on_scene_issues_changed)
         self._on_controller_data_changed()
 
     @property
@@ -133,6 +136,10 @@ class CanvasTint(QObject):
 
     def _on_scene_issues_changed(self, _issues) -> None:
         self._rematch()
+
+    def _on_document_changed(self, change) -> None:
+        if change.scenario and not change.moved_only:
+            self._rematch()
 
     def _rematch(self) -> None:
         data = self.controller.data

@@ -78,7 +78,8 @@ class Inspector(QScrollArea):
         self.error.setStyleSheet(ERROR_STYLE)
         self.error.setObjectName("inspectorError")
         scene.selectionChanged.connect(self._on_scene_selection_changed)
-        scene.issues_changed.connect(self._on_scene_issues_changed)
+        # The document announces each batch of edits once (app/document.py).
+        editor.document.changed.connect(self._on_document_changed)
         self.rebuild()
 
     def _on_scene_selection_changed(self) -> None:
@@ -87,8 +88,10 @@ class Inspector(QScrollArea):
         ids = self.scene.selected_node_ids()
         self.show_node(ids[0] if len(ids) == 1 else None)
 
-    def _on_scene_issues_changed(self, _issues) -> None:
-        # Issues change after every edit: redraw unless the user is typing here.
+    def _on_document_changed(self, change) -> None:
+        if change.moved_only or not (change.scenario or change.replaced):
+            return
+        # The drawing changed: redraw unless the user is typing here.
         focus = self.focusWidget()
         if isinstance(focus, QLineEdit) and self.isAncestorOf(focus) and focus.isModified():
             return
