@@ -19,8 +19,8 @@ results dock, the charts, the replay and the exports subscribe to
   the run it shows is still the drawing's (:meth:`run_is_stale`) and, if not,
   name the scenario it came from (:meth:`run_title`).
 
-It imports no Qt: the command line (``zperflab export``) and tests use it
-without a window.
+It imports no Qt (tests/app/test_document.py checks), so it is tested, and
+can be used, without a window.
 """
 from __future__ import annotations
 
