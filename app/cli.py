@@ -370,6 +370,22 @@ def _build_parser() -> argparse.ArgumentParser:
     h = sub.add_parser("history", help="list the recorded runs, newest first")
     history.add_arguments(h)
 
+    e = sub.add_parser(
+        "export", help="run a case study or scenario file and write slides, tables or a chart",
+        epilog="The format comes from OUT's extension: .pptx the slide deck, .csv the results "
+               "tables, .png or .svg one chart (the first, or --chart NAME). The same code as "
+               "the app's Export menu.")
+    e.add_argument("case", metavar="CASE_OR_FILE", help="built-in case study or scenario file")
+    e.add_argument("out", nargs="?", metavar="OUT", help="file to write (.pptx, .csv, .png, .svg)")
+    e.add_argument("--chart", metavar="NAME", help="the chart to write (a name or title from "
+                   "--list-charts)")
+    e.add_argument("--set", action="append", metavar="KEY=VALUE",
+                   help="set a parameter on the drawing before the run")
+    e.add_argument("--list-charts", action="store_true", help="name the run's charts and exit")
+    e.add_argument("--timeout", type=float, default=600.0, metavar="SECONDS",
+                   help="give up on a run after this long (default 600)")
+    e.set_defaults(func=cmd_export)
+
     g = sub.add_parser("gui", help="open the desktop app (options for headless screenshots)")
     g.add_argument("--open", metavar="CASE_OR_FILE", help="built-in case study or scenario file")
     g.add_argument("--run", action="store_true", help="run the scenario after opening it")
@@ -378,6 +394,17 @@ def _build_parser() -> argparse.ArgumentParser:
     g.add_argument("--screenshot", metavar="FILE", help="render the window to FILE and exit")
     g.set_defaults(func=cmd_gui)
     return p
+
+
+def cmd_export(args: argparse.Namespace) -> int:
+    try:
+        args.sets = _parse_sets(args.set or [])
+    except ParamError as exc:
+        return _fail(str(exc))
+    if not args.list_charts and not args.out:
+        return _fail("export needs OUT (a .pptx, .csv, .png or .svg file), or --list-charts")
+    from app.gui import export  # Qt only when an export is wanted
+    return export(args)
 
 
 def cmd_gui(args: argparse.Namespace) -> int:

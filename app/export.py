@@ -19,6 +19,7 @@ from PySide6.QtCore import QBuffer, QIODevice, QRectF, Qt
 from PySide6.QtGui import QColor, QFont, QFontMetrics, QGuiApplication, QImage, QPainter
 
 from app import atomic
+from app.names import words
 from app.svg_flat import SVG_DPI, flatten_svg
 
 
@@ -239,7 +240,10 @@ def result_tables(result) -> list:
         rows.append((m.title if m else k.replace("_", " ").capitalize(), float(v),
                      m.unit if m else ""))
     metrics = Table("Metrics", ("Metric", "Value", "Unit"), tuple(rows))
-    return [metrics, *result.reports]
+    # Identifiers in report cells (a request type, a cause) are written in words.
+    reports = [Table(t.title, t.columns, tuple(tuple(words(c) for c in row) for row in t.rows),
+                     t.note) for t in result.reports]
+    return [metrics, *reports]
 
 
 def save_tables_csv(tables, path: str | Path) -> Path:

@@ -122,3 +122,65 @@ def _show(app, window, args: argparse.Namespace, size: tuple[int, int]) -> int:
         return _screenshot(window, args.screenshot)
     window.offer_recovery()
     return app.exec()
+
+
+def export(args: argparse.Namespace) -> int:
+    """``zperflab export``: open, run and write OUT with the Export menu's code.
+
+    The window is built offscreen and never shown; the run goes through the
+    same path as Run (F5), and the file through :meth:`ExportActions.write_to
+    <ui.actions_export.ExportActions.write_to>`. Returns 0, 2 for bad input,
+    or 1 when the run or the export fails (one line on stderr each).
+    """
+    if "QT_QPA_PLATFORM" not in os.environ:
+        os.environ["QT_QPA_PLATFORM"] = "offscreen"
+    from PySide6.QtWidgets import QApplication
+
+    from ui.main_window import MainWindow
+
+    app = QApplication.instance() or QApplication(sys.argv[:1])
+    app.setApplicationName("zPerfLab")
+    app.setOrganizationName("zPerfLab")
+    window = MainWindow()
+    window.resize(1280, 800)
+    window.show()         # offscreen: charts are laid out only in a shown window
+    try:
+        return _export(app, window, args)
+    finally:
+        window.shutdown()
+
+
+def _export(app, window, args: argparse.Namespace) -> int:
+    from app.export import ExportError
+
+    def fail(text: str, status: int = 2) -> int:
+        print(f"zperflab: error: {shorten(text, 300)}", file=sys.stderr)
+        return status
+
+    ext = str(args.out or "").lower().rsplit(".", 1)[-1]
+    if not args.list_charts and ext not in ("pptx", "csv", "png", "svg"):
+        return fail(f"cannot tell the format of {args.out}: end it in .pptx, .csv, .png or .svg")
+    error = window.open_case_or_file(args.case)
+    if error:
+        return fail(error)
+    for key, value in args.sets.items():
+        why = window.editor.set_parameter(key, value)
+        if why:
+            return fail(f"--set {key}: {why}")
+    window.editor.undo_stack.setClean()           # a scripted edit, nothing to save
+    if window.runnable_experiment() is None:
+        return fail(window.results.headline.text())
+    window.run_and_wait(timeout_s=args.timeout)
+    if window.document.result is None:
+        return fail(f"the run did not finish: {window.status.text()}", 1)
+    app.processEvents()
+    if args.list_charts:
+        for name, title in window.exports.chart_names():
+            print(f"{name}\t{title}")
+        return 0
+    try:
+        path = window.exports.write_to(args.out, args.chart)
+    except (ExportError, OSError) as exc:
+        return fail(str(exc), 1)
+    print(f"zperflab: wrote {path}", file=sys.stderr)
+    return 0

@@ -15,6 +15,7 @@ scenario into ``(experiment name, parameter overrides)`` for
 """
 from __future__ import annotations
 
+import json
 import math
 from contextlib import contextmanager
 from dataclasses import dataclass, field
@@ -54,6 +55,10 @@ class Callbacks:
     def emit(self, *args: Any) -> None:
         for fn in list(self._fns):
             fn(*args)
+
+    def clear(self) -> None:
+        """Drop every listener (their owner is closing)."""
+        self._fns.clear()
 
 
 @dataclass
@@ -475,7 +480,7 @@ class Scenario:
                     out.append(Issue(None, f"'{exp.title}' runs on {lo}–{hi} of {what}, "
                                            f"and {n} are drawn"))
                 continue
-            seen: dict[Any, Node] = {}
+            seen: dict[Any, tuple[Any, Node]] = {}
             for node in self.of_category(p.group):
                 v = self.own_value(node, p.name)
                 if v is not None and p.name in components.kind(node.kind).carries:
@@ -492,10 +497,12 @@ class Scenario:
                 except ParamError as exc:
                     out.append(Issue(node.id, str(exc)))
                     continue
-                seen.setdefault(v, node)
+                # A mix or a size list is a dict or list: compared by its JSON.
+                same = json.dumps(v, sort_keys=True) if isinstance(v, (dict, list)) else v
+                seen.setdefault(same, (v, node))
             if len(seen) > 1:
-                shown = " vs ".join(f"{v} ({n.label})" for v, n in seen.items())
-                for node in seen.values():
+                shown = " vs ".join(f"{v} ({n.label})" for v, n in seen.values())
+                for _, node in seen.values():
                     out.append(Issue(node.id, f"'{p.title}' differs: {shown}; "
                                               "the experiment models one value"))
         return out

@@ -89,7 +89,7 @@ def build_actions(win) -> SimpleNamespace:
     a.run = _act(win, "&Run", win.run, ["F5"], "Run the scenario's experiment (F5)")
     a.cancel = _act(win, "&Cancel run", win.cancel_run, ["Esc"], "Stop the running experiment (Esc)")
     a.cancel.setEnabled(False)
-    win.replications = Replications(win)
+    win.replications = Replications(win.document, win)
     a.replications = _act(win, "Re&plications…", win.replications.ask, (),
                           "Run the scenario over several seeds: each figure's mean and 95 % "
                           "confidence interval")
@@ -216,8 +216,10 @@ class Replications:
     progress and Cancel in the status bar; the results dock shows each
     figure's mean ± 95 % interval (:func:`models.replicate.replicate`)."""
 
-    def __init__(self, win) -> None:
-        self.win = win
+    def __init__(self, document, shell) -> None:
+        self.document, self.shell = document, shell
+        win = shell
+        self._document: dict | None = None
         self.runner = TaskRunner("replications", win)
         self.runner.progressed.connect(win.task_progressed)
         self.runner.succeeded.connect(self._on_runner_succeeded)
@@ -228,7 +230,7 @@ class Replications:
     def ask(self) -> None:
         """Ask how many seeds, then :meth:`start`."""
         n, ok = QInputDialog.getInt(
-            self.win, "Replications",
+            self.shell, "Replications",
             "Run the scenario with this many seeds (1, 2, 3, …) and show each figure's\n"
             "mean and 95 % confidence interval:", DEFAULT_REPLICATIONS, 2,
             replicate.MAX_REPLICATIONS)
@@ -237,14 +239,14 @@ class Replications:
 
     def start(self, n: int) -> bool:
         """Run the current scenario over ``n`` seeds; False if it cannot start."""
-        win = self.win
+        win = self.shell
         if self.runner.running:
             win.say("Replications are already running.")
             return False
         name = win.runnable_experiment()
         if name is None:
             return False
-        doc = scenario_io.to_document(win.editor.scenario)
+        doc = self._document = self.document.snapshot()
         seed = experiments.DEFAULT_SEED
 
         def job(progress, cancel):
@@ -259,18 +261,15 @@ class Replications:
         self.runner.stop()
 
     def _on_runner_succeeded(self, rep) -> None:
-        self.win.results.show_replicated(rep)
-        # The charts show the replications (means with 95 % intervals); the
-        # replay has no trace of them, so it shows none rather than an older run.
-        for name, view in self.win.views.items():
-            if name in self.win.followers:
-                view.set_result(rep if name == "charts" else None)
-        self.win.results_dock.raise_()
-        self.win.say(f"Finished {rep.n} replications of {experiments.get(rep.experiment).title}.")
+        # The results dock and charts show the replications (means with 95 %
+        # intervals); the replay has no trace of them, so it shows none
+        # rather than an older run. They all follow the document.
+        self.document.set_result(rep, self._document)
+        self.shell.show_results()
+        self.shell.say(f"Finished {rep.n} replications of {experiments.get(rep.experiment).title}.")
 
     def _on_runner_failed(self, message: str) -> None:
-        self.win.results.show_message(message, error=True)
-        self.win.say(message)
+        self.shell.report_failure(message)
 
 
 # ---- What-if studies --------------------------------------------------------------

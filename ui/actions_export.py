@@ -60,10 +60,21 @@ def parse_size(text: str) -> tuple[int, int]:
 
 
 class ExportActions:
-    """The Export menu of ``win`` (a MainWindow) and what its items do."""
+    """The Export menu and what its items do.
 
-    def __init__(self, win) -> None:
-        self.win = win
+    Parameters
+    ----------
+    document : app.document.Document
+        The scenario and its last run (what the tables and the deck export).
+    shell : ui.shell.Shell
+        The window services used: messages, the task bar, the chart in front.
+    scene : CanvasScene
+        The canvas, drawn onto the deck's canvas slide.
+    """
+
+    def __init__(self, document, shell, scene) -> None:
+        self.document, self.shell, self.scene = document, shell, scene
+        win = shell
         self.deck_runner = TaskRunner("deck", win, expected=(export.ExportError,))
         self.deck_runner.progressed.connect(win.task_progressed)
         self.deck_runner.succeeded.connect(lambda path: win.say(f"Saved slides {path}"))
@@ -74,7 +85,7 @@ class ExportActions:
         self.a = self._build_actions()
 
     def _act(self, text: str, slot, keys: str = "", tip: str = "") -> QAction:
-        return shortcut_action(self.win, text, slot, keys, tip)
+        return shortcut_action(self.shell, text, slot, keys, tip)
 
     def _build_actions(self) -> SimpleNamespace:
         a = SimpleNamespace()
@@ -110,30 +121,31 @@ class ExportActions:
 
     # ---- helpers ----------------------------------------------------------
     def _ask(self, title: str, name: str, file_filter: str) -> str:
-        path, _ = QFileDialog.getSaveFileName(self.win, title, name, file_filter)
+        path, _ = QFileDialog.getSaveFileName(self.shell, title, name, file_filter)
         return path
 
     def _save(self, what: str, write) -> bool:
         try:
             path = write()
         except export.ExportError as exc:
-            self.win.alert(f"{what} not saved", str(exc))
+            self.shell.alert(f"{what} not saved", str(exc))
             return False
-        self.win.say(f"Saved {what.lower()} {path}")
+        stale = " (of the run before your last edit)" if self.document.run_is_stale() else ""
+        self.shell.say(f"Saved {what.lower()} {path}{stale}")
         return True
 
     def _chart(self):
-        chart = self.win.current_chart()
+        chart = self.shell.current_chart()
         if chart is None or chart.data is None:
-            self.win.alert("No chart", "There is no chart to export: run the scenario (F5) "
+            self.shell.alert("No chart", "There is no chart to export: run the scenario (F5) "
                            "and show the Charts or Sweep tab.")
             return None
         return chart
 
     def _stem(self) -> str:
-        chart = self.win.current_chart()
+        chart = self.shell.current_chart()
         key = chart.data.key if chart is not None and chart.data is not None else "chart"
-        exp = self.win.editor.scenario.experiment or "zperflab"
+        exp = self.document.scenario.experiment or "zperflab"
         return f"{exp}-{key}"
 
     # ---- charts -------------------------------------------------------------
@@ -146,14 +158,14 @@ class ExportActions:
         chart = self._chart()
         if chart is None:
             return False
-        text, ok = QInputDialog.getText(self.win, "Chart size", "Width × height in pixels:",
+        text, ok = QInputDialog.getText(self.shell, "Chart size", "Width × height in pixels:",
                                         text="1920x1080")
         if not ok:
             return False
         try:
             size = parse_size(text)
         except ValueError as exc:
-            self.win.alert("Chart not saved", str(exc))
+            self.shell.alert("Chart not saved", str(exc))
             return False
         path = self._ask("Export chart as PNG", f"{self._stem()}-{size[0]}x{size[1]}.png",
                          "PNG image (*.png)")
@@ -176,36 +188,92 @@ class ExportActions:
         try:
             export.copy_chart(chart)
         except export.ExportError as exc:
-            self.win.alert("Chart not copied", str(exc))
+            self.shell.alert("Chart not copied", str(exc))
             return False
-        self.win.say("Copied the chart to the clipboard.")
+        self.shell.say("Copied the chart to the clipboard.")
         return True
+
+    # ---- without dialogs (``zperflab export``) -----------------------------
+    def chart_names(self) -> list[tuple[str, str]]:
+        """(name, title) of every chart of the last run, in display order."""
+        view = self.shell.charts_view()
+        return [(key, chart.data.title) for key, chart in view.charts().items()] if view else []
+
+    def write_to(self, path: str, chart_name: str | None = None, progress=None,
+                 cancel=None) -> str:
+        """Write the last run to ``path``, the format taken from its extension.
+
+        ``.pptx`` is the deck, ``.csv`` the results tables, ``.png`` or
+        ``.svg`` one chart (the first, or ``chart_name``: a name or a title
+        from :meth:`chart_names`). The same writers as the menu items; raises
+        :class:`~app.export.ExportError` with one line.
+        """
+        ext = path.lower().rsplit(".", 1)[-1] if "." in path else ""
+        if ext not in ("pptx", "csv", "png", "svg"):
+            raise export.ExportError(f"cannot tell the format of {path}: end it in .pptx, "
+                                     ".csv, .png or .svg")
+        if self.document.result is None:
+            raise export.ExportError("there is no run to export")
+        if ext == "csv":
+            return str(export.save_tables_csv(export.result_tables(self.document.result), path))
+        if ext == "pptx":
+            exp_name = self.document.scenario.experiment
+            job = self._deck_job(path, exp_name)
+            return str(job(progress or (lambda f: None), cancel))
+        chart = self._named_chart(chart_name)
+        self.shell.show_view("charts")
+        view = self.shell.charts_view()
+        view.tabs.setCurrentWidget(chart)
+        QGuiApplication.processEvents()
+        if ext == "png":     # laid out as on a slide, drawn at 2x: 1920 x 1080
+            return str(export.save_chart_png(chart, path, 2.0, size=SLIDE_CHART_SIZE))
+        old = chart.size()
+        chart.resize(*SLIDE_CHART_SIZE)
+        QGuiApplication.processEvents()
+        try:
+            return str(export.save_chart_svg(chart, path))
+        finally:
+            chart.resize(old)
+
+    def _named_chart(self, name: str | None):
+        view = self.shell.charts_view()
+        charts = view.charts() if view is not None else {}
+        if not charts:
+            raise export.ExportError("this run has no chart")
+        if name is None:
+            return next(iter(charts.values()))
+        wanted = name.strip().lower()
+        for key, chart in charts.items():
+            if wanted in (key.lower(), chart.data.title.lower()):
+                return chart
+        names = "; ".join(f"{k} ({c.data.title})" for k, c in charts.items())
+        raise export.ExportError(f"no chart named '{name}'; charts: {names}")
 
     # ---- tables -------------------------------------------------------------
     def _tables(self):
-        result = self.win.last_result
+        result = self.document.result
         if result is None:
-            self.win.alert("No results", "There are no results to export: run the scenario (F5).")
+            self.shell.alert("No results", "There are no results to export: run the scenario (F5).")
             return None
         return export.result_tables(result)
 
     def tables_csv(self) -> bool:
         tables = self._tables()
-        path = tables and self._ask("Export results tables", f"{self.win.last_result.experiment}"
+        path = tables and self._ask("Export results tables", f"{self.document.result.experiment}"
                                     "-results.csv", "CSV (*.csv)")
         return bool(path) and self._save("Tables", lambda: export.save_tables_csv(tables, path))
 
     def tables_png(self) -> bool:
         tables = self._tables()
-        path = tables and self._ask("Export results tables", f"{self.win.last_result.experiment}"
+        path = tables and self._ask("Export results tables", f"{self.document.result.experiment}"
                                     "-results.png", "PNG image (*.png)")
         return bool(path) and self._save("Tables", lambda: export.save_tables_png(tables, path, 2.0))
 
     # ---- slides -------------------------------------------------------------
     def slides(self) -> bool:
         """Ask for a file, grab the pictures here, then build the deck on a worker."""
-        win = self.win
-        exp_name = win.editor.scenario.experiment
+        win = self.shell
+        exp_name = self.document.scenario.experiment
         if exp_name is None:
             win.alert("No case study", "Open a case study or choose an experiment first.")
             return False
@@ -230,7 +298,7 @@ class ExportActions:
         lays out hidden widgets only when they are shown), so each one is
         brought forward while it is drawn; the tabs the user had are restored.
         """
-        win = self.win
+        win = self.shell
         view = win.charts_view()
         was_tab, was_chart = win.tab_name(), view.tabs.currentWidget()
         slides = []
@@ -251,13 +319,15 @@ class ExportActions:
         return slides
 
     def _deck_job(self, path: str, exp_name: str):
-        win = self.win
         exp = experiments.get(exp_name)
-        canvas = export.png_bytes(canvas_image(win.scene))
+        canvas = export.png_bytes(canvas_image(self.scene))
         charts = []
-        if win.last_result is not None and win.last_result.experiment == exp_name:
+        result = self.document.result
+        # The deck is of the scenario as drawn: a run of another drawing
+        # (edited since) lends it no charts.
+        if result is not None and result.experiment == exp_name and not self.document.run_is_stale():
             charts = self._chart_slides()
-        title = win.editor.scenario.title or exp.title
+        title = self.document.scenario.title or exp.title
         subtitle = (f"{exp.title} — zPerfLab, {time.strftime('%Y-%m-%d')}, "
                     f"seed {experiments.DEFAULT_SEED}")
 
@@ -270,7 +340,7 @@ class ExportActions:
 
     # ---- animation clip (issue 21) ------------------------------------------
     def _init_clip(self) -> None:
-        win = self.win
+        win = self.shell
         self.clip_export = ClipExport(win)
         self.clip_export.progressed.connect(win.task_progressed)
         self.clip_export.succeeded.connect(self._on_clip_succeeded)
@@ -279,13 +349,13 @@ class ExportActions:
         self.clip_export.done.connect(win.end_task)
 
     def _on_clip_succeeded(self, infos: list) -> None:
-        self.win.say("Saved " + " and ".join(
+        self.shell.say("Saved " + " and ".join(
             f"{info.path} ({info.seconds:.1f} s, {info.frames} frames)" for info in infos))
 
     def clip(self) -> bool:
         """Ask what to record and where, then write the clip with progress and Cancel."""
-        win = self.win
-        replay = win.views.get("animation")
+        win = self.shell
+        replay = win.replay_view()
         if replay is None or replay.data is None or not replay.views:
             win.alert("No animation", "There is nothing to replay: run the scenario (F5) "
                       "and show the Animation tab.")
@@ -298,7 +368,7 @@ class ExportActions:
             if dialog.exec() != ClipDialog.DialogCode.Accepted:
                 return False
             fmts = formats_of(dialog.format.currentData())
-            exp = win.editor.scenario.experiment or "zperflab"
+            exp = self.document.scenario.experiment or "zperflab"
             view = dialog.view.currentText().lower().replace(" ", "-").replace("/", "-")
             first = fmts[0]
             names = {"mp4": "MP4 video (*.mp4)", "gif": "GIF animation (*.gif)"}

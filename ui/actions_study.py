@@ -12,12 +12,14 @@ threads.
 from __future__ import annotations
 
 import json
+import os
 from types import SimpleNamespace
 
 from PySide6.QtGui import QAction
 
 from app import scenario_io
 from app.history import History, HistoryError, RunRecord
+from app.names import words
 from app.worker import TaskRunner
 from models import documents, experiments, whatif
 from models.params import ParamError
@@ -38,10 +40,21 @@ def open_history() -> tuple[History | None, str]:
 
 
 class StudyActions:
-    """The study tabs and actions of ``win`` (a MainWindow)."""
+    """The study tabs and actions.
 
-    def __init__(self, win) -> None:
-        self.win = win
+    Parameters
+    ----------
+    document : app.document.Document
+        The scenario (what Compare and Sweep start from) and its runs (what
+        the history records, with the scenario each ran from).
+    shell : MainWindow
+        The window services of :class:`ui.shell.Shell`, plus the signal
+        ``run_finished`` and the start page's ``whatif_chosen``.
+    """
+
+    def __init__(self, document, shell) -> None:
+        self.document = document
+        self.win = win = shell
         self.history, problem = open_history()
         self.history_panel = HistoryPanel(self.history, problem)
         self.sweep_view = SweepView()
@@ -49,6 +62,8 @@ class StudyActions:
         self.published = PublishedDialog(win)
         self.compare_runner = TaskRunner("compare", win)
         self._compare_labels = ("A", "B")
+        self._compare_documents: tuple = (None, None)
+        self._reopening = False
         for name, widget in (("history", self.history_panel), ("sweep", self.sweep_view),
                              ("compare", self.compare_view)):
             win.add_view(name, widget, follows_runs=False)
@@ -58,7 +73,8 @@ class StudyActions:
         win.start_page.whatif_chosen.connect(self.open_whatif)
 
     def _connect(self) -> None:
-        self.win.run_finished.connect(self._on_window_run_finished)
+        # Every run the document receives is recorded (not replications).
+        self.document.changed.connect(self._on_document_changed)
         self.history_panel.reopen_requested.connect(self.reopen)
         self.history_panel.compare_requested.connect(self.compare_records)
         cv, r = self.compare_view, self.compare_runner
@@ -95,22 +111,33 @@ class StudyActions:
             self.history.close()
 
     # ---- history -------------------------------------------------------------
-    def _on_window_run_finished(self, result) -> None:
-        self.record(result)
+    def _on_document_changed(self, change) -> None:
+        result = self.document.result
+        if change.run and result is not None and not hasattr(result, "seeds") \
+                and not self._reopening:
+            self.record(result, scenario_document=self.document.run_document)
 
-    def record(self, result, label: str = "") -> int | None:
+    def record(self, result, label: str = "", scenario_document: dict | None = None) -> int | None:
         """Store a finished run with the scenario it came from; its id or None."""
         if self.history is None:
             return None
-        doc = self.win.run_scenario_document
+        doc = scenario_document
         try:
             rid = self.history.add(result, scenario=json.dumps(doc) if doc else "",
-                                   label=label or self.win.scenario_label())
+                                   label=label or self._scenario_label(doc))
         except HistoryError as exc:
             self.win.say(str(exc))
             return None
         self.history_panel.refresh(select_id=rid)
         return rid
+
+    def _scenario_label(self, doc: dict | None) -> str:
+        """How the history names a run's scenario: its title or file name."""
+        title = (doc or {}).get("title") if isinstance(doc, dict) else None
+        if title:
+            return str(title)
+        path = self.document.path
+        return os.path.basename(path) if path else ""
 
     def reopen(self, record: RunRecord) -> None:
         """Open the scenario a stored run came from and show its stored metrics."""
@@ -123,7 +150,14 @@ class StudyActions:
             return
         if not win.open_scenario(scenario, f"Re-opened run #{record.id} of {record.when()}."):
             return
-        win.results.show_result(record.as_result())
+        # The stored run becomes the document's, so every view and export
+        # shows it as this scenario's (it is not recorded a second time).
+        self._reopening = True
+        try:
+            self.document.set_result(record.as_result(), json.loads(record.scenario)
+                                     if record.scenario else None)
+        finally:
+            self._reopening = False
         if not record.scenario:
             win.say(f"Run #{record.id} kept no scenario: opened the built-in case study.")
 
@@ -137,11 +171,11 @@ class StudyActions:
     def _scenario_request(self) -> tuple[str, dict, dict] | None:
         """(experiment, values as drawn, the drawing) of the canvas, or None."""
         try:
-            experiment, values = self.win.editor.scenario.run_request()
+            experiment, values = self.document.scenario.run_request()
         except ScenarioError as exc:
             self.win.alert("The scenario cannot run yet", str(exc))
             return None
-        return experiment, values, self.win.editor.scenario.to_dict()
+        return experiment, values, self.document.scenario.to_dict()
 
     def show_compare(self) -> None:
         request = self._scenario_request()
@@ -160,11 +194,11 @@ class StudyActions:
         if busy:
             return
         try:
-            experiment, overrides = self.win.editor.scenario.run_request()
+            experiment, overrides = self.document.scenario.run_request()
         except ScenarioError as exc:
             view.status.setText(f"The scenario cannot run yet: {exc}")
             return
-        drawing = self.win.editor.scenario.to_dict()
+        drawing = self.document.scenario.to_dict()
         if (view.experiment, view.base, view.scenario) != (experiment, dict(overrides), drawing):
             view.set_scenario(experiment, overrides, drawing)
 
@@ -180,11 +214,13 @@ class StudyActions:
         try:
             va, vb = exp.schema[name].coerce(text_a), exp.schema[name].coerce(text_b)
         except ParamError as exc:
-            cv.status.setText(str(exc))
+            cv.status.setText(exc.human)
             return
         over_a, over_b = {**cv.base, name: va}, {**cv.base, name: vb}
-        self._compare_labels = (f"{name} = {va}", f"{name} = {vb}")
-        self.win.run_scenario_document = scenario_io.to_document(self.win.editor.scenario)
+        title = exp.schema[name].title
+        self._compare_labels = (f"{title} = {words(va)}", f"{title} = {words(vb)}")
+        here = self.document.snapshot()
+        self._compare_documents = (here, here)
 
         drawing = cv.scenario
 
@@ -225,8 +261,9 @@ class StudyActions:
         name = before["experiment"]
         self._compare_labels = tuple(f"{side}: {d['title'].split(': ', 1)[-1]}"
                                      for side, d in (("Before", before), ("After", after)))
-        self.win.run_scenario_document = {"format": documents.FORMAT,
-                                          "version": documents.VERSION, **after}
+        self._compare_documents = tuple({"format": documents.FORMAT,
+                                         "version": documents.VERSION, **d}
+                                        for d in (before, after))
 
         def job(progress, cancel):
             a = experiments.run_experiment(name, {}, trace=True, cancel=cancel,
@@ -243,13 +280,15 @@ class StudyActions:
         la, lb = self._compare_labels
         self.compare_view.set_results(a, b, la, lb)
         self.compare_view.set_running(False, "Done: both runs are in the history.")
-        self.record(a, f"compare: {la}")
-        self.record(b, f"compare: {lb}")
+        da, db = self._compare_documents
+        self.record(a, f"compare: {la}", da)
+        self.record(b, f"compare: {lb}", db)
 
     # ---- published vs model ------------------------------------------------
     def show_published(self) -> None:
         win = self.win
-        name = win.editor.scenario.experiment or (win.last_result and win.last_result.experiment)
+        result = self.document.result
+        name = self.document.scenario.experiment or (result and result.experiment)
         if not name:
             win.alert("No case study", "Open a case study or choose an experiment first.")
             return

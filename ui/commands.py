@@ -119,12 +119,14 @@ class MoveNodesCommand(QUndoCommand):
         self.scenario, self.moves = scenario, dict(moves)
 
     def redo(self) -> None:
-        for node_id, (_, new) in self.moves.items():
-            self.scenario.move_node(node_id, *new)
+        with self.scenario.batch():          # one drag is one change for the listeners
+            for node_id, (_, new) in self.moves.items():
+                self.scenario.move_node(node_id, *new)
 
     def undo(self) -> None:
-        for node_id, (old, _) in self.moves.items():
-            self.scenario.move_node(node_id, *old)
+        with self.scenario.batch():
+            for node_id, (old, _) in self.moves.items():
+                self.scenario.move_node(node_id, *old)
 
 
 class SetPropertyCommand(QUndoCommand):

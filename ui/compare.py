@@ -18,6 +18,7 @@ from PySide6.QtWidgets import (QAbstractItemView, QComboBox, QHBoxLayout, QHeade
                                QLineEdit, QProgressBar, QPushButton, QTableWidget,
                                QTableWidgetItem, QVBoxLayout, QWidget)
 
+from app.names import words
 from models import experiments
 from ui.charts import ChartsView
 
@@ -119,6 +120,11 @@ class CompareView(QWidget):
         for field, which in ((self.value_a, "A"), (self.value_b, "B")):
             field.setMaximumWidth(140)
             field.setToolTip(f"Value of the parameter in run {which}")
+        # A choice parameter is picked from its choices, never typed.
+        self.choice_a, self.choice_b = QComboBox(), QComboBox()
+        for box, which in ((self.choice_a, "A"), (self.choice_b, "B")):
+            box.setObjectName(f"compareChoice{which}")
+            box.setToolTip(f"Value of the parameter in run {which}")
         self.run_button = QPushButton("Run A and B")
         self.run_button.setToolTip("Run both variants of the current scenario on a worker")
         self.run_button.clicked.connect(self._on_run_button_clicked)
@@ -132,7 +138,7 @@ class CompareView(QWidget):
         self.status.setWordWrap(True)
         bar = QHBoxLayout()
         self._variant_widgets = (QLabel("Vary:"), self.param, QLabel("A:"), self.value_a,
-                                 QLabel("B:"), self.value_b)
+                                 self.choice_a, QLabel("B:"), self.value_b, self.choice_b)
         for w in (*self._variant_widgets, self.run_button, self.cancel_button, self.progress):
             bar.addWidget(w)
         bar.addWidget(self.status, 1)
@@ -163,8 +169,27 @@ class CompareView(QWidget):
             return
         p = experiments.get(self.experiment).schema[name]
         a = self.base.get(name, p.default)
+        b = other_value(p, a)
         self.value_a.setText(str(a))
-        self.value_b.setText(str(other_value(p, a)))
+        self.value_b.setText(str(b))
+        for box, value in ((self.choice_a, a), (self.choice_b, b)):
+            box.clear()
+            for c in p.choices if p.kind == "choice" else ():
+                box.addItem(str(words(c)), c)
+            box.setCurrentIndex(max(0, box.findData(value)))
+        self._show_value_fields()
+
+    def _is_choice(self) -> bool:
+        return self.choice_a.count() > 0
+
+    def _show_value_fields(self) -> None:
+        """Line edits for numbers, combos for a choice (in the variant mode only)."""
+        variant = self.drawings is None
+        choice = self._is_choice()
+        for w in (self.value_a, self.value_b):
+            w.setVisible(variant and not choice)
+        for w in (self.choice_a, self.choice_b):
+            w.setVisible(variant and choice)
 
     def set_drawings(self, experiment: str, before: dict, after: dict, title: str = "",
                      about: str = "", metric: str | None = None) -> None:
@@ -183,6 +208,7 @@ class CompareView(QWidget):
             self.key_metric = None
         for w in self._variant_widgets:
             w.setVisible(drawings is None)
+        self._show_value_fields()
         self.about.setVisible(drawings is not None)
         self.run_button.setText("Run A and B" if drawings is None else "Run before and after")
 
@@ -191,7 +217,12 @@ class CompareView(QWidget):
             self.drawings_run_requested.emit()
             return
         name = self.param.currentData()
-        if name is not None:
+        if name is None:
+            return
+        if self._is_choice():
+            self.run_requested.emit(name, str(self.choice_a.currentData()),
+                                    str(self.choice_b.currentData()))
+        else:
             self.run_requested.emit(name, self.value_a.text().strip(), self.value_b.text().strip())
 
     def set_running(self, running: bool, text: str = "") -> None:

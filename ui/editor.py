@@ -13,6 +13,7 @@ from typing import Any, Iterable
 from PySide6.QtCore import QObject, Signal
 from PySide6.QtGui import QUndoStack
 
+from app.document import Document
 from models import components
 from models.params import ParamError
 from models.scenario import Link, Node, Scenario
@@ -50,22 +51,33 @@ class BatchMacro(cmd.Macro):
 
 
 class Editor(QObject):
-    """Owns the scenario being edited and its undo stack."""
+    """Turns gestures into undo commands on the :class:`~app.document.Document`'s scenario.
+
+    The document owns the scenario (and announces its changes); the editor
+    owns the undo stack, whose steps are the document's edit batches.
+    """
 
     #: The whole scenario was replaced (new, open); listeners rebind.
     scenario_replaced = Signal(object)
     #: A message for the status bar (refusals, what happened).
     message = Signal(str)
 
-    def __init__(self, parent: QObject | None = None) -> None:
+    def __init__(self, document: Document | None = None, parent: QObject | None = None) -> None:
+        if isinstance(document, QObject):        # Editor(parent) as before
+            document, parent = None, document
         super().__init__(parent)
+        self.document = document if document is not None else Document()
         self.undo_stack = QUndoStack(self)
-        self.scenario = Scenario()
 
-    def replace(self, scenario: Scenario) -> None:
+    @property
+    def scenario(self) -> Scenario:
+        """The scenario being edited (the document's)."""
+        return self.document.scenario
+
+    def replace(self, scenario: Scenario, path: str | None = None) -> None:
         """Start editing ``scenario`` with an empty, clean undo history."""
         self.undo_stack.clear()
-        self.scenario = scenario
+        self.document.replace(scenario, path)
         self.scenario_replaced.emit(scenario)
         self.undo_stack.setClean()
 
@@ -158,7 +170,7 @@ class Editor(QObject):
         try:
             value = None if value is None else param.coerce(value)
         except ParamError as exc:
-            return self._refuse(str(exc))
+            return self._refuse(exc.human)
         targets = [n.id for n in sc.of_category(sc.nodes[node_id].category)
                    if not sc.fixed_by_kind(n.id, key) and n.properties.get(key) != value]
         if targets:
@@ -167,6 +179,16 @@ class Editor(QObject):
                 cmd.SetPropertyCommand(sc, nid, key, value, parent)
             self.undo_stack.push(parent)
         return None
+
+    def set_parameter(self, key: str, value: Any) -> str | None:
+        """Set parameter ``key`` on the components that carry it (as the
+        inspector would); ``None`` or the one-line reason it is refused."""
+        sc = self.scenario
+        for node_id in sc.nodes:
+            if any(p.name == key for p in sc.params_for(node_id)) \
+                    and not sc.fixed_by_kind(node_id, key):
+                return self.set_property(node_id, key, value)
+        return self._refuse(f"no component of this drawing carries '{key}'")
 
     def set_experiment(self, name: str | None) -> None:
         if name != self.scenario.experiment:

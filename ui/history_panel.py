@@ -11,6 +11,7 @@ from PySide6.QtWidgets import (QAbstractItemView, QComboBox, QHBoxLayout, QHeade
                                QPushButton, QTableWidget, QTableWidgetItem, QVBoxLayout, QWidget)
 
 from app.history import History, HistoryError, RunRecord
+from app.names import metric_title, param_title, words
 from models import experiments
 from models.params import ParamError
 from ui.docks.results import format_number
@@ -37,12 +38,19 @@ def changed_params(record: RunRecord) -> dict:
 
 
 def metric_text(record: RunRecord, limit: int | None = KEY_METRICS) -> str:
-    """``name value unit`` for the first ``limit`` metrics (all if ``None``)."""
+    """``Title value unit`` for the first ``limit`` metrics (all if ``None``)."""
     exp = _experiment(record.experiment)
-    units = {m.name: m.unit for m in exp.metrics} if exp else {}
-    items = list(record.metrics.items())[:limit]
-    return ", ".join(f"{k} {format_number(v)}{' ' + units[k] if units.get(k) else ''}"
-                     for k, v in items)
+    out = []
+    for k, v in list(record.metrics.items())[:limit]:
+        title, unit = metric_title(exp, k)
+        out.append(f"{title} {format_number(v)}{' ' + unit if unit else ''}")
+    return ", ".join(out)
+
+
+def params_text(record: RunRecord, params: dict, sep: str = ", ") -> str:
+    """``Title = value`` of each of ``params``, as the inspector names them."""
+    exp = _experiment(record.experiment)
+    return sep.join(f"{param_title(exp, k)} = {words(v)}" for k, v in params.items())
 
 
 class HistoryPanel(QWidget):
@@ -135,10 +143,10 @@ class HistoryPanel(QWidget):
             exp = _experiment(rec.experiment)
             params = changed_params(rec)
             cells = (f"{rec.id}", rec.when(), exp.title if exp else rec.experiment,
-                     ", ".join(f"{k}={v}" for k, v in params.items()) or "defaults",
+                     params_text(rec, params) or "defaults",
                      metric_text(rec))
             tips = ("", f"seed {rec.seed}", rec.experiment,
-                    "\n".join(f"{k} = {v}" for k, v in rec.params.items()),
+                    params_text(rec, dict(rec.params), "\n"),
                     metric_text(rec, None).replace(", ", "\n"))
             for c, (text, tip) in enumerate(zip(cells, tips)):
                 item = QTableWidgetItem(text)

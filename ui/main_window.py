@@ -17,6 +17,7 @@ from PySide6.QtWidgets import (QApplication, QDockWidget, QFileDialog, QHBoxLayo
                                QStackedWidget, QTabWidget, QVBoxLayout, QWidget)
 
 from app import autosave, collector, scenario_io, settings
+from app.document import Document
 from app.worker import RunThread
 from models import experiments
 from models.run import RunResult
@@ -33,7 +34,7 @@ from ui.docks.palette import Palette
 from ui.docks.results import ResultsPanel
 from ui.editor import SELECTION_MIME, Editor
 from ui.start_page import StartPage
-from ui.views import install_result_views
+from ui.views import RunPage, install_result_views
 
 FILE_FILTER = "zPerfLab scenarios (*.zpl.json *.json);;All files (*)"
 #: Side panels each tab shows at first; the user's changes are kept per tab.
@@ -55,12 +56,20 @@ class MainWindow(QMainWindow):
         # thread (which would destroy these widgets from the wrong thread).
         collector.hold()
         self.resize(1280, 800)
-        self.editor = Editor(self)
+        #: The document every view follows: the scenario, its issues, the last
+        #: run and the scenario that run came from (:mod:`app.document`).
+        self.document = Document()
+        self.editor = Editor(self.document, self)
         self.scene = CanvasScene(self.editor, self)
         self.view = CanvasView(self.scene)
         self.start_page = StartPage()
+        # In a scroll area, so its cards cannot hold the window above 1024x640.
+        self.start_holder = QScrollArea()
+        self.start_holder.setWidgetResizable(True)
+        self.start_holder.setFrameShape(QScrollArea.Shape.NoFrame)
+        self.start_holder.setWidget(self.start_page)
         self.canvas_stack = QStackedWidget()
-        self.canvas_stack.addWidget(self.start_page)
+        self.canvas_stack.addWidget(self.start_holder)
         self.canvas_stack.addWidget(self.view)
         self.tabs = QTabWidget()
         self.tabs.setDocumentMode(True)
@@ -68,11 +77,11 @@ class MainWindow(QMainWindow):
         self.setCentralWidget(self.tabs)
         self.views: dict[str, object] = {"canvas": self.canvas_stack}
         self.view_holders: dict[str, QScrollArea] = {}
+        #: Tab page of each added view (its holder under a staleness banner).
+        self.view_pages: dict[str, QWidget] = {}
         self.followers: list[str] = []
-        self.path: str | None = None
-        self.last_result: RunResult | None = None
-        #: The scenario (file document) of the run in progress or last run.
-        self.run_scenario_document: dict | None = None
+        #: The scenario document handed to the run in progress.
+        self._starting_document: dict | None = None
         self.runner = RunThread(self)
         self._shut_down = False
         self._task_cancel = None
@@ -85,9 +94,9 @@ class MainWindow(QMainWindow):
         install_result_views(self)
         # During a replay the canvas cards show how busy each component is.
         self.canvas_tint = tint_during_replay(self.scene, self.views.get("animation"),
-                                              lambda: self.run_scenario_document)
-        self.study = StudyActions(self)
-        self.exports = ExportActions(self)
+                                              self.document)
+        self.study = StudyActions(self.document, self)
+        self.exports = ExportActions(self.document, self, self.scene)
         extend_menus(self, self.study, self.exports)
         add_help_menu(self)
         self.setWindowIcon(app_icon())
@@ -101,6 +110,26 @@ class MainWindow(QMainWindow):
         self.autosaver.failed.connect(self.say)
         self.recovery_box: QMessageBox | None = None
         self._report_history()
+
+    # ---- the document's state, under the names the window always had -------
+    @property
+    def path(self) -> str | None:
+        """The file the scenario was opened from or saved to (the document's)."""
+        return self.document.path
+
+    @path.setter
+    def path(self, value: str | None) -> None:
+        self.document.path = value
+
+    @property
+    def last_result(self) -> RunResult | None:
+        """The last finished run (the document's result)."""
+        return self.document.result
+
+    @property
+    def run_scenario_document(self) -> dict | None:
+        """The scenario document the last run ran from (the document's)."""
+        return self.document.run_document
 
     def _report_history(self) -> None:
         """Say once that the run history was damaged or has unreadable runs."""
@@ -124,9 +153,9 @@ class MainWindow(QMainWindow):
 
     def _build_docks(self) -> None:
         self.palette = Palette()
-        self.palette.setMinimumWidth(235)
+        self.palette.setMinimumWidth(180)
         self.inspector = Inspector(self.editor, self.scene)
-        self.inspector.setMinimumWidth(300)
+        self.inspector.setMinimumWidth(240)
         self.results = ResultsPanel()
         left, right = Qt.DockWidgetArea.LeftDockWidgetArea, Qt.DockWidgetArea.RightDockWidgetArea
         self.palette_dock = self._dock("Components", "paletteDock", self.palette, left)
@@ -154,8 +183,18 @@ class MainWindow(QMainWindow):
         row.addWidget(self.published_button)
         row.addStretch(1)
         layout.addLayout(row)
-        layout.addWidget(self.results, 1)
+        # The results follow the document too: its run, and a banner when the
+        # drawing changed since (RunPage, as for the Charts and Animation tabs).
+        layout.addWidget(RunPage(self.document, self.results, self._show_results, "results"), 1)
         return box
+
+    def _show_results(self, result) -> None:
+        if result is None:
+            self.results.show_message("Not run yet: press Run (F5).")
+        elif hasattr(result, "seeds"):
+            self.results.show_replicated(result)
+        else:
+            self.results.show_result(result)
 
     def _build_status(self) -> None:
         self.status = QLabel("Ready")
@@ -187,7 +226,7 @@ class MainWindow(QMainWindow):
     def _connect(self) -> None:
         self.editor.message.connect(self.say)
         self.scene.hint.connect(self.say)
-        self.scene.issues_changed.connect(self._on_scene_issues_changed)
+        self.document.changed.connect(self._on_document_changed)
         self.scene.selectionChanged.connect(self._on_scene_selection_changed)
         self.editor.undo_stack.cleanChanged.connect(self._on_undo_stack_clean_changed)
         self.palette.kind_activated.connect(self._on_palette_kind_activated)
@@ -228,7 +267,9 @@ class MainWindow(QMainWindow):
         return self.alert_box
 
     # ---- scenario state ------------------------------------------------
-    def _on_scene_issues_changed(self, issues) -> None:
+    def _on_document_changed(self, change) -> None:
+        if change.moved_only or not (change.scenario or change.replaced):
+            return
         combo = self.actions_.experiment_combo if hasattr(self, "actions_") else None
         if combo is not None:
             combo.setCurrentIndex(max(0, combo.findData(self.editor.scenario.experiment)))
@@ -256,8 +297,8 @@ class MainWindow(QMainWindow):
     def tab_name(self, index: int | None = None) -> str:
         """The view name of tab ``index`` (default: the current tab)."""
         widget = self.tabs.widget(self.tabs.currentIndex() if index is None else index)
-        for name, holder in self.view_holders.items():
-            if holder is widget:
+        for name, page in self.view_pages.items():
+            if page is widget:
                 return name
         return "canvas"
 
@@ -325,13 +366,9 @@ class MainWindow(QMainWindow):
         return sc.title or (os.path.basename(self.path) if self.path else "")
 
     def _load(self, scenario: Scenario, path: str | None) -> None:
-        self.path = path
-        self.editor.replace(scenario)
-        self.last_result = None
-        self.results.show_message("Not run yet: press Run (F5).")
-        # No view keeps showing the previous scenario's run as this one's.
-        for name in self.followers:
-            self.views[name].set_result(None)
+        # The document drops the previous run with the previous scenario, and
+        # every view following it clears (no view shows A's run as B's).
+        self.editor.replace(scenario, path)
         self.show_canvas()
         self.view.fit()
         self._update_title()
@@ -341,7 +378,7 @@ class MainWindow(QMainWindow):
         self.tabs.setCurrentWidget(self.canvas_stack)
 
     def show_start_page(self) -> None:
-        self.canvas_stack.setCurrentWidget(self.start_page)
+        self.canvas_stack.setCurrentWidget(self.start_holder)
         self.tabs.setCurrentWidget(self.canvas_stack)
 
     def _confirm_discard(self) -> bool:
@@ -511,14 +548,14 @@ class MainWindow(QMainWindow):
         name = self.runnable_experiment()
         if name is None:
             return False
-        self.run_scenario_document = scenario_io.to_document(self.editor.scenario)
+        self._starting_document = self.document.snapshot()
         self.progress.setValue(0)
         self.progress.setVisible(True)
         self.actions_.run.setEnabled(False)
         self.actions_.cancel.setEnabled(True)
         self.say(f"Running {experiments.get(name).title}…")
         self.runner.start(name, {}, experiments.DEFAULT_SEED,
-                          self.run_scenario_document)
+                          self._starting_document)
         return True
 
     def runnable_experiment(self) -> str | None:
@@ -551,17 +588,23 @@ class MainWindow(QMainWindow):
         self.progress.setValue(int(fraction * 1000))
 
     def _on_worker_succeeded(self, result: RunResult) -> None:
-        self.last_result = result
-        self.results.show_result(result)
-        self.results_dock.raise_()
-        for name in self.followers:
-            self.views[name].set_result(result)
+        # The results dock, charts, replay and canvas tint follow the document.
+        self.document.set_result(result, self._starting_document)
+        self.show_results()
         self.say(f"Finished {experiments.get(result.experiment).title}.")
         self.run_finished.emit(result)
 
     def _on_worker_failed(self, message: str) -> None:
+        self.report_failure(message)
+
+    def report_failure(self, message: str) -> None:
+        """A run failed: the reason in the results dock and the status bar."""
         self.results.show_message(message, error=True)
         self.say(message)
+
+    def show_results(self) -> None:
+        """Bring the Results panel forward (a run just finished)."""
+        self.results_dock.raise_()
 
     def _on_worker_cancelled(self) -> None:
         self.results.show_message("Run cancelled: no result.")
@@ -578,29 +621,36 @@ class MainWindow(QMainWindow):
         """Add a view as a tab; one that ``follows_runs`` has ``set_result(result)``
         called after every run."""
         self.views[name] = widget
-        if follows_runs:
-            self.followers.append(name)
         # In a scroll area, so a view's minimum size cannot widen the window.
         holder = QScrollArea()
         holder.setWidgetResizable(True)
         holder.setFrameShape(QScrollArea.Shape.NoFrame)
         holder.setWidget(widget)
         self.view_holders[name] = holder
-        self.tabs.addTab(holder, name.capitalize())
-        if follows_runs and self.last_result is not None:
-            widget.set_result(self.last_result)
+        page = holder
+        if follows_runs:
+            self.followers.append(name)
+            # The view follows the document: each run, and a banner when the
+            # drawing has changed since the run it shows.
+            page = RunPage(self.document, holder, widget.set_result, name)
+        self.view_pages[name] = page
+        self.tabs.addTab(page, name.capitalize())
 
     def show_view(self, name: str) -> str | None:
         """Bring the named view forward; returns an error message if there is none."""
         view = self.views.get(name)
         if view is None:
             return f"no '{name}' view in this build; views: {', '.join(self.views)}"
-        self.tabs.setCurrentWidget(self.view_holders.get(name, view))
+        self.tabs.setCurrentWidget(self.view_pages.get(name, view))
         return None
 
     def charts_view(self):
         """The Charts tab's view (``None`` in a build without charts)."""
         return self.views.get("charts")
+
+    def replay_view(self):
+        """The Animation tab's replay view (``None`` in a build without it)."""
+        return self.views.get("animation")
 
     def current_chart(self):
         """The chart the Export menu acts on: the Sweep or Compare tab's when one
@@ -635,7 +685,8 @@ class MainWindow(QMainWindow):
         self.study.shutdown()
         self.exports.deck_runner.stop()
         self.exports.clip_export.stop()
-        for signal in (self.scene.selectionChanged, self.scene.issues_changed,
-                       self.editor.undo_stack.cleanChanged):
+        for signal in (self.scene.selectionChanged, self.editor.undo_stack.cleanChanged):
             signal.disconnect()
+        # The document's listeners (views, inspector, tint) go with the window.
+        self.document.changed.clear()
         collector.release()

@@ -14,12 +14,12 @@ from PySide6.QtCore import Qt, QThread
 from PySide6.QtWidgets import (QComboBox, QHBoxLayout, QLabel, QLineEdit, QProgressBar,
                                QPushButton, QVBoxLayout, QWidget)
 
+from app.replay.series import ChartData, Series
 from app.sweep import SweepResult, SweepSpec, SweepWorker
 from models import experiments
 from models.params import ParamError
 from models.sweep import PROTOCOL_DEVICE_VARIANTS
 from ui.charts import ChartWidget
-from ui.charts.series import ChartData, Series
 
 #: Points a prefilled sweep has (the user can type any list).
 DEFAULT_POINTS = 6
@@ -183,7 +183,7 @@ class SweepView(QWidget):
         try:
             spec = self.build_spec()
         except ParamError as exc:
-            self.status.setText(str(exc))
+            self.status.setText(exc.human)
             return
         self.start(spec)
 

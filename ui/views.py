@@ -1,4 +1,5 @@
-"""The result views beside the canvas (charts, animation), built by their own packages.
+"""The result views beside the canvas (charts, animation), built by their own packages,
+and the page that makes each one follow the document (:class:`RunPage`).
 
 Each view is a QWidget with ``set_result(result)``; :func:`install_result_views`
 adds those that exist in this build as tabs of the main window. A package that
@@ -8,6 +9,8 @@ any other import error is a bug and is raised.
 from __future__ import annotations
 
 import importlib
+
+from PySide6.QtWidgets import QLabel, QVBoxLayout, QWidget
 
 #: Tab name → (module, class) of the views the window offers.
 VIEWS = (("charts", "ui.charts", "ChartsView"), ("animation", "ui.animation", "ReplayView"))
@@ -29,3 +32,74 @@ def install_result_views(window) -> list[str]:
         window.add_view(name, cls())
         added.append(name)
     return added
+
+
+class StaleBanner(QLabel):
+    """One line over a view, shown while the run it shows is not the drawing's.
+
+    It follows the :class:`~app.document.Document`: after any edit but a move
+    it asks :meth:`~app.document.Document.run_is_stale`, and names the
+    scenario the run came from, so no view passes an old run off as the
+    drawing's.
+    """
+
+    def __init__(self, document, parent: QWidget | None = None) -> None:
+        super().__init__(parent)
+        self.document = document
+        self.setObjectName("staleBanner")
+        self.setWordWrap(True)
+        self.setStyleSheet("background: #fff4d6; color: #5a4300; padding: 4px 8px;"
+                           "border-bottom: 1px solid #e0c98a;")
+        self.setVisible(False)
+        document.changed.connect(self._on_document_changed)
+
+    def _on_document_changed(self, change) -> None:
+        if change.moved_only:
+            return
+        text = self.document.stale_message()
+        self.setText(text)
+        self.setVisible(bool(text))
+
+
+class RunPage(QWidget):
+    """A tab page: a view (in its holder) under a :class:`StaleBanner`.
+
+    The view follows the document: ``show(document.result)`` is called
+    whenever the document's run changes (a run finished, or the scenario was
+    replaced and its run dropped).
+
+    Parameters
+    ----------
+    document : app.document.Document
+        What the view follows.
+    body : QWidget
+        The view, or the scroll area holding it.
+    show : callable
+        Shows a result (or ``None``: nothing to show).
+    name : str
+        The view's name (object name of the page).
+    """
+
+    def __init__(self, document, body: QWidget, show, name: str = "") -> None:
+        super().__init__()
+        self.setObjectName(f"{name}Page" if name else "runPage")
+        self.document, self._show = document, show
+        layout = QVBoxLayout(self)
+        layout.setContentsMargins(0, 0, 0, 0)
+        layout.setSpacing(0)
+        self.banner = StaleBanner(document)
+        layout.addWidget(self.banner)
+        layout.addWidget(body, 1)
+        self._body = body
+        document.changed.connect(self._on_document_changed)
+        if document.result is not None:
+            show(document.result)
+
+    def widget(self) -> QWidget:
+        """The view shown (as ``QScrollArea.widget()``: the page stands in for its holder)."""
+        body = self._body
+        return body.widget() if hasattr(body, "widget") else body
+
+    def _on_document_changed(self, change) -> None:
+        if change.run:
+            self._show(self.document.result)

@@ -9,6 +9,7 @@ from __future__ import annotations
 
 import math
 
+from models import trace_vocab as V
 from models.cics.task import LockTable
 from models.vsam import costs
 from models.vsam.buffers import BufferPool
@@ -44,9 +45,9 @@ class CouplingFacility:
         self.xi = 0
         self.trace = trace
         if trace is not None:
-            self._cf = trace.component(name, "CF")
-            self._k_req = trace.kind("cf_request")
-            self._k_wait = trace.kind("lock_wait")
+            self._cf = trace.component(name, V.CF)
+            self._k_req = trace.kind(V.CF_REQUEST)
+            self._k_wait = trace.kind(V.LOCK_WAIT)
             trace.meta["cf_requests"] = list(CF_REQUESTS)
 
     @property

@@ -25,6 +25,7 @@ from __future__ import annotations
 from bisect import insort
 from collections import deque
 
+from models import trace_vocab as V
 from models.cpu.costs import DEFAULT_COSTS, CpuCosts
 from models.cpu.services import CAUSES, Service
 from models.engine import Engine, Trace
@@ -176,12 +177,12 @@ class ProcessorComplex:
         self._units = 0
         self.background_util = background_util
         if trace is not None:
-            self._comp = {("gcp", i): trace.component(n, "CP") for i, n in enumerate(self.gcp.names)}
-            self._comp.update({("ziip", i): trace.component(n, "zIIP")
+            self._comp = {("gcp", i): trace.component(n, V.CP) for i, n in enumerate(self.gcp.names)}
+            self._comp.update({("ziip", i): trace.component(n, V.ZIIP)
                                for i, n in enumerate(self.ziip.names)})
-            self._k_busy = trace.kind("cpu_busy")
-            self._k_to_tcb = trace.kind("srb_to_tcb")
-            self._k_to_srb = trace.kind("tcb_to_srb")
+            self._k_busy = trace.kind(V.CPU_BUSY)
+            self._k_to_tcb = trace.kind(V.SRB_TO_TCB)
+            self._k_to_srb = trace.kind(V.TCB_TO_SRB)
             trace.meta["causes"] = list(CAUSES)
         if background_util > 0:
             for pool in (self.gcp, self.ziip):

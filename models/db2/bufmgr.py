@@ -22,6 +22,7 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 from typing import Callable, Iterable, Iterator
 
+from models import trace_vocab as V
 from models.db2 import cpu
 from models.db2.access import MODE_NAMES, SYNC, ReadPlan
 from models.engine import Engine
@@ -102,7 +103,7 @@ class BufferManager:
         self._kick = engine.event()   # triggers when the application advances
         self._tr = trace
         if trace is not None:
-            self._busy = trace.kind("cpu_busy")
+            self._busy = trace.kind(V.CPU_BUSY)
             self._cp, self._ziip = trace.component("CP0"), trace.component("zIIP0")
 
     # -- feeding reads ------------------------------------------------------

@@ -17,13 +17,9 @@ from typing import Iterable
 
 import numpy as np
 
+from models.trace_vocab import KINDS, ROLES  # noqa: F401  (ROLES: re-exported)
+
 DTYPE = np.dtype([("t", "f8"), ("comp", "i4"), ("kind", "i4"), ("a", "i8"), ("b", "i8")])
-
-
-#: What a traced component is, for the replay views: zIIP and general CP
-#: engines, volumes, drives, control units, channel paths, tape drives,
-#: buffers, coupling facilities.
-ROLES = ("zIIP", "CP", "VOL", "DRV", "CU", "CHP", "TAPE", "BUF", "CF")
 
 
 class Trace:
@@ -72,9 +68,12 @@ class Trace:
         return cid
 
     def kind(self, name: str) -> int:
-        """The id of event kind ``name`` (created on first use)."""
+        """The id of event kind ``name`` (one of :data:`~models.trace_vocab.KINDS`;
+        created on first use)."""
         kid = self._kind_ids.get(name)
         if kid is None:
+            if name not in KINDS:
+                raise ValueError(f"unknown trace kind {name!r}; add it to models.trace_vocab")
             kid = self._kind_ids[name] = len(self.kinds)
             self.kinds.append(name)
         return kid

@@ -25,6 +25,7 @@ from __future__ import annotations
 
 import math
 
+from models import trace_vocab as V
 from models.config import RAID
 from models.io import channel as ch
 from models.io import geometry
@@ -178,8 +179,8 @@ class IOSystem:
         tr = self.trace
         if tr is None:
             return None
-        comp = tr.component("CU" if self.trace_names == "legacy" else cu, "CU")
-        kind = tr.kind("evict")
+        comp = tr.component("CU" if self.trace_names == "legacy" else cu, V.CU)
+        kind = tr.kind(V.EVICT)
         eng = self.engine
 
         def on_evict(key: int, slots: int) -> None:

@@ -5,9 +5,9 @@ None`` test per step otherwise.
 """
 from __future__ import annotations
 
+from models import trace_vocab as V
 from models.io.cache import MODE_NAMES
-
-IOSQ, PEND, DISC, CONN = 0, 1, 2, 3
+from models.trace_vocab import CONN, DISC, IOSQ, PEND  # noqa: F401  (phase numbers)
 
 
 class IOTrace:
@@ -34,28 +34,28 @@ class IOTrace:
         self.t = trace
         self.engine = engine
         self.backend = backend
-        self.vol = trace.component(volume, "VOL")
-        self.cu = trace.component(cu, "CU")
+        self.vol = trace.component(volume, V.VOL)
+        self.cu = trace.component(cu, V.CU)
         drives = backend.drives()
-        self.drives = {d: trace.component(drive_names(d) if drive_names else f"DRV{i}", "DRV")
+        self.drives = {d: trace.component(drive_names(d) if drive_names else f"DRV{i}", V.DRV)
                        for i, d in enumerate(drives)}
         k = trace.kind
         self.k = {name: k(name) for name in (
-            "io_start", "io_end", "io_phase", "seek", "track_read", "cache_hit",
-            "cache_miss", "stage", "evict", "channel_busy")}
+            V.IO_START, V.IO_END, V.IO_PHASE, V.SEEK, V.TRACK_READ, V.CACHE_HIT,
+            V.CACHE_MISS, V.STAGE, V.EVICT, V.CHANNEL_BUSY)}
         self._cyl = {d: backend.cyl[d] for d in drives}
         trace.meta.setdefault("records_per_track", backend.records_per_track)
         trace.meta.setdefault("staging_modes", list(MODE_NAMES))
 
     def io_start(self, t: float, rid: int, pages: int) -> None:
-        self.t.record(t, self.vol, self.k["io_start"], rid, pages)
-        self.t.record(t, self.vol, self.k["io_phase"], rid, IOSQ)
+        self.t.record(t, self.vol, self.k[V.IO_START], rid, pages)
+        self.t.record(t, self.vol, self.k[V.IO_PHASE], rid, IOSQ)
 
     def io_end(self, t: float, rid: int) -> None:
-        self.t.record(t, self.vol, self.k["io_end"], rid, 0)
+        self.t.record(t, self.vol, self.k[V.IO_END], rid, 0)
 
     def phase(self, t: float, rid: int, phase: int) -> None:
-        self.t.record(t, self.vol, self.k["io_phase"], rid, phase)
+        self.t.record(t, self.vol, self.k[V.IO_PHASE], rid, phase)
 
     def wait(self, t: float, rid: int, track: int, need: int, ready: float) -> None:
         """The channel asks for records that are not in cache: DISC until ready."""
@@ -63,18 +63,18 @@ class IOTrace:
         r = 0
         while need:
             if need & 1:
-                rec(t, self.cu, self.k["cache_miss"], track, r + 1)
+                rec(t, self.cu, self.k[V.CACHE_MISS], track, r + 1)
             need >>= 1
             r += 1
-        rec(t, self.vol, self.k["io_phase"], rid, DISC)
+        rec(t, self.vol, self.k[V.IO_PHASE], rid, DISC)
         if ready <= t:
-            rec(t, self.vol, self.k["io_phase"], rid, CONN)   # else at the reconnect
+            rec(t, self.vol, self.k[V.IO_PHASE], rid, CONN)   # else at the reconnect
 
     def hits(self, t: float, track: int, mask: int) -> None:
         r = 0
         while mask:
             if mask & 1:
-                self.t.record(t, self.cu, self.k["cache_hit"], track, r + 1)
+                self.t.record(t, self.cu, self.k[V.CACHE_HIT], track, r + 1)
             mask >>= 1
             r += 1
 
@@ -85,20 +85,20 @@ class IOTrace:
         comp = self.drives[drive]
         cyl = be.drive_cylinder(track)
         if cyl != self._cyl[drive]:
-            self.t.record(t, comp, self.k["seek"], self._cyl[drive], cyl)
+            self.t.record(t, comp, self.k[V.SEEK], self._cyl[drive], cyl)
             self._cyl[drive] = cyl
         per = be.record_transfer_s()
         for i in range(count):
-            self.t.record(done - (count - i - 1) * per, comp, self.k["track_read"],
+            self.t.record(done - (count - i - 1) * per, comp, self.k[V.TRACK_READ],
                           track, first + i + 1)
-        self.t.record(done, self.cu, self.k["stage"], track, mode)
+        self.t.record(done, self.cu, self.k[V.STAGE], track, mode)
 
     def evict(self, track: int, slots: int) -> None:
-        self.t.record(self.engine.now, self.cu, self.k["evict"], track, slots)
+        self.t.record(self.engine.now, self.cu, self.k[V.EVICT], track, slots)
 
     def connected(self, path, since: float, t: float, rid: int) -> None:
         """The I/O was connected to ``path`` from ``since`` to ``t``
         (``channel_busy``: a = I/O id, b = microseconds)."""
         if path.comp < 0:
-            path.comp = self.t.component(path.name, "CHP")
-        self.t.record(since, path.comp, self.k["channel_busy"], rid, round((t - since) * 1e6))
+            path.comp = self.t.component(path.name, V.CHP)
+        self.t.record(since, path.comp, self.k[V.CHANNEL_BUSY], rid, round((t - since) * 1e6))

@@ -33,6 +33,7 @@ from models.io.channel import LINK_BYTES_S as _LINKS
 from models.io.devices import profile
 from models.io.geometry import (CELLS_PER_TRACK, MODELS, PAGE_BYTES, TRACK_CAPACITY,
                                 TRACKS_PER_CYLINDER, record_cells)
+from models import trace_vocab as V
 from models.loadlib import costs as C
 from models.loadlib.layout import Record
 
@@ -104,11 +105,12 @@ class Volume:
         self.io_id = 0
         self.trace = trace
         if trace is not None:
-            self._vol = trace.component(name, "VOL")
-            self._drv = trace.component(f"{name} drive", "DRV")
-            self._cu = trace.component(control_unit, "CU")
-            self._k = {k: trace.kind(k) for k in ("io_start", "io_end", "io_phase", "seek",
-                                                 "track_read", "cache_hit", "cache_miss", "stage")}
+            self._vol = trace.component(name, V.VOL)
+            self._drv = trace.component(f"{name} drive", V.DRV)
+            self._cu = trace.component(control_unit, V.CU)
+            self._k = {k: trace.kind(k) for k in (V.IO_START, V.IO_END, V.IO_PHASE, V.SEEK,
+                                                 V.TRACK_READ, V.CACHE_HIT, V.CACHE_MISS,
+                                                 V.STAGE)}
             trace.meta.setdefault("records_per_track", 45)
 
     # -- public channel programs ----------------------------------------------------------
@@ -195,11 +197,11 @@ class Volume:
         d = self.drive
         cyl = (self.base + track) // TRACKS_PER_CYLINDER
         seek = d.seek_ms(abs(cyl - self.arm_cyl) / VOLUME_CYLINDERS)
-        rows.append(("seek", at, self.arm_cyl, cyl))
+        rows.append((V.SEEK, at, self.arm_cyl, cyl))
         self.arm_cyl = cyl
         latency = self.rng.random() * d.rotation_ms
         ms = d.access_ms + seek + latency + d.transfer_ms(TRACK_CAPACITY)
-        rows.append(("stage", at + ms / 1e3, self.base + track, 2))
+        rows.append((V.STAGE, at + ms / 1e3, self.base + track, 2))
         return ms / 1e3
 
     def _native_time(self, records: list[Record], t_start: float) -> tuple[float, float, list]:
@@ -212,7 +214,7 @@ class Volume:
         cyl = (self.base + first.track) // TRACKS_PER_CYLINDER
         seek = d.seek_ms(abs(cyl - self.arm_cyl) / VOLUME_CYLINDERS) / 1e3
         if cyl != self.arm_cyl:
-            rows.append(("seek", t_start, self.arm_cyl, cyl))
+            rows.append((V.SEEK, t_start, self.arm_cyl, cyl))
         self.arm_cyl = cyl
         t = t_start + seek
         angle = (t / rot) % 1.0
@@ -231,25 +233,25 @@ class Volume:
                   records: list[Record], rows: list) -> None:
         tr, k = self.trace, self._k
         rec = tr.record
-        rec(t0, self._vol, k["io_start"], self.io_id, len(records))
-        rec(t0, self._vol, k["io_phase"], self.io_id, 1)
+        rec(t0, self._vol, k[V.IO_START], self.io_id, len(records))
+        rec(t0, self._vol, k[V.IO_PHASE], self.io_id, V.PEND)
         t_disc = t0 + pend
         if disc > 0:
-            rec(t_disc, self._vol, k["io_phase"], self.io_id, 2)
+            rec(t_disc, self._vol, k[V.IO_PHASE], self.io_id, V.DISC)
         for kind, t, a, b in rows:
-            if kind == "seek":
-                rec(t_disc + (0 if self.native else t), self._drv, k["seek"], a, b)
+            if kind == V.SEEK:
+                rec(t_disc + (0 if self.native else t), self._drv, k[V.SEEK], a, b)
             else:
-                rec(t_disc + t, self._cu, k["stage"], a, b)
+                rec(t_disc + t, self._cu, k[V.STAGE], a, b)
         t_conn = t_disc + disc
-        rec(t_conn, self._vol, k["io_phase"], self.io_id, 3)
-        hit = k["cache_hit"] if not rows else k["cache_miss"]
+        rec(t_conn, self._vol, k[V.IO_PHASE], self.io_id, V.CONN)
+        hit = k[V.CACHE_HIT] if not rows else k[V.CACHE_MISS]
         if not self.native:
             rec(t_conn, self._cu, hit, self.base + records[0].track, records[0].number)
         step = conn / max(1, len(records))
         for i, r in enumerate(records):
-            rec(t_conn + i * step, self._drv, k["track_read"], self.base + r.track, r.number)
-        rec(t_conn + conn, self._vol, k["io_end"], self.io_id, 0)
+            rec(t_conn + i * step, self._drv, k[V.TRACK_READ], self.base + r.track, r.number)
+        rec(t_conn + conn, self._vol, k[V.IO_END], self.io_id, 0)
 
 
 def _cells_of(rec: Record) -> int:

@@ -5,6 +5,7 @@ no trace, and test for it at each call site, so the hot path does nothing.
 """
 from __future__ import annotations
 
+from models import trace_vocab as V
 from models.engine import Trace
 
 
@@ -22,14 +23,14 @@ class SpoolTrace:
     def __init__(self, trace: Trace, volumes: list[str], drives: list[str]):
         self.trace = trace
         self.rec = trace.record
-        self.vol = [trace.component(n, "VOL") for n in volumes]
-        self.tape = [trace.component(n, "TAPE") for n in drives]
-        self.buf = trace.component("Real storage buffer", "BUF")
+        self.vol = [trace.component(n, V.VOL) for n in volumes]
+        self.tape = [trace.component(n, V.TAPE) for n in drives]
+        self.buf = trace.component("Real storage buffer", V.BUF)
         k = trace.kind
-        self.k_read, self.k_write = k("volume_read"), k("tape_write")
-        self.k_tread, self.k_mark = k("tape_read"), k("tape_mark")
-        self.k_cs, self.k_ce = k("tape_change_start"), k("tape_change_end")
-        self.k_buf = k("buffer_level")
+        self.k_read, self.k_write = k(V.VOLUME_READ), k(V.TAPE_WRITE)
+        self.k_tread, self.k_mark = k(V.TAPE_READ), k(V.TAPE_MARK)
+        self.k_cs, self.k_ce = k(V.TAPE_CHANGE_START), k(V.TAPE_CHANGE_END)
+        self.k_buf = k(V.BUFFER_LEVEL)
         trace.meta.setdefault("records_per_track", 12)
 
     def volume_page(self, t: float, vol: int, file_no: int) -> None:

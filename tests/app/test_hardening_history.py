@@ -92,7 +92,8 @@ def test_1_app_starts_says_so_once_and_records_new_runs(qtbot, monkeypatch, how)
         assert len(said) == 1, said
         assert ("damaged" in said[0]) or ("could not be read" in said[0])
         before = len(win.study.history.runs())
-        win.run_finished.emit(result("natural_ziip"))
+        # a finished run reaches the history through the document (app/document.py)
+        win.document.set_result(result("natural_ziip"), win.document.snapshot())
         assert win.study.history.flush(10)
         runs = win.study.history.runs()
         assert len(runs) == before + 1 and runs[0].experiment == "natural_ziip"

@@ -60,7 +60,7 @@ def charts(qapp):
     """Charts of two short runs: bars, stacked bars, lines, steps and spans."""
     from models import experiments
     from ui.charts.view import ChartWidget
-    from ui.charts.series import derive_charts
+    from app.replay.series import derive_charts
     app = qapp
     out = []
     for case in ("natural_ziip", "spool_dump"):

@@ -193,13 +193,13 @@ def test_same_seed_same_run():
 def test_trace_records_columns_and_ring_limit():
     tr = Trace(limit=3)
     head = tr.component("head")
-    read = tr.kind("read")
+    read = tr.kind("track_read")
     for i in range(10):
         tr.record(float(i), head, read, i, 2 * i)
     cols = tr.columns()
     assert list(cols["t"]) == [7.0, 8.0, 9.0]
     assert list(cols["b"]) == [14, 16, 18]
-    assert tr.components == ["head"] and tr.kinds == ["read"]
+    assert tr.components == ["head"] and tr.kinds == ["track_read"]
     assert tr.dropped == 7
 
 

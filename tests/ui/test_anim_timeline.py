@@ -8,11 +8,11 @@ import numpy as np
 import pytest
 from PySide6.QtCore import QPointF, Qt
 
+from app.replay.data import markers
 from models.engine import Trace
 from models.experiments import run_experiment
 from ui.animation import READABLE, ReplayController, ReplayData, ReplayView
 from ui.animation.controller import READABLE_MS
-from ui.animation.data import markers
 from ui.animation.timeline import TimelineWidget
 
 

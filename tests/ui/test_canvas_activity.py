@@ -32,9 +32,10 @@ def _node(window, label: str) -> str:
 
 
 def _replay(window, result):
-    replay = window.views["animation"]
-    replay.set_result(result)
-    return replay.controller
+    # A run reaches the replay (and the tint) through the document, which
+    # remembers the drawing it ran from.
+    window.document.set_result(result, window.document.snapshot())
+    return window.views["animation"].controller
 
 
 def _pixel(window, node_id: str) -> QColor:

@@ -11,8 +11,8 @@ from models import experiments
 from models.engine import Trace
 from models.run import RunResult
 from tests.ui.test_charts_support import toy_run
+from app.replay.series import PAGE_BYTES, derive_charts
 from ui.charts import ChartsView
-from ui.charts.series import PAGE_BYTES, derive_charts
 
 ALL = ["response", "throughput", "cache", "queues", "utilisation", "switches", "cpu", "tape"]
 
@@ -163,7 +163,7 @@ def test_every_landed_experiment_is_charted_from_what_it_records(qtbot, name):
 def test_device_busy_never_exceeds_100_percent_with_overlapping_ios():
     """PAV aliases overlap I/Os on one volume: busy is time covered, as RMF shows it."""
     from models.experiments import run_experiment
-    from ui.charts.series import utilisation_chart
+    from app.replay.series import utilisation_chart
 
     result = run_experiment("db2_skip_sequential", {"table_pages": 20_000}, trace=True)
     chart = utilisation_chart(result)

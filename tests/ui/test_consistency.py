@@ -10,8 +10,8 @@ from __future__ import annotations
 import numpy as np
 import pytest
 
+from app.replay.series import PHASES, derive_charts
 from models import experiments
-from ui.charts.series import PHASES, derive_charts
 
 #: Case studies quick enough for the suite (each well under a second).
 CASES = ("program_fetch", "natural_ziip", "spool_dump", "db2_io")

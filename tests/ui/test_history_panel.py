@@ -52,8 +52,8 @@ def test_a_finished_run_lands_in_history_and_shows_in_the_panel(db2, qtbot, tmp_
     p = panel(db2)
     assert p.table.rowCount() == 1
     assert p.table.item(0, 2).text() == "One DB2 I/O"
-    assert "pages=8" in p.table.item(0, 3).text()
-    assert p.table.item(0, 4).text().startswith("io_ms ")
+    assert "Pages per I/O = 8" in p.table.item(0, 3).text()    # its title, not "pages=8"
+    assert p.table.item(0, 4).text().startswith("I/O response time ")     # not "io_ms"
     assert p.table.item(0, 4).text().split(",")[0].endswith(" ms")
     db2.study.a.history.trigger()
     assert db2.tab_name() == "history"

@@ -14,7 +14,7 @@ def ran(window, qtbot):
     return window
 
 
-@pytest.mark.parametrize("size", [(1280, 800), (1366, 768)])
+@pytest.mark.parametrize("size", [(1024, 640), (1280, 800), (1366, 768)])
 def test_every_tab_fits_without_horizontal_clipping(ran, size):
     ran.resize(*size)
     for name in TABS:
@@ -26,6 +26,20 @@ def test_every_tab_fits_without_horizontal_clipping(ran, size):
             bar = holder.horizontalScrollBar()
             assert bar.maximum() == 0, f"{name} tab is {bar.maximum()} px too wide at {size}"
         assert ran.width() == size[0]          # no view widened the window
+
+
+def test_the_window_shrinks_to_1024x640_on_the_start_page_and_every_tab(window):
+    """The start page's cards and the side panels held the window at 1147x743."""
+    window.show_start_page()
+    window.resize(1024, 640)
+    QApplication.processEvents()
+    assert (window.width(), window.height()) == (1024, 640)
+    window.open_case_or_file("db2_io")
+    for name in TABS:
+        window.show_view(name)
+        window.resize(1024, 640)
+        QApplication.processEvents()
+        assert (window.width(), window.height()) == (1024, 640), name
 
 
 def test_side_panels_follow_the_tab(ran):

@@ -67,7 +67,9 @@ def test_bad_value_in_the_inspector_is_refused_not_clamped(window):
     field.setText("ten")
     field.setModified(True)
     field.editingFinished.emit()
-    assert "bad value for 'pct_read': ten" in window.inspector.error.text()
+    # Named by its title as the inspector shows it, never by its key.
+    assert "Share of the index read: ten" in window.inspector.error.text()
+    assert "pct_read" not in window.inspector.error.text()
 
 
 def test_save_open_and_recent_files(window, tmp_path, _no_blocking_questions):

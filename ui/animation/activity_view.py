@@ -2,7 +2,7 @@
 
 A row shows a coloured state lamp, the component's name and role, a bar
 (buffer fill, hit ratio, or I/Os in flight) and one line of text, all from
-:func:`ui.animation.activity.activity_at` — the same answers the canvas can
+:func:`app.replay.activity.activity_at` — the same answers the canvas can
 use to colour its items during a replay.
 """
 from __future__ import annotations
@@ -12,10 +12,10 @@ from dataclasses import dataclass
 from PySide6.QtCore import QRectF
 from PySide6.QtGui import QPainter
 
+from app.replay.activity import Activity, component_activity
+from app.replay.data import ReplayData
 from ui.animation import style
-from ui.animation.activity import Activity, component_activity
 from ui.animation.base import ReplayViewBase
-from ui.animation.data import ReplayData
 
 #: Rows drawn at most (a big run may trace dozens of volumes).
 MAX_ROWS = 24

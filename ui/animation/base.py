@@ -11,8 +11,8 @@ from __future__ import annotations
 from PySide6.QtGui import QPainter
 from PySide6.QtWidgets import QSizePolicy, QWidget
 
+from app.replay.data import ReplayData
 from ui.animation import style
-from ui.animation.data import ReplayData
 
 
 class ReplayViewBase(QWidget):

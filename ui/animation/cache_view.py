@@ -20,9 +20,10 @@ import numpy as np
 from PySide6.QtCore import QRectF
 from PySide6.QtGui import QPainter
 
+from app.replay.data import ReplayData
+from models import trace_vocab as V
 from ui.animation import style
 from ui.animation.base import ReplayViewBase
-from ui.animation.data import ReplayData
 
 #: Tracks (grid rows) shown.
 TRACKS_SHOWN = 14
@@ -30,7 +31,7 @@ TRACKS_SHOWN = 14
 RECENT_ROWS = 2048
 #: The last this many hits flash (counted in events, so it reads at any speed).
 FLASH_HITS = 6
-CU_KINDS = ("cache_hit", "cache_miss", "stage", "evict")
+CU_KINDS = (V.CACHE_HIT, V.CACHE_MISS, V.STAGE, V.EVICT)
 
 
 @dataclass
@@ -88,18 +89,18 @@ class CacheView(ReplayViewBase):
 
     @classmethod
     def supports(cls, data: ReplayData) -> bool:
-        return data.has("cache_hit", "cache_miss")
+        return data.has(V.CACHE_HIT, V.CACHE_MISS)
 
     def prepare(self, data: ReplayData | None) -> None:
         if data is None:
             return
         # The control unit as the model named it (its canvas label).
         self._cu = data.first_of_role("CU", "CU")
-        self._reads = _ByTrack(data, "track_read")
+        self._reads = _ByTrack(data, V.TRACK_READ)
         self._by = {k: _ByTrack(data, k, self._cu) for k in CU_KINDS}
         rows = np.sort(np.concatenate([data.rows_of(self._cu, k) for k in CU_KINDS]))
         self._cu_rows, self._cu_t = rows, data.t[rows]
-        self._stage_t = [data.times_of(self._cu, "stage")[data.b[data.rows_of(self._cu, "stage")] == m]
+        self._stage_t = [data.times_of(self._cu, V.STAGE)[data.b[data.rows_of(self._cu, V.STAGE)] == m]
                          for m in range(3)]
 
     def compute(self, data: ReplayData, t: float) -> CacheState:
@@ -107,9 +108,9 @@ class CacheView(ReplayViewBase):
         tracks = self._tracks_shown(data, self._cu_rows[max(0, n - RECENT_ROWS):n])
         rows = [self._track_at(data, tr, t) for tr in tracks]
         stages = tuple(int(np.searchsorted(st, t, side="right")) for st in self._stage_t)
-        return CacheState(rows, data.count_of(self._cu, "cache_hit", t),
-                          data.count_of(self._cu, "cache_miss", t), stages,
-                          data.count_of(self._cu, "evict", t))
+        return CacheState(rows, data.count_of(self._cu, V.CACHE_HIT, t),
+                          data.count_of(self._cu, V.CACHE_MISS, t), stages,
+                          data.count_of(self._cu, V.EVICT, t))
 
     @staticmethod
     def _tracks_shown(data: ReplayData, recent: np.ndarray) -> list[int]:
@@ -122,10 +123,10 @@ class CacheView(ReplayViewBase):
 
     def _track_at(self, data: ReplayData, track: int, t: float) -> TrackSlots:
         per = int(data.meta.get("records_per_track", 12))
-        ev = self._by["evict"].of(track, -np.inf, t)
+        ev = self._by[V.EVICT].of(track, -np.inf, t)
         since = float(data.t[ev[-1]]) if len(ev) else -np.inf
         slots = ["empty"] * per
-        stage_rows = self._by["stage"].of(track, since, np.inf)
+        stage_rows = self._by[V.STAGE].of(track, since, np.inf)
         stage_t = data.t[stage_rows]
         for r in self._reads.of(track, since, t):
             k = int(np.searchsorted(stage_t, data.t[r], side="left"))
@@ -133,22 +134,22 @@ class CacheView(ReplayViewBase):
                 done = k < len(stage_rows) and stage_t[k] <= t
                 slots[data.b[r] - 1] = (("record", "partial", "full")[data.b[stage_rows[k]]]
                                         if done else "staging")
-        hits = self._by["cache_hit"].of(track, since, t)
+        hits = self._by[V.CACHE_HIT].of(track, since, t)
         for r in hits:
             if 1 <= data.b[r] <= per and slots[data.b[r] - 1] == "empty":
                 slots[data.b[r] - 1] = "resident"
         flash_from = self._flash_start(data, t)
         flash = {int(data.b[r]) for r in hits if data.t[r] > flash_from}
-        waiting = {int(data.b[r]) for r in self._by["cache_miss"].of(track, since, t)
+        waiting = {int(data.b[r]) for r in self._by[V.CACHE_MISS].of(track, since, t)
                    if not (len(stage_t) and ((stage_t >= data.t[r]) & (stage_t <= t)).any())}
         return TrackSlots(track, slots, flash, waiting, bool(len(ev)) and not any(
             s != "empty" for s in slots))
 
     def _flash_start(self, data: ReplayData, t: float) -> float:
-        n = data.count_of(self._cu, "cache_hit", t)
+        n = data.count_of(self._cu, V.CACHE_HIT, t)
         if n <= FLASH_HITS:
             return -np.inf
-        return float(data.times_of(self._cu, "cache_hit")[n - FLASH_HITS - 1])
+        return float(data.times_of(self._cu, V.CACHE_HIT)[n - FLASH_HITS - 1])
 
     # ---- drawing --------------------------------------------------------------
     SLOT_COLOURS = {"empty": style.BACKGROUND, "resident": style.EMPTY,
@@ -162,20 +163,24 @@ class CacheView(ReplayViewBase):
                    style.HEAD_PT, bold=True)
         panel_x = w - 380
         per = len(s.rows[0].slots) if s.rows else 12
-        top, legend_h = 48, 70
-        row_h = min(40.0, (h - top - legend_h) / TRACKS_SHOWN)
-        slot_w = min(52.0, (panel_x - 170) / per)
-        for i, row in enumerate(s.rows):
-            self._draw_row(p, row, 16, top + i * row_h, slot_w, row_h)
-        self._draw_panel(p, s, panel_x, top)
-        style.legend(p, 16, h - legend_h + 6, [
+        items = [
             (self.SLOT_COLOURS["resident"], "already in cache", None),
             (self.SLOT_COLOURS["staging"], "being staged", None),
             (style.STAGE_COLOURS[0], "staged: record", None),
             (style.STAGE_COLOURS[1], "staged: partial track", None),
             (style.STAGE_COLOURS[2], "staged: full track", None),
             (None, "hit just now", style.GREEN),
-            (None, "miss, waiting", style.VERMILLION)], w=w - 32)
+            (None, "miss, waiting", style.VERMILLION)]
+        # The legend stays left of the side panel, wrapping onto as many rows
+        # as it needs (at 2x scale it ran under the panel's text).
+        legend_w = panel_x - 32
+        top, legend_h = 48, max(70.0, style.legend_height(items, legend_w) + 10)
+        row_h = min(40.0, (h - top - legend_h) / TRACKS_SHOWN)
+        slot_w = min(52.0, (panel_x - 170) / per)
+        for i, row in enumerate(s.rows):
+            self._draw_row(p, row, 16, top + i * row_h, slot_w, row_h)
+        self._draw_panel(p, s, panel_x, top)
+        style.legend(p, 16, h - legend_h + 6, items, w=legend_w)
 
     def _draw_row(self, p: QPainter, row: TrackSlots, x: float, y: float,
                   slot_w: float, row_h: float) -> None:

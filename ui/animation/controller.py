@@ -2,7 +2,7 @@
 
 :class:`ReplayController` owns one number, the replay time ``t``, and says
 when it changes (``time_changed``). Views compute everything they draw from
-``t`` and the trace (see :mod:`ui.animation.data`), so a step back or a jump
+``t`` and the trace (see :mod:`app.replay.data`), so a step back or a jump
 of the scrubber shows exactly what playing forward would have shown.
 
 Speeds are factors of real (simulated) time, from 1/1000× to 1000×, or
@@ -15,7 +15,7 @@ import time
 
 from PySide6.QtCore import QObject, QTimer, Signal
 
-from ui.animation.data import ReplayData
+from app.replay.data import ReplayData
 
 #: Speed factors offered (simulated seconds per wall-clock second).
 SPEEDS = (0.001, 0.01, 0.1, 1.0, 10.0, 100.0, 1000.0)

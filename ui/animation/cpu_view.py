@@ -15,15 +15,16 @@ import numpy as np
 from PySide6.QtCore import QPointF, QRectF, Qt
 from PySide6.QtGui import QPainter, QPen
 
+from app.replay.data import ReplayData
+from models import trace_vocab as V
 from ui.animation import style
 from ui.animation.base import ReplayViewBase
-from ui.animation.data import ReplayData
 
 #: CPU slices drawn behind the "now" line.
 RECENT_SLICES = 40
 #: Units of work drawn at most (a session model has one; a busy system more).
 MAX_UNITS = 6
-SWITCH_KINDS = ("srb_to_tcb", "tcb_to_srb")
+SWITCH_KINDS = (V.SRB_TO_TCB, V.TCB_TO_SRB)
 
 
 @dataclass
@@ -63,13 +64,13 @@ class CpuView(ReplayViewBase):
 
     @classmethod
     def supports(cls, data: ReplayData) -> bool:
-        return data.has("cpu_busy", *SWITCH_KINDS)
+        return data.has(V.CPU_BUSY, *SWITCH_KINDS)
 
     def prepare(self, data: ReplayData | None) -> None:
         self._units: dict[int, dict[str, np.ndarray]] = {}
         if data is None:
             return
-        busy = data.rows("cpu_busy")
+        busy = data.rows(V.CPU_BUSY)
         switch = np.sort(np.concatenate([data.rows(k) for k in SWITCH_KINDS]))
         for uow in np.unique(data.a[busy])[:MAX_UNITS]:
             rows_b = busy[data.a[busy] == uow]
@@ -86,8 +87,8 @@ class CpuView(ReplayViewBase):
         n_sw = int(np.searchsorted(self._switch_t, t, side="right"))
         cause_ids = np.bincount(data.b[self._switch_rows[:n_sw]]) if n_sw else np.zeros(0)
         causes = {data.meta_name("causes", i): int(c) for i, c in enumerate(cause_ids) if c}
-        cpu = {lane: data.total(lane, "cpu_busy", "b", t) for lane in lanes}
-        return CpuState(lanes, units, n_sw, data.count("srb_to_tcb", t), causes, cpu,
+        cpu = {lane: data.total(lane, V.CPU_BUSY, "b", t) for lane in lanes}
+        return CpuState(lanes, units, n_sw, data.count(V.SRB_TO_TCB, t), causes, cpu,
                         *self._recent(data, t))
 
     def _is_ziip(self, lane: str) -> bool:
@@ -105,13 +106,13 @@ class CpuView(ReplayViewBase):
         if js < 0:
             return Unit(uow, lane, "SRB" if self._is_ziip(lane) else "TCB", "", -1.0)
         row = u["switch"][js]
-        mode = "TCB" if data.kinds[data.kind[row]] == "srb_to_tcb" else "SRB"
+        mode = "TCB" if data.kinds[data.kind[row]] == V.SRB_TO_TCB else "SRB"
         return Unit(uow, lane, mode, data.meta_name("causes", int(data.b[row])),
                     float(data.t[row]), data.components[data.comp[row]])
 
     def _recent(self, data: ReplayData, t: float):
-        rows = data.rows("cpu_busy")
-        n = data.count("cpu_busy", t)
+        rows = data.rows(V.CPU_BUSY)
+        n = data.count(V.CPU_BUSY, t)
         recent = rows[max(0, n - RECENT_SLICES):n]
         if not len(recent):
             return [], (t - 1e-6, t)

@@ -1,7 +1,7 @@
 """ReplayView: the replay timeline with every view the run's trace supports.
 
 ``set_result(result)`` takes a finished :class:`~models.run.RunResult`,
-sorts and indexes its trace once (:class:`~ui.animation.data.ReplayData`)
+sorts and indexes its trace once (:class:`~app.replay.data.ReplayData`)
 and offers, as tabs, the views that trace can animate: track reads, cache
 staging, SRB/TCB switches, and the activity strip. A one-sentence caption
 under the tabs explains the mechanism of the view in front. Only the view in
@@ -12,13 +12,13 @@ from __future__ import annotations
 
 from PySide6.QtWidgets import QLabel, QTabWidget, QVBoxLayout, QWidget
 
+from app.replay.data import ReplayData
 from models import experiments
 from ui.animation import style
 from ui.animation.activity_view import ActivityView
 from ui.animation.cache_view import CacheView
 from ui.animation.controller import ReplayController
 from ui.animation.cpu_view import CpuView
-from ui.animation.data import ReplayData
 from ui.animation.timeline import TimelineWidget
 from ui.animation.track_view import TrackView
 
@@ -84,6 +84,9 @@ class ReplayView(QWidget):
     def _note(self, result) -> str:
         if result is None:
             return "Run an experiment to replay what happened inside it."
+        if self.data is None and hasattr(result, "seeds"):
+            return (f"{result.n} replications of {_title(result.experiment)} keep no trace to "
+                    "replay: run once (F5) to replay what happened inside a run.")
         if self.data is None:
             return "This run recorded no trace: run it with tracing on to replay it."
         kept = f"{len(self.data):,} events of {_title(result.experiment)}"

@@ -69,6 +69,20 @@ def legend(p: QPainter, x: float, y: float, items, w: float = 1200) -> float:
     return cy + h - y
 
 
+def legend_height(items, w: float = 1200) -> float:
+    """The height :func:`legend` will take for ``items`` wrapped at ``w``."""
+    from PySide6.QtGui import QFontMetricsF
+    fm = QFontMetricsF(font(TEXT_PT))
+    h = fm.height()
+    cx, rows = 0.0, 1
+    for _colour, label, _outline in items:
+        width = h + 8 + fm.horizontalAdvance(label) + 22
+        if cx + width > w and cx > 0:
+            cx, rows = 0.0, rows + 1
+        cx += width
+    return rows * (h + 6)
+
+
 def swatch(p: QPainter, r: QRectF, colour: QColor | None, outline: QColor | None = None,
            width: float = 1.0) -> None:
     """A filled rectangle with an outline (``outline`` None: thin grey)."""

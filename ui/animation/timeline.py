@@ -2,7 +2,7 @@
 
 The scrubber spans the whole run. Its grey relief is the number of trace
 events per slice of time (where the run was busy); coloured ticks mark
-notable moments from :func:`ui.animation.data.markers` (tape changes,
+notable moments from :func:`app.replay.data.markers` (tape changes,
 cache-miss storms, SRB/TCB switch bursts). Clicking or dragging on it moves
 the replay time; the controller does the rest.
 """
@@ -14,9 +14,9 @@ from PySide6.QtGui import QColor, QPainter, QPen
 from PySide6.QtWidgets import (QComboBox, QHBoxLayout, QLabel, QPushButton, QSizePolicy, QStyle,
                                QVBoxLayout, QWidget)
 
+from app.replay.data import markers
 from ui.animation import style
 from ui.animation.controller import READABLE, SPEEDS, ReplayController, speed_label
-from ui.animation.data import markers
 
 #: Columns of the event-density relief drawn under the scrubber.
 DENSITY_BINS = 400

@@ -23,9 +23,10 @@ import numpy as np
 from PySide6.QtCore import QPointF, QRectF, Qt
 from PySide6.QtGui import QPainter, QPainterPath, QPen, QPolygonF
 
+from app.replay.data import ReplayData
+from models import trace_vocab as V
 from ui.animation import style
 from ui.animation.base import ReplayViewBase
-from ui.animation.data import ReplayData
 
 #: Drives drawn at most (a RAID-5 rank has 8).
 MAX_DRIVES = 8
@@ -104,7 +105,7 @@ class TrackView(ReplayViewBase):
 
     @classmethod
     def supports(cls, data: ReplayData) -> bool:
-        return data.has("track_read", "seek")
+        return data.has(V.TRACK_READ, V.SEEK)
 
     def prepare(self, data: ReplayData | None) -> None:
         self._max_cyl: dict[str, int] = {}
@@ -116,12 +117,12 @@ class TrackView(ReplayViewBase):
         # The control unit as the model named it (its canvas label).
         self._cu = data.first_of_role("CU", "CU")
         for drv in self._drives(data):
-            seeks = data.rows_of(drv, "seek")
+            seeks = data.rows_of(drv, V.SEEK)
             self._max_cyl[drv] = int(max(data.a[seeks].max(initial=0), data.b[seeks].max(initial=0), 1))
-            reads = data.rows_of(drv, "track_read")
+            reads = data.rows_of(drv, V.TRACK_READ)
             self._rpt[drv] = int(data.b[reads].max(initial=1))
         self._volume = next((v for v in data.component_names("VOL")
-                             if len(data.rows_of(v, "io_start"))), None)
+                             if len(data.rows_of(v, V.IO_START))), None)
 
     @staticmethod
     def _drives(data: ReplayData) -> list[str]:
@@ -144,22 +145,22 @@ class TrackView(ReplayViewBase):
 
     def _drive_at(self, data: ReplayData, drv: str, t: float) -> DriveState:
         n = self._records_on(data, drv)
-        seek = data.last_of(drv, "seek", t)
-        read = data.last_of(drv, "track_read", t)
-        nxt = data.next_of(drv, "track_read", t)
+        seek = data.last_of(drv, V.SEEK, t)
+        read = data.last_of(drv, V.TRACK_READ, t)
+        nxt = data.next_of(drv, V.TRACK_READ, t)
         if seek > read and nxt >= 0:
             return self._positioning(data, drv, seek, nxt, t, n)
         if seek >= 0:
             cyl = float(data.b[seek])
         else:   # before its first seek the arm rests where that seek starts
-            first = data.next_of(drv, "seek", t)
+            first = data.next_of(drv, V.SEEK, t)
             cyl = float(data.a[first]) if first >= 0 else 0.0
         if read < 0:
             return DriveState(drv, "idle", -1, n, (), 0.0, cyl, self._max_cyl[drv])
         track = int(data.a[read])
         lit = self._lit(data, drv, track, max(seek, 0), t)
         head, state = float(data.b[read]), "idle"
-        next_seek = data.next_of(drv, "seek", t)
+        next_seek = data.next_of(drv, V.SEEK, t)
         if nxt >= 0 and data.a[nxt] == track and not 0 <= next_seek < nxt:
             # Between two records of one pass the head moves on at the
             # rotation rate the two read times imply.
@@ -179,22 +180,22 @@ class TrackView(ReplayViewBase):
     @staticmethod
     def _lit(data: ReplayData, drv: str, track: int, seek_row: int, t: float) -> tuple[int, ...]:
         """Records of ``track`` read by ``drv`` since its last seek, up to ``t``."""
-        rows = data.rows_of(drv, "track_read")
-        n = data.count_of(drv, "track_read", t)
+        rows = data.rows_of(drv, V.TRACK_READ)
+        n = data.count_of(drv, V.TRACK_READ, t)
         recent = rows[max(0, n - PASS_WINDOW):n]
         recent = recent[(recent > seek_row) & (data.a[recent] == track)]
         return tuple(int(r) for r in data.b[recent])
 
     def _pages_at(self, data: ReplayData, t: float) -> tuple[int, bool, list[Page]]:
         vol = self._volume
-        start = data.last_of(vol, "io_start", t) if vol else -1
+        start = data.last_of(vol, V.IO_START, t) if vol else -1
         if start < 0:
             return -1, False, []
         io_id, t_start = int(data.a[start]), data.t[start]
         end = self._end_of(data, vol, io_id, t_start)
         t_end = data.t[end] if end >= 0 else data.t1
         rows = []
-        for kind in ("cache_hit", "cache_miss"):
+        for kind in (V.CACHE_HIT, V.CACHE_MISS):
             times = data.times_of(self._cu, kind)
             lo = int(np.searchsorted(times, t_start, side="left"))
             hi = int(np.searchsorted(times, t_end, side="right"))
@@ -204,12 +205,12 @@ class TrackView(ReplayViewBase):
         # io_start row says this I/O carries, so the count is the I/O's own.
         own = int(data.b[start]) if data.b[start] > 0 else MAX_PAGES
         rows = np.sort(np.concatenate(rows))[:min(own, MAX_PAGES)]
-        staged = data.rows_of(self._cu, "stage")
-        stage_t = data.times_of(self._cu, "stage")
+        staged = data.rows_of(self._cu, V.STAGE)
+        stage_t = data.times_of(self._cu, V.STAGE)
         s_lo = int(np.searchsorted(stage_t, t_start, side="left"))
         s_hi = int(np.searchsorted(stage_t, t, side="right"))
         staged_tracks = set(data.a[staged[s_lo:s_hi]].tolist())
-        hit = data.kinds.index("cache_hit") if "cache_hit" in data.kinds else -1
+        hit = data.kinds.index(V.CACHE_HIT) if V.CACHE_HIT in data.kinds else -1
         pages = []
         for r in rows:
             if data.t[r] > t:
@@ -224,8 +225,8 @@ class TrackView(ReplayViewBase):
     @staticmethod
     def _end_of(data: ReplayData, vol: str, io_id: int, t_start: float) -> int:
         """Row of the ``io_end`` of I/O ``io_id`` (looked for among the next 64)."""
-        rows = data.rows_of(vol, "io_end")
-        i = int(np.searchsorted(data.times_of(vol, "io_end"), t_start, side="left"))
+        rows = data.rows_of(vol, V.IO_END)
+        i = int(np.searchsorted(data.times_of(vol, V.IO_END), t_start, side="left"))
         for r in rows[i:i + 64]:
             if data.a[r] == io_id:
                 return int(r)
@@ -305,7 +306,7 @@ class TrackView(ReplayViewBase):
         c = QPointF(box.center().x(), box.y() + self.TOP_PX + 1.12 * r)
         busy = d.state in ("positioning", "flash access")
         narrow = box.width() < self.NARROW_PX
-        state = {"positioning": "seek", "flash access": "flash", "reading": "read"}.get(
+        state = {"positioning": "seeking", "flash access": "flash", "reading": "read"}.get(
             d.state, d.state) if narrow else d.state
         style.text(p, box.x(), box.y() + 2, f"{name}{' · ' if narrow else ': '}{state}",
                    style.TEXT_PT - (2 if narrow else 1), bold=True, w=box.width(),

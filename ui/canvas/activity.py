@@ -6,7 +6,7 @@ the two by name. At every replay time ``t`` of the
 :class:`~ui.animation.controller.ReplayController` each matched card gets a
 :class:`Tint`: the share of the recent past (a window of
 ``WINDOW_SHARE`` of the run, sampled at ``SAMPLES`` times up to ``t``) in
-which :func:`~ui.animation.activity.component_activity` says the component
+which :func:`~app.replay.activity.component_activity` says the component
 was doing something (any state but idle). Like every replay picture it is a
 function of ``t`` alone, so scrubbing back shows what playing showed.
 
@@ -22,14 +22,13 @@ from typing import TYPE_CHECKING, Callable
 import numpy as np
 from PySide6.QtCore import QObject
 
-from app import scenario_io
-from models.scenario import Scenario
-from ui.animation.activity import Activity, component_activity
+from app.replay.activity import Activity, component_activity
 from ui.animation.style import fmt_time
 
 if TYPE_CHECKING:
     from ui.animation.controller import ReplayController
-    from ui.animation.data import ReplayData
+    from app.replay.data import ReplayData
+    from app.document import Document
     from ui.canvas.scene import CanvasScene
 
 #: The busy share looks back over this fraction of the whole run.
@@ -56,7 +55,7 @@ class Tint:
 def activity_of(data: "ReplayData", name: str) -> ActivityFn | None:
     """How to ask what component ``name`` is doing (None: it has no busy share).
 
-    :func:`~ui.animation.activity.component_activity`, which knows a
+    :func:`~app.replay.activity.component_activity`, which knows a
     component by the role the model recorded (channel paths included).
     """
     fn = component_activity
@@ -93,13 +92,6 @@ def busy_share(data: "ReplayData", name: str, t: float, window: float,
     return busy / len(times)
 
 
-def _run_shape(sc: Scenario) -> tuple:
-    """What a run depends on: experiment, components (not positions) and links."""
-    return (sc.experiment,
-            {nid: (n.kind, n.label, dict(n.properties)) for nid, n in sc.nodes.items()},
-            {lid: (ln.source, ln.target) for lid, ln in sc.links.items()})
-
-
 class CanvasTint(QObject):
     """Follows a replay clock and tints the scene's cards (see the module docstring).
 
@@ -109,43 +101,45 @@ class CanvasTint(QObject):
         The canvas to tint.
     controller : ReplayController
         The replay clock of the animation view.
-    run_document : callable, optional
-        Returns the scenario document the replayed run ran from (the main
-        window's ``run_scenario_document``); asked once when a run arrives.
-        Without it, or when it returns ``None``, the run is taken to be of
-        the scenario on the canvas at that moment.
+    document : app.document.Document, optional
+        The document whose run is replayed: it says whether that run is
+        still the drawing's (:meth:`~app.document.Document.run_is_stale`).
+        Without it, the run is taken to be of the scenario on the canvas.
     """
 
     def __init__(self, scene: "CanvasScene", controller: "ReplayController",
-                 run_document: Callable[[], dict | None] | None = None,
+                 document: "Document | None" = None,
                  parent: QObject | None = None) -> None:
         super().__init__(parent if parent is not None else scene)
         self.scene, self.controller = scene, controller
-        self._run_document = run_document
-        self._run_shape: tuple | None = None
+        self.document = document
         #: Node id → (trace component, its activity function) of the cards tinted.
         self.matched: dict[str, tuple[str, ActivityFn]] = {}
         controller.data_changed.connect(self._on_controller_data_changed)
         controller.time_changed.connect(self._on_controller_time_changed)
-        # Emitted after every edit but a move, and when a scenario is opened.
-        scene.issues_changed.connect(self._on_scene_issues_changed)
+        # After every batch of edits but a move, and when a scenario is opened.
+        if document is not None:
+            document.changed.connect(self._on_document_changed)
+        else:
+            scene.issues_changed.connect(self._on_scene_issues_changed)
         self._on_controller_data_changed()
 
     @property
     def stale(self) -> bool:
         """True when the scenario on the canvas is not the one the run ran from."""
-        return self._run_shape is None or _run_shape(self.scene.scenario) != self._run_shape
+        if self.controller.data is None:
+            return True
+        return self.document is not None and self.document.run_is_stale()
 
     def _on_controller_data_changed(self) -> None:
-        self._run_shape = None
-        if self.controller.data is not None:
-            doc = self._run_document() if self._run_document is not None else None
-            run_sc = scenario_io.from_document(doc) if doc is not None else self.scene.scenario
-            self._run_shape = _run_shape(run_sc)
         self._rematch()
 
     def _on_scene_issues_changed(self, _issues) -> None:
         self._rematch()
+
+    def _on_document_changed(self, change) -> None:
+        if change.scenario and not change.moved_only:
+            self._rematch()
 
     def _rematch(self) -> None:
         data = self.controller.data
@@ -184,8 +178,8 @@ class CanvasTint(QObject):
 
 
 def tint_during_replay(scene: "CanvasScene", replay_view,
-                       run_document: Callable[[], dict | None] | None = None) -> CanvasTint | None:
+                       document: "Document | None" = None) -> CanvasTint | None:
     """A :class:`CanvasTint` following ``replay_view``'s clock (None without a replay view)."""
     if replay_view is None:
         return None
-    return CanvasTint(scene, replay_view.controller, run_document)
+    return CanvasTint(scene, replay_view.controller, document)

@@ -17,7 +17,7 @@ from ui.canvas.items import LinkItem, NodeItem, PortItem
 from ui.editor import GRID, Editor
 
 _CALLBACKS = ("node_added", "node_removed", "link_added", "link_removed", "moved",
-              "property_changed", "label_changed", "experiment_changed", "batch_finished")
+              "property_changed", "label_changed", "experiment_changed")
 
 
 #: The canvas area before anything is drawn; it grows to take in every component.
@@ -30,9 +30,9 @@ class CanvasScene(QGraphicsScene):
     """Draws :attr:`scenario`; every change arrives through model callbacks.
 
     A whole scenario (:meth:`bind`) and a batch of edits
-    (:meth:`Scenario.batch <models.scenario.Scenario.batch>`) are drawn in
+    (:meth:`Document.batch <app.document.Document.batch>`) are drawn in
     one go: items are added as the model announces them, and the issues are
-    checked once at the end rather than after every component.
+    redrawn once, when the document announces the batch.
     """
 
     #: The scenario's problems changed (list of :class:`~models.scenario.Issue`).
@@ -56,8 +56,16 @@ class CanvasScene(QGraphicsScene):
         self._rubber_line: QGraphicsLineItem | None = None
         self._press_positions: dict[str, tuple[float, float]] = {}
         self.setSceneRect(_MIN_RECT)
-        editor.scenario_replaced.connect(self.bind)
+        # The document says when a scenario is put in and when a batch of
+        # edits is over (then the issues, which it checks once, are redrawn).
+        editor.document.changed.connect(self._on_document_changed)
         self.bind(editor.scenario)
+
+    def _on_document_changed(self, change) -> None:
+        if change.replaced:
+            self.bind(self.editor.scenario)
+        elif change.scenario and not change.moved_only:
+            self._refresh_issues()
 
     # ---- following the model -------------------------------------------
     def bind(self, scenario: Scenario) -> None:
@@ -111,23 +119,19 @@ class CanvasScene(QGraphicsScene):
     def _on_model_node_added(self, node: Node) -> None:
         item = self._add_node_item(node)
         self._take_in(item.sceneBoundingRect())
-        self._model_edited()
 
     def _on_model_node_removed(self, node: Node) -> None:
         self.removeItem(self.node_items.pop(node.id))
         # The model removes a component's links first, so none are left here.
         self._links_at.pop(node.id, None)
-        self._model_edited()
 
     def _on_model_link_added(self, link: Link) -> None:
         self._add_link_item(link)
-        self._model_edited()
 
     def _on_model_link_removed(self, link: Link) -> None:
         self.removeItem(self.link_items.pop(link.id))
         for end in (link.source, link.target):
             self._links_at.get(end, set()).discard(link.id)
-        self._model_edited()
 
     def _on_model_moved(self, node: Node) -> None:
         item = self.node_items[node.id]
@@ -144,21 +148,12 @@ class CanvasScene(QGraphicsScene):
         item = self.node_items[node.id]
         item.setToolTip(self._tooltip(node))
         item.update()
-        self._model_edited()
 
     def _on_model_property_changed(self, node: Node, key: str, value) -> None:
-        self._model_edited()
+        """Nothing to redraw: the issues follow the document's batch."""
 
     def _on_model_experiment_changed(self, name) -> None:
-        self._model_edited()
-
-    def _on_model_batch_finished(self) -> None:
-        self._refresh_issues()
-
-    def _model_edited(self) -> None:
-        # Inside a batch the issues are checked once, at batch_finished.
-        if not self.scenario.in_batch:
-            self._refresh_issues()
+        """Nothing to redraw: the issues follow the document's batch."""
 
     def _tooltip(self, node: Node) -> str:
         from models import components
@@ -166,7 +161,7 @@ class CanvasScene(QGraphicsScene):
         return f"<b>{node.label}</b> — {k.label}<br>{k.help}"
 
     def _refresh_issues(self) -> None:
-        self._issues = self.scenario.issues()
+        self._issues = self.editor.document.issues()
         by_node: dict[str | None, list[str]] = {}
         for issue in self._issues:
             by_node.setdefault(issue.node, []).append(issue.message)

@@ -1,4 +1,4 @@
-"""Chart widgets: one :class:`ChartWidget` per :class:`~ui.charts.series.ChartData`,
+"""Chart widgets: one :class:`ChartWidget` per :class:`~app.replay.series.ChartData`,
 and :class:`ChartsView`, the tabbed view the main window shows after a run.
 
 Curves draw from preallocated numpy buffers (grown by doubling, reused from
@@ -12,8 +12,8 @@ import pyqtgraph as pg
 from PySide6.QtCore import Signal
 from PySide6.QtWidgets import QLabel, QTabWidget, QVBoxLayout, QWidget
 
+from app.replay.series import ChartData, Series, derive_charts
 from ui.charts import style
-from ui.charts.series import ChartData, Series, derive_charts
 
 
 class _Buffer:

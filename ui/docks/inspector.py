@@ -15,6 +15,7 @@ from PySide6.QtCore import Qt
 from PySide6.QtWidgets import (QCheckBox, QComboBox, QFormLayout, QLabel, QLineEdit,
                                QScrollArea, QVBoxLayout, QWidget)
 
+from app.names import words
 from models import components, experiments
 from models.params import Param
 from ui.canvas.scene import CanvasScene
@@ -35,6 +36,34 @@ def format_value(value: Any) -> str:
     return str(value)
 
 
+def format_mix(value: dict) -> str:
+    """A mix as a person writes it: ``Read 69 %, Read update 10 %``."""
+    def label(k) -> str:
+        text = str(words(k))
+        return text[:1].upper() + text[1:]
+    return ", ".join(f"{label(k)} {format_value(v)} %" for k, v in value.items())
+
+
+def parse_mix(text: str, choices) -> Any:
+    """``Read 69 %, Read update 10 %`` → ``{"read": 69, "read_update": 10}``.
+
+    Text that is not in that form is handed on unchanged (JSON, or a typo the
+    editor refuses with one message naming the allowed choices).
+    """
+    names = {str(words(c)).lower(): c for c in choices} | {str(c).lower(): c for c in choices}
+    out = {}
+    for part in filter(None, (s.strip() for s in text.split(","))):
+        label, _, number = part.rstrip("% ").rpartition(" ")
+        key = names.get(label.strip().lower())
+        try:
+            out[key] = float(number)
+        except ValueError:
+            return text
+        if key is None:
+            return text
+    return {k: int(v) if v.is_integer() else v for k, v in out.items()} or text
+
+
 class Inspector(QScrollArea):
     """Shows and edits the selected component (or the scenario's problems)."""
 
@@ -49,7 +78,8 @@ class Inspector(QScrollArea):
         self.error.setStyleSheet(ERROR_STYLE)
         self.error.setObjectName("inspectorError")
         scene.selectionChanged.connect(self._on_scene_selection_changed)
-        scene.issues_changed.connect(self._on_scene_issues_changed)
+        # The document announces each batch of edits once (app/document.py).
+        editor.document.changed.connect(self._on_document_changed)
         self.rebuild()
 
     def _on_scene_selection_changed(self) -> None:
@@ -58,8 +88,10 @@ class Inspector(QScrollArea):
         ids = self.scene.selected_node_ids()
         self.show_node(ids[0] if len(ids) == 1 else None)
 
-    def _on_scene_issues_changed(self, _issues) -> None:
-        # Issues change after every edit: redraw unless the user is typing here.
+    def _on_document_changed(self, change) -> None:
+        if change.moved_only or not (change.scenario or change.replaced):
+            return
+        # The drawing changed: redraw unless the user is typing here.
         focus = self.focusWidget()
         if isinstance(focus, QLineEdit) and self.isAncestorOf(focus) and focus.isModified():
             return
@@ -159,7 +191,7 @@ class Inspector(QScrollArea):
         fixed = sc.fixed_by_kind(self.node_id, p.name)
         if p.kind == "choice":
             w = QComboBox()
-            w.addItems([str(c) for c in p.choices])
+            w.addItems([str(words(c)) for c in p.choices])
             if value in p.choices:
                 w.setCurrentIndex(p.choices.index(value))
             w.activated.connect(lambda i, p=p: self._commit(p, p.choices[i]))
@@ -168,7 +200,9 @@ class Inspector(QScrollArea):
             w.setChecked(bool(value))
             w.toggled.connect(lambda on, p=p: self._commit(p, on))
         else:
-            w = QLineEdit(format_value(value))
+            shown = (format_mix(value) if p.kind == "mix" and isinstance(value, dict)
+                     else format_value(value))
+            w = QLineEdit(shown)
             w.setPlaceholderText("not set" if p.optional else "")
             w.editingFinished.connect(lambda w=w, p=p: self._on_text_edited(w, p))
         w.setObjectName(p.name)
@@ -184,7 +218,8 @@ class Inspector(QScrollArea):
             return
         w.setModified(False)
         text = w.text().strip()
-        self._commit(p, None if (text == "" and p.optional) else text, w)
+        value = parse_mix(text, p.choices) if p.kind == "mix" and text else text
+        self._commit(p, None if (text == "" and p.optional) else value, w)
 
     def _commit(self, p: Param, value: Any, w: QWidget | None = None) -> None:
         why = self.editor.set_property(self.node_id, p.name, value)

@@ -8,6 +8,7 @@ from PySide6.QtCore import Qt
 from PySide6.QtWidgets import (QAbstractItemView, QHeaderView, QLabel, QScrollArea,
                                QTableWidget, QTableWidgetItem, QVBoxLayout, QWidget)
 
+from app.names import words
 from models import experiments
 from models.replicate import Replicated
 from models.run import RunResult, Table
@@ -134,7 +135,7 @@ TURN_COLUMNS, TURN_ROWS = 4, 3
 
 
 def _report_table(report: Table) -> QTableWidget:
-    rows = [tuple(format_number(c) for c in row) for row in report.rows]
+    rows = [tuple(str(words(format_number(c))) for c in row) for row in report.rows]
     if len(report.columns) > TURN_COLUMNS and 0 < len(rows) <= TURN_ROWS:
         # One column per entity (volume, drive), headed by its first cell.
         header = (str(report.columns[0]), *(row[0] for row in rows))

@@ -13,6 +13,9 @@ from dataclasses import dataclass, field, replace
 
 import numpy as np
 
+from app.names import words
+from models import trace_vocab as V
+
 #: DB2 and z/VM spool pages are 4 KB (DOMAIN.md §1); ``io_start``'s ``b`` counts them.
 PAGE_BYTES = 4096
 #: At most this many time bins for rates over time: fine enough to show a
@@ -20,7 +23,7 @@ PAGE_BYTES = 4096
 TIME_BINS = 200
 #: Events per bin we aim for, so a short run's rate is not all noise.
 EVENTS_PER_BIN = 25
-PHASES = ("IOSQ", "PEND", "DISC", "CONN")
+PHASES = V.PHASES
 
 
 @dataclass(frozen=True)
@@ -108,10 +111,10 @@ def phase_times(trace) -> tuple[list[str], np.ndarray] | None:
     (volumes, ms) or None
         ``ms`` has shape (len(volumes), 4): mean milliseconds per I/O.
     """
-    rows = _kind_rows(trace, "io_phase", "io_end")
-    if rows is None or _kid(trace, "io_phase") < 0:
+    rows = _kind_rows(trace, V.IO_PHASE, V.IO_END)
+    if rows is None or _kid(trace, V.IO_PHASE) < 0:
         return None
-    end_kind = _kid(trace, "io_end")
+    end_kind = _kid(trace, V.IO_END)
     # Order each I/O's rows by time: a phase lasts until the next row of the same I/O.
     order = np.lexsort((rows["t"], rows["a"], rows["comp"]))
     r = rows[order]
@@ -199,7 +202,7 @@ def _bins(t0: float, t1: float, events: int) -> np.ndarray:
 def throughput_chart(result) -> ChartData | None:
     """MB/s over time: DASD I/O (pages per completed I/O), tape blocks, spool reads."""
     trace = result.trace
-    rows = _kind_rows(trace, "io_start", "io_end", "tape_write", "tape_read", "volume_read")
+    rows = _kind_rows(trace, V.IO_START, V.IO_END, V.TAPE_WRITE, V.TAPE_READ, V.VOLUME_READ)
     if rows is None:
         return None
     times = trace.columns()["t"]
@@ -209,11 +212,11 @@ def throughput_chart(result) -> ChartData | None:
     pages = _io_pages(trace, rows)
     if pages is not None:
         series.append(("DASD I/O", pages[0], pages[1] * PAGE_BYTES))
-    for kind, label in (("tape_write", "tape write"), ("tape_read", "tape read")):
+    for kind, label in ((V.TAPE_WRITE, "tape write"), (V.TAPE_READ, "tape read")):
         r = rows[rows["kind"] == _kid(trace, kind)]
         if len(r):
             series.append((label, r["t"], r["a"].astype(float)))
-    r = rows[rows["kind"] == _kid(trace, "volume_read")]
+    r = rows[rows["kind"] == _kid(trace, V.VOLUME_READ)]
     if len(r):
         series.append(("spool volume reads", r["t"], r["a"] * float(PAGE_BYTES)))
     if not series:
@@ -226,8 +229,8 @@ def throughput_chart(result) -> ChartData | None:
 
 def _io_pages(trace, rows) -> tuple[np.ndarray, np.ndarray] | None:
     """End times of I/Os and the pages each moved (from its io_start row)."""
-    start = rows[rows["kind"] == _kid(trace, "io_start")]
-    end = rows[rows["kind"] == _kid(trace, "io_end")]
+    start = rows[rows["kind"] == _kid(trace, V.IO_START)]
+    end = rows[rows["kind"] == _kid(trace, V.IO_END)]
     if not len(start) or not len(end):
         return None
     key_s = start["comp"].astype(np.int64) << 40 | start["a"]
@@ -240,7 +243,7 @@ def _io_pages(trace, rows) -> tuple[np.ndarray, np.ndarray] | None:
 
 def cache_chart(result) -> ChartData | None:
     """Read hit ratio: per time bin and cumulative, or the run's overall ratio."""
-    rows = _kind_rows(result.trace, "cache_hit", "cache_miss")
+    rows = _kind_rows(result.trace, V.CACHE_HIT, V.CACHE_MISS)
     if rows is None:
         if "cache_hit_ratio" not in result.metrics:
             return None
@@ -248,7 +251,7 @@ def cache_chart(result) -> ChartData | None:
         return ChartData("cache", "Cache read hit ratio", "", "", "Hit ratio", "",
                          (Series("hit ratio", np.zeros(1), y, "bar"),), ("whole run",),
                          source="metrics")
-    hit = (rows["kind"] == _kid(result.trace, "cache_hit")).astype(float)
+    hit = (rows["kind"] == _kid(result.trace, V.CACHE_HIT)).astype(float)
     edges = _bins(float(rows["t"].min()), float(rows["t"].max()), len(rows))
     hits = np.histogram(rows["t"], edges, weights=hit)[0]
     total = np.histogram(rows["t"], edges)[0]
@@ -291,20 +294,20 @@ def _queue_series(name: str, x: np.ndarray, y: np.ndarray, edges: np.ndarray) ->
 def queue_chart(result) -> ChartData | None:
     """I/Os outstanding per volume (queued or active) and the storage buffer."""
     trace = result.trace
-    rows = _kind_rows(trace, "io_start", "io_end", "buffer_level")
+    rows = _kind_rows(trace, V.IO_START, V.IO_END, V.BUFFER_LEVEL)
     if rows is None:
         return None
     series = []
     edges = np.linspace(float(rows["t"].min()), float(rows["t"].max()) or 1.0, TIME_BINS + 1)
-    ends = rows[rows["kind"] == _kid(trace, "io_end")]
-    starts = rows[rows["kind"] == _kid(trace, "io_start")]
+    ends = rows[rows["kind"] == _kid(trace, V.IO_END)]
+    starts = rows[rows["kind"] == _kid(trace, V.IO_START)]
     for c in np.unique(starts["comp"])[:8]:   # a legend of more than 8 lanes is unreadable
         s, e = starts[starts["comp"] == c], ends[ends["comp"] == c]
         t = np.concatenate([s["t"], e["t"]])
         d = np.concatenate([np.ones(len(s)), -np.ones(len(e))])
         x, y = _step_counts(t, d)
         series.append(_queue_series(trace.components[int(c)], x, y, edges))
-    buf = rows[rows["kind"] == _kid(trace, "buffer_level")]
+    buf = rows[rows["kind"] == _kid(trace, V.BUFFER_LEVEL)]
     extra = {}
     if len(buf):
         series.append(_queue_series("buffer (pages)", buf["t"], buf["a"].astype(float), edges))
@@ -362,25 +365,25 @@ def utilisation_chart(result) -> ChartData | None:
                          (Series("busy", np.arange(len(y), dtype=float), y, "bar"),), names,
                          source="component figures")
     trace = result.trace
-    rows = _kind_rows(trace, "cpu_busy", "io_phase", "io_end")
+    rows = _kind_rows(trace, V.CPU_BUSY, V.IO_PHASE, V.IO_END)
     if rows is None:
         return None
     cols = trace.columns()
     span = float(cols["t"].max() - cols["t"].min()) if len(cols) else 0.0
     if span <= 0:
         return None
-    busy: dict[int, float] = {}
-    cpu = rows[rows["kind"] == _kid(trace, "cpu_busy")]
+    busy_s: dict[int, float] = {}
+    cpu = rows[rows["kind"] == _kid(trace, V.CPU_BUSY)]
     for c, us in zip(*_sum_by(cpu["comp"], cpu["b"] * 1e-6)):
-        busy[c] = busy.get(c, 0.0) + us
+        busy_s[c] = busy_s.get(c, 0.0) + us
     found = _device_busy(trace, rows)
     for c, s in zip(*found) if found else ():
-        busy[c] = busy.get(c, 0.0) + s
-    if not busy:
+        busy_s[c] = busy_s.get(c, 0.0) + s
+    if not busy_s:
         return None
-    comps = sorted(busy, key=lambda c: trace.components[c])
+    comps = sorted(busy_s, key=lambda c: trace.components[c])
     names = tuple(trace.components[c] for c in comps)
-    y = np.array([busy[c] / span * 100.0 for c in comps])
+    y = np.array([busy_s[c] / span * 100.0 for c in comps])
     return ChartData("utilisation", "Utilisation per component", "Component", "",
                      "Busy", "%", (Series("busy", np.arange(len(y), dtype=float), y, "bar"),), names)
 
@@ -397,8 +400,8 @@ def _device_busy(trace, rows) -> tuple[list[int], np.ndarray] | None:
     covered (not the sum of durations) keeps device busy at most 100 %, as
     RMF reports it.
     """
-    ph = rows[(rows["kind"] == _kid(trace, "io_phase")) & (rows["b"] == 1)]
-    end = rows[rows["kind"] == _kid(trace, "io_end")]
+    ph = rows[(rows["kind"] == _kid(trace, V.IO_PHASE)) & (rows["b"] == 1)]
+    end = rows[rows["kind"] == _kid(trace, V.IO_END)]
     if not len(ph) or not len(end):
         return None
     key_p = ph["comp"].astype(np.int64) << 40 | ph["a"]
@@ -424,7 +427,7 @@ def _covered(starts: np.ndarray, ends: np.ndarray) -> float:
 def switch_chart(result) -> ChartData | None:
     """SRB→TCB switches by cause (trace) or the run's switch count (metrics)."""
     trace = result.trace
-    rows = _kind_rows(trace, "srb_to_tcb")
+    rows = _kind_rows(trace, V.SRB_TO_TCB)
     if rows is None:
         if "srb_switches" not in result.metrics:
             return None
@@ -434,7 +437,8 @@ def switch_chart(result) -> ChartData | None:
                          source="metrics")
     causes = list(trace.meta.get("causes", ()))
     ids, counts = np.unique(rows["b"], return_counts=True)
-    names = tuple(causes[i] if 0 <= i < len(causes) else f"cause {i}" for i in ids.tolist())
+    names = tuple(words(causes[i]) if 0 <= i < len(causes) else f"cause {i}"
+                  for i in ids.tolist())
     return ChartData("switches", "SRB→TCB switches by cause", "Cause", "", "Switches", "count",
                      (Series("switches", np.arange(len(ids), dtype=float), counts.astype(float), "bar"),),
                      names)
@@ -459,7 +463,7 @@ def _cpu_from_reports(reports) -> dict[str, float] | None:
 def cpu_chart(result) -> ChartData | None:
     """CPU time by engine type: the whole run's figures (metrics, or the CPU
     report the Results panel shows), else the trace's ``cpu_busy`` slices."""
-    rows = _kind_rows(result.trace, "cpu_busy")
+    rows = _kind_rows(result.trace, V.CPU_BUSY)
     source = "metrics"
     if "ziip_cpu_ms" in result.metrics or "gcp_cpu_ms" in result.metrics:
         by_type = {"zIIP": float(result.metrics.get("ziip_cpu_ms", 0.0)),
@@ -470,7 +474,7 @@ def cpu_chart(result) -> ChartData | None:
     elif rows is not None:
         source = "trace"
         comps, total_ms = _sum_by(rows["comp"], rows["b"] * 1e-3)
-        by_type: dict[str, float] = {}
+        by_type = {}
         for c, ms in zip(comps, total_ms):
             t = engine_type(result.trace.components[c])
             by_type[t] = by_type.get(t, 0.0) + float(ms)
@@ -487,12 +491,13 @@ def cpu_chart(result) -> ChartData | None:
 def tape_chart(result) -> ChartData | None:
     """Per drive: when it wrote or read and when its cartridge was changed."""
     trace = result.trace
-    rows = _kind_rows(trace, "tape_write", "tape_read", "tape_change_start", "tape_change_end")
+    rows = _kind_rows(trace, V.TAPE_WRITE, V.TAPE_READ, V.TAPE_CHANGE_START, V.TAPE_CHANGE_END)
     if rows is None:
         return None
     drives = sorted({int(c) for c in rows["comp"]}, key=lambda c: trace.components[c])
     lane = {c: i for i, c in enumerate(drives)}
-    busy, changes = [], []
+    busy: list = []
+    changes: list = []
     for c in drives:
         mine = rows[rows["comp"] == c]
         changes.extend((s, e, lane[c]) for s, e in _change_spans(trace, mine))
@@ -509,8 +514,8 @@ def tape_chart(result) -> ChartData | None:
 
 
 def _change_spans(trace, rows) -> list[tuple[float, float]]:
-    start = rows["t"][rows["kind"] == _kid(trace, "tape_change_start")]
-    end = rows["t"][rows["kind"] == _kid(trace, "tape_change_end")]
+    start = rows["t"][rows["kind"] == _kid(trace, V.TAPE_CHANGE_START)]
+    end = rows["t"][rows["kind"] == _kid(trace, V.TAPE_CHANGE_END)]
     spans = []
     for s in start:
         later = end[end >= s]
@@ -520,7 +525,7 @@ def _change_spans(trace, rows) -> list[tuple[float, float]]:
 
 def _transfer_spans(trace, rows) -> list[tuple[float, float]]:
     """Merge block transfers separated by less than a gap into busy spans."""
-    t = rows["t"][np.isin(rows["kind"], [_kid(trace, "tape_write"), _kid(trace, "tape_read")])]
+    t = rows["t"][np.isin(rows["kind"], [_kid(trace, V.TAPE_WRITE), _kid(trace, V.TAPE_READ)])]
     if not len(t):
         return []
     gaps = np.diff(t)

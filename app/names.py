@@ -1,0 +1,37 @@
+"""Names a person reads, for values the models keep as identifiers (Qt-free).
+
+A choice value (``adabas_read``, ``list_prefetch``) or a report cell that is
+an identifier is shown in words (“Adabas read”); everything else is left as
+it is (``zHPF``, ``FICON``, ``HDD15K`` and component names are already what
+the user reads).
+"""
+from __future__ import annotations
+
+import re
+from typing import Any
+
+_IDENTIFIER = re.compile(r"[a-z][a-z0-9]*(?:_[a-z0-9]+)+")
+
+
+def words(value: Any) -> Any:
+    """``value`` in words if it is a snake_case identifier, else unchanged."""
+    if isinstance(value, str) and _IDENTIFIER.fullmatch(value):
+        text = value.replace("_", " ")
+        return text[0].upper() + text[1:]
+    return value
+
+
+def param_title(experiment, key: str) -> str:
+    """The title of parameter ``key`` of ``experiment`` (the key in words if unknown)."""
+    try:
+        return experiment.schema[key].title
+    except (KeyError, AttributeError, ValueError):
+        return str(words(key))
+
+
+def metric_title(experiment, key: str) -> tuple[str, str]:
+    """(title, unit) of metric ``key`` of ``experiment``."""
+    for m in getattr(experiment, "metrics", ()):
+        if m.name == key:
+            return m.title, m.unit or ""
+    return str(words(key)), ""

@@ -1,0 +1,180 @@
+"""Every case study, run in the window: a number shown in two places is one number.
+
+For each built-in case study the window opens it, runs it, and then compares
+what it shows:
+
+* the results tables in the dock with the CSV of Export ▸ Results tables
+  (every cell, as the dock formats it);
+* every bar of the response and utilisation charts with the same
+  component's figure in the dock's tables;
+* the replay's header (the run it names, the pages of the I/O in front)
+  with the results headline and the run's page count.
+"""
+from __future__ import annotations
+
+import csv
+from collections import Counter
+
+import pytest
+from PySide6.QtWidgets import QApplication, QTableWidget
+
+from app import export
+from models import experiments
+from ui.docks.results import format_number
+
+CASES = tuple(experiments.registry())
+
+
+@pytest.fixture(scope="module")
+def shown(qapp, tmp_path_factory):
+    """Per case: the run, the dock's tables as shown, the CSV, the charts, the replay."""
+    from ui.main_window import MainWindow
+    win = MainWindow()
+    win.resize(1280, 800)
+    win.show()
+    out = {}
+    try:
+        for case in CASES:
+            assert win.open_case_or_file(case) is None
+            win.run_and_wait()
+            result = win.document.result
+            assert result is not None and result.experiment == case, case
+            QApplication.processEvents()
+            dock = [_cells(t) for t in win.results.widget().findChildren(QTableWidget)]
+            path = tmp_path_factory.mktemp(case) / "tables.csv"
+            export.save_tables_csv(export.result_tables(result), path)
+            rows = list(csv.reader(path.open(encoding="utf-8")))
+            charts = {k: c.data for k, c in win.views["charts"].charts().items()}
+            replay = win.views["animation"]
+            pages = _replay_pages(replay)
+            out[case] = dict(result=result, dock=dock, csv=rows, charts=charts,
+                             headline=win.results.headline.text(), note=replay.note.text(),
+                             pages=pages)
+    finally:
+        win.shutdown()
+        win.close()
+    return out
+
+
+def _cells(table: QTableWidget) -> list[list[str]]:
+    head = [table.horizontalHeaderItem(c).text() for c in range(table.columnCount())]
+    return [head] + [[table.item(r, c).text() if table.item(r, c) else ""
+                      for c in range(table.columnCount())] for r in range(table.rowCount())]
+
+
+def _replay_pages(replay) -> list[tuple[int, int]]:
+    """(pages listed in the track view, pages of that I/O) at a few I/O starts."""
+    track = getattr(replay, "views", {}).get("Track reads")
+    data = replay.data
+    if track is None or data is None:
+        return []
+    vols = [v for v in data.component_names("VOL") if len(data.rows_of(v, "io_start"))]
+    if not vols:
+        return []
+    starts = data.rows_of(vols[0], "io_start")
+    out = []
+    for row in starts[len(starts) // 2: len(starts) // 2 + 5]:
+        state = track.compute(data, float(data.t[row]) + 1e-9)
+        io_row = next((r for r in starts if int(data.a[r]) == state.io_id), None)
+        if io_row is not None:
+            out.append((len(state.pages), int(data.b[io_row])))
+    return out
+
+
+def _as_shown(text: str) -> str:
+    """A CSV cell as the dock would show it."""
+    try:
+        return format_number(float(text))
+    except ValueError:
+        return text
+
+
+def _number(text: str) -> str:
+    return text.split(" ")[0]          # the dock's metric cell is "value unit"
+
+
+@pytest.mark.parametrize("case", CASES)
+def test_the_csv_holds_what_the_results_dock_shows(shown, case):
+    s = shown[case]
+    blocks, block = [], []
+    for row in s["csv"]:
+        if not row:
+            blocks.append(block)
+            block = []
+        else:
+            block.append(row)
+    blocks.append(block)
+    metrics, reports = blocks[0], blocks[1:]
+    dock_metrics = {row[0]: _number(row[1]) for row in s["dock"][0][1:]}
+    csv_metrics = {row[0]: _as_shown(row[1]) for row in metrics[2:]}
+    assert dock_metrics == csv_metrics
+    # A narrow report is shown turned (its columns as rows), so the header
+    # and the cells are compared together.
+    for dock, block in zip(s["dock"][1:], reports):
+        csv_cells = Counter(_as_shown(c) for row in block[1:] for c in row)
+        dock_cells = Counter(c for row in dock for c in row)
+        assert csv_cells == dock_cells, (case, block[0][0])
+    assert len(s["dock"]) == 1 + len(s["result"].reports)
+
+
+def _component_cells(dock) -> dict[str, set[str]]:
+    """Component name → every cell the dock shows for it (its row, or its column
+    of a turned table, or its rows of 'Components as drawn')."""
+    out: dict[str, set[str]] = {}
+    for table in dock[1:]:
+        head, rows = table[0], table[1:]
+        for row in rows:
+            out.setdefault(row[0], set()).update(row[1:])
+        for c, name in enumerate(head[1:], 1):
+            out.setdefault(name, set()).update(row[c] for row in rows)
+    return out
+
+
+def _agrees(y: float, shown: set[str]) -> bool:
+    """True if one of the cells shows ``y``: as the dock formats it, or as the
+    model's report rounded it (to the cell's own decimals)."""
+    if format_number(y) in shown:
+        return True
+    for text in shown:
+        try:
+            v = float(text.replace(",", ""))
+        except ValueError:
+            continue
+        if v == 0:
+            continue                  # "0" says nothing about a small figure
+        decimals = len(text.split(".")[1]) if "." in text else 0
+        if abs(y - v) <= 0.5 * 10 ** -decimals * (1 + 1e-9):
+            return True
+    return False
+
+
+@pytest.mark.parametrize("case", CASES)
+def test_every_component_bar_is_the_figure_the_dock_shows(shown, case):
+    s = shown[case]
+    cells = _component_cells(s["dock"])
+    checked = 0
+    for key in ("response", "utilisation"):
+        chart = s["charts"].get(key)
+        if chart is None:
+            continue
+        for i, name in enumerate(chart.categories):
+            assert name in cells, (case, key, name)
+            for series in chart.series:
+                y = float(series.y[i])
+                if key == "response" and y == 0:
+                    continue                   # a phase the table leaves at 0 or blank
+                assert _agrees(y, cells[name]), (case, key, name, series.name, y, cells[name])
+                checked += 1
+    if any(k in s["charts"] for k in ("response", "utilisation")):
+        assert checked > 0
+
+
+@pytest.mark.parametrize("case", CASES)
+def test_the_replay_header_names_this_run_and_its_io_pages(shown, case):
+    s = shown[case]
+    title = experiments.get(case).title
+    assert title in s["headline"]
+    if s["result"].trace is not None and len(s["result"].trace):
+        assert title in s["note"], (case, s["note"])
+    for listed, own in s["pages"]:
+        assert listed <= own, case
