@@ -98,6 +98,9 @@ class MainWindow(QMainWindow):
         self.autosaver.failed.connect(self.say)
         self.recovery_box: QMessageBox | None = None
         self._report_history()
+        # Guided lessons, their caption band and presentation mode (docs/lessons.md).
+        from ui.lessons import install as install_lessons
+        self.lessons = install_lessons(self)
 
     def _report_history(self) -> None:
         """Say once that the run history was damaged or has unreadable runs."""
