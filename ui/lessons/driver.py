@@ -72,8 +72,16 @@ class AppDriver:
         self.editor.undo_stack.setClean()
         return self.window.open_scenario(scenario, message)
 
-    def apply(self, step) -> None:
-        """A step's set/add/remove as undo commands (one per gesture)."""
+    def apply(self, step, text: str = "Lesson step") -> None:
+        """A step's set/add/remove as undo commands, one Undo for the step."""
+        stack = self.editor.undo_stack
+        stack.beginMacro(text)
+        try:
+            self._apply(step)
+        finally:
+            stack.endMacro()
+
+    def _apply(self, step) -> None:
         ed, sc = self.editor, self.scenario
         labels = {n.label: n.id for n in sc.nodes.values()}
         if step.remove:

@@ -98,7 +98,7 @@ class LessonPlayer(QObject):
             controller.pause()
         want = drawing(lesson.document_at(index))
         if forward and index > 0 and d.document() == drawing(lesson.document_at(index - 1)):
-            d.apply(step)
+            d.apply(step, f"Lesson step {index + 1}")
         if d.document() != want:
             d.restore(lesson.scenario_at(index), f"Lesson: {lesson.title}, step {index + 1}")
             self._run_drawing = None

@@ -1,0 +1,93 @@
+"""Every step of every lesson reaches the state it names, in the window."""
+from __future__ import annotations
+
+import pytest
+from PySide6.QtCore import Qt
+
+from app import lessons
+from ui.lessons.driver import drawing
+
+ALL = lessons.load_all()
+
+
+@pytest.mark.parametrize("lesson", ALL, ids=[x.name for x in ALL])
+def test_walk_every_step(window, qtbot, lesson):
+    """Next through the lesson: each step's drawing, run, view, moment and highlight."""
+    parts = window.lessons
+    assert parts.start(lesson.name) is None
+    player = parts.player
+    for i, step in enumerate(lesson.steps):
+        if i:
+            player.next()
+        state = player.state()
+        assert state["step"] == i
+        assert state["problem"] == "", (lesson.name, i, state["problem"])
+        # The drawing is the step's (its edits applied with undo commands).
+        assert state["drawing"] == drawing(lesson.document_at(i)), (lesson.name, i)
+        ran = lesson.run_needed(i) is not None
+        assert state["ran"] == ran, (lesson.name, i)
+        assert window.tab_name() == lesson.view_at(i)
+        moment = lesson.moment_at(i)
+        if moment is not None and (step.moment or step.run):
+            t = lessons.find_moment(player.result.trace, moment)
+            assert t is not None and state["moment_t"] == pytest.approx(t)
+            assert player.driver.controller().t == pytest.approx(t)
+        if step.play is not None:
+            assert player.driver.controller().playing
+        hl = step.highlight
+        if hl:
+            assert state["highlight"] == next(iter(hl.values())), (lesson.name, i)
+        assert parts.panel.where.text() == f"Step {i + 1} of {len(lesson.steps)}"
+    assert lesson.steps[-1].kind == "answer"
+    assert parts.panel.caption.text().startswith("<b>Answer.</b>")
+
+
+def test_undo_reset_back_and_keys(window, qtbot):
+    """A step's edits undo; Reset step puts them back; Back restores the earlier
+    drawing; Space and the arrows step while no text field has the keys."""
+    lesson = lessons.get("db2_io")
+    parts = window.lessons
+    parts.start("db2_io")
+    player = parts.player
+    assert window.editor.scenario.nodes  # the case is open
+    cu = next(n for n in window.editor.scenario.nodes.values() if n.label == "DS8000 CU")
+    assert cu.properties.get("cache") == "cold"          # the featured case opens cold
+    qtbot.keyClick(window, Qt.Key.Key_Space)
+    assert player.index == 1
+    kinds = {n.label: n.kind for n in window.editor.scenario.nodes.values()}
+    assert kinds["CHPID 40"] == "chan_ficon"
+    window.editor.undo_stack.undo()                      # Undo works on a lesson's edit
+    kinds = {n.label: n.kind for n in window.editor.scenario.nodes.values()}
+    assert kinds["CHPID 40"] == "chan_zhpf"
+    player.reset_step()
+    assert player.state()["drawing"] == drawing(lesson.document_at(1))
+    qtbot.keyClick(window, Qt.Key.Key_Left)
+    assert player.index == 0
+    assert player.state()["drawing"] == drawing(lesson.document_at(0))
+    qtbot.keyClick(window, Qt.Key.Key_Right)
+    assert player.index == 1
+    player.go(len(lesson.steps) - 2)                     # jump to the question
+    assert "Question." in parts.panel.caption.text()
+
+
+def test_presentation_keys(window, qtbot):
+    """F11 mode: docks hidden, Space/arrows step, Escape leaves and restores."""
+    parts = window.lessons
+    parts.start("natural_ziip")
+    window.show()
+    was_visible = window.docks["inspector"].isVisible() or window.docks["palette"].isVisible()
+    parts.presentation.set_on(True, full_screen=False)
+    assert parts.presentation.on
+    assert not window.menuBar().isVisible()
+    assert not any(d.isVisible() for d in window.docks.values())
+    assert parts.dock.isVisible()
+    assert parts.panel.caption.font().pointSize() >= 20 or "24pt" in parts.panel.styleSheet()
+    qtbot.keyClick(window, Qt.Key.Key_Space)
+    assert parts.player.index == 1
+    qtbot.keyClick(window, Qt.Key.Key_Left)
+    assert parts.player.index == 0
+    qtbot.keyClick(window, Qt.Key.Key_Escape)
+    assert not parts.presentation.on
+    assert window.menuBar().isVisible()
+    if was_visible:
+        assert any(d.isVisible() for d in window.docks.values())
