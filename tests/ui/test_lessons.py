@@ -91,3 +91,32 @@ def test_presentation_keys(window, qtbot):
     assert window.menuBar().isVisible()
     if was_visible:
         assert any(d.isVisible() for d in window.docks.values())
+
+
+def test_empty_canvas_hint(window, qtbot):
+    """'Drag a workload here' on an empty canvas, gone once a component is there."""
+    from PySide6.QtGui import QImage, QPainter
+
+    from ui.canvas import view as canvas_view
+
+    window.new_scenario()
+    window.show()
+    calls = []
+    real = canvas_view.QPainter.drawText
+
+    def spy(painter, *args):
+        calls.append(args[-1])
+        return real(painter, *args)
+    image = QImage(400, 300, QImage.Format.Format_ARGB32)
+    painter = QPainter(image)
+    try:
+        canvas_view.QPainter.drawText = spy
+        canvas_view._draw_empty_hint(window.view, painter)
+        assert any(canvas_view.EMPTY_HINT in str(c) for c in calls)
+        calls.clear()
+        window.editor.add_component("wl_db2", 0, 0)
+        canvas_view._draw_empty_hint(window.view, painter)
+        assert not calls
+    finally:
+        canvas_view.QPainter.drawText = real
+        painter.end()
