@@ -207,7 +207,7 @@ class LessonPanel(QWidget):
                 "#lessonPanel { background: #000000; }"
                 "QLabel { color: #ffffff; font-size: 22pt; }"
                 "#lessonTitle { color: #ffd600; font-size: 18pt; font-weight: bold; }"
-                "#lessonCaption { font-size: 24pt; }"
+                "#lessonCaption { font-size: 19pt; }"
                 "QPushButton, QComboBox { font-size: 16pt; padding: 6px 14px; color: #000;"
                 " background: #ffd600; border: 2px solid #ffffff; }")
         else:
