@@ -70,6 +70,7 @@ class Step:
     set: dict = field(default_factory=dict)
     add: tuple = ()
     remove: tuple = ()
+    link: tuple = ()
     run: bool = False
     view: str | None = None
     part: str | None = None
@@ -82,7 +83,7 @@ class Step:
     @property
     def changes(self) -> bool:
         """True when the step changes the drawing."""
-        return bool(self.set or self.add or self.remove)
+        return bool(self.set or self.add or self.remove or self.link)
 
 
 @dataclass
@@ -205,6 +206,16 @@ def apply_changes(sc: Scenario, step: Step, where: str = "lesson", index: int | 
             sc.add_link(Link(sc.new_id("l"), node.id, labels[other].id))
         for key, value in item.get("properties", {}).items():
             _set(sc, node, key, value, where, index)
+    for pair in step.link:
+        a, b = pair
+        for x in (a, b):
+            if x not in labels:
+                raise _error(where, index, f"'link' names no component {x!r}; the canvas has "
+                                           f"{_known(sc)}")
+        why = sc.link_refusal(labels[a].id, labels[b].id)
+        if why:
+            raise _error(where, index, f"'link' cannot link {a!r} to {b!r}: {why}")
+        sc.add_link(Link(sc.new_id("l"), labels[a].id, labels[b].id))
     for label, props in step.set.items():
         if label not in labels:
             raise _error(where, index, f"'set' names no component {label!r}; the canvas "
@@ -234,6 +245,7 @@ def _set(sc: Scenario, node: Node, key: str, value: Any, where: str, index: int 
 def _step(raw: dict, kind: str = "step") -> Step:
     return Step(caption=raw["caption"].strip(), set=dict(raw.get("set", {})),
                 add=tuple(raw.get("add", ())), remove=tuple(raw.get("remove", ())),
+                link=tuple(tuple(p) for p in raw.get("link", ())),
                 run=bool(raw.get("run", False)), view=raw.get("view"), part=raw.get("part"),
                 moment=raw.get("moment"), play=raw.get("play"), highlight=raw.get("highlight"),
                 key=bool(raw.get("key", False)), kind=kind)
@@ -245,22 +257,35 @@ def from_document(doc: Any, where: str = "lesson") -> Lesson:
         documents.check_schema(doc, "lesson", where)
     except documents.InputError as exc:
         raise LessonError(str(exc)) from None
-    from app import scenario_io
-
-    if doc["case"] not in scenario_io.case_names():
-        raise LessonError(f"{where}: 'case' names no case study {doc['case']!r}; case studies: "
-                          f"{', '.join(scenario_io.case_names())}")
+    sc = open_case(doc["case"], where)
     steps = [_step(s) for s in doc["steps"]]
     steps.append(Step(caption=doc["question"], kind="question"))
     steps.append(Step(caption=doc["answer"], kind="answer"))
     lesson = Lesson(doc["name"], doc["title"], doc["teaches"], doc["case"], steps,
                     order=doc.get("order", 100), path=where)
-    sc = scenario_io.load_case(doc["case"])
     for i, step in enumerate(steps):
         apply_changes(sc, step, where, i)
         _check_names(lesson, sc, step, where, i)
         lesson._states.append(sc.to_dict())
     return lesson
+
+
+def open_case(case: str, where: str = "lesson") -> Scenario:
+    """The drawing a lesson opens: a case study, or ``whatif:NAME`` (the
+    what-if study's before drawing)."""
+    from app import scenario_io
+    from models import whatif
+
+    if case.startswith("whatif:"):
+        name = case.removeprefix("whatif:")
+        if name not in whatif.names():
+            raise LessonError(f"{where}: 'case' names no what-if study {name!r}; studies: "
+                              f"{', '.join(whatif.names())}")
+        return whatif.study(name).load()[0]
+    if case not in scenario_io.case_names():
+        raise LessonError(f"{where}: 'case' names no case study {case!r}; case studies: "
+                          f"{', '.join(scenario_io.case_names())}, or whatif:NAME")
+    return scenario_io.load_case(case)
 
 
 def _check_names(lesson: Lesson, sc: Scenario, step: Step, where: str, i: int) -> None:

@@ -14,16 +14,16 @@ from PySide6.QtCore import QEvent, QObject, QPointF, Qt
 from PySide6.QtGui import QColor, QPainter, QPalette
 from PySide6.QtWidgets import QApplication, QDockWidget, QStatusBar, QToolBar, QWidget
 
-#: Application font size in presentation mode (points).
-FONT_PT = 16
+#: Tab titles in presentation mode (points). The views draw their own text at
+#: their own sizes (made for a 1024-pixel-wide window); enlarging every widget's
+#: font would widen the replay's timeline past 1024 pixels.
+FONT_PT = 14
 #: Radius of the pointer highlight (pixels).
 POINTER_R = 28
-#: Widgets' style in presentation mode: big type, heavy borders, no grey text.
-STYLE = (f"QWidget {{ font-size: {FONT_PT}pt; }}"
-         "QTabBar::tab { font-size: 13pt; font-weight: bold; padding: 4px 10px; color: #000;"
-         " border: 2px solid #000; background: #ffffff; }"
-         "QTabBar::tab:selected { background: #ffd600; }"
-         "QLabel { color: #000000; }")
+#: Widgets' style in presentation mode: big tab titles, heavy borders, no grey.
+STYLE = (f"QTabBar::tab {{ font-size: {FONT_PT}pt; font-weight: bold; padding: 4px 10px;"
+         " color: #000; border: 2px solid #000; background: #ffffff; }"
+         "QTabBar::tab:selected { background: #ffd600; }")
 
 
 class PointerSpot(QWidget):

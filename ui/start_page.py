@@ -108,14 +108,25 @@ class StartPage(QWidget):
                                 "configuration, before and after, side by side</span>"))
         grid = QGridLayout()
         self.whatif_buttons: dict[str, QPushButton] = {}
+        teaches = _lessons_by_case()
         for i, st in enumerate(whatif.studies()):
-            b = QPushButton(st.title)
+            lesson = teaches.get(f"whatif:{st.name}")
+            b = QPushButton(f"{st.title}  —  {lesson.teaches}" if lesson is not None else st.title)
             b.setToolTip(f"<b>{st.title}</b><br>{st.about}")
             b.setObjectName(f"whatif_{st.name}")
             b.setSizePolicy(QSizePolicy.Policy.Ignored, QSizePolicy.Policy.Fixed)
             b.clicked.connect(lambda _=False, n=st.name: self.whatif_chosen.emit(n))
             self.whatif_buttons[st.name] = b
-            grid.addWidget(b, i // 2, i % 2)
+            grid.addWidget(b, i, 0)
+            if lesson is not None:
+                go = QPushButton("Lesson ▶")
+                go.setSizePolicy(QSizePolicy.Policy.Fixed, QSizePolicy.Policy.Fixed)
+                go.setObjectName(f"lesson_{lesson.name}")
+                go.setToolTip(f"<b>{lesson.title}</b><br>{lesson.teaches}")
+                go.clicked.connect(lambda _=False, n=lesson.name: self.lesson_chosen.emit(n))
+                self.lesson_buttons[lesson.name] = go
+                grid.addWidget(go, i, 1)
+        grid.setColumnStretch(0, 1)
         layout.addLayout(grid)
         return box
 

@@ -96,6 +96,8 @@ class AppDriver:
             for key, value in item.get("properties", {}).items():
                 ed.set_property(nid, key, value)
         labels = {n.label: n.id for n in sc.nodes.values()}
+        for a, b in step.link:
+            ed.link(labels[a], labels[b])
         for label, props in step.set.items():
             for key, value in props.items():
                 ed.set_property(labels[label], key, value)

@@ -201,13 +201,13 @@ class LessonPanel(QWidget):
 
     def set_large(self, large: bool) -> None:
         """Presentation mode: bigger text, high contrast."""
-        self.caption.setMinimumHeight(150 if large else 60)
+        self.caption.setMinimumHeight(175 if large else 60)
         if large:
             self.setStyleSheet(
                 "#lessonPanel { background: #000000; }"
                 "QLabel { color: #ffffff; font-size: 22pt; }"
                 "#lessonTitle { color: #ffd600; font-size: 18pt; font-weight: bold; }"
-                "#lessonCaption { font-size: 19pt; }"
+                "#lessonCaption { font-size: 17pt; }"
                 "QPushButton, QComboBox { font-size: 16pt; padding: 6px 14px; color: #000;"
                 " background: #ffd600; border: 2px solid #ffffff; }")
         else:
