@@ -18,7 +18,8 @@ from PySide6.QtCore import QEvent, QObject, Qt, Signal
 from PySide6.QtGui import QAction, QKeySequence
 from PySide6.QtWidgets import (QAbstractSpinBox, QApplication, QComboBox, QDockWidget,
                                QHBoxLayout, QLabel, QLineEdit, QMenu, QPlainTextEdit,
-                               QPushButton, QTextEdit, QVBoxLayout, QWidget)
+                               QPushButton, QSizePolicy, QTextEdit, QVBoxLayout,
+                               QWidget)
 
 from app import lessons as lessons_mod
 from ui.lessons.driver import AppDriver, drawing
@@ -161,6 +162,9 @@ class LessonPanel(QWidget):
         self.player = player
         self.title = QLabel()
         self.title.setObjectName("lessonTitle")
+        # A long title elides rather than widening the band.
+        self.title.setMinimumWidth(80)
+        self.title.setSizePolicy(QSizePolicy.Policy.Ignored, QSizePolicy.Policy.Preferred)
         self.caption = QLabel()
         self.caption.setObjectName("lessonCaption")
         self.caption.setWordWrap(True)
@@ -183,7 +187,10 @@ class LessonPanel(QWidget):
         self.reset_button.clicked.connect(lambda _=False: player.reset_step())
         self.close_button.clicked.connect(lambda _=False: player.stop())
         self.jump.activated.connect(player.go)
+        # One row of title and controls above the caption: the band stays
+        # low, so the view above it keeps its height at 1024×768.
         row = QHBoxLayout()
+        row.addWidget(self.title, 2)
         row.addWidget(self.where)
         row.addWidget(self.jump, 1)
         row.addWidget(self.reset_button)
@@ -191,24 +198,26 @@ class LessonPanel(QWidget):
         row.addWidget(self.next_button)
         row.addWidget(self.close_button)
         col = QVBoxLayout(self)
-        col.setContentsMargins(10, 6, 10, 6)
-        col.addWidget(self.title)
-        col.addWidget(self.caption, 1)
+        col.setContentsMargins(10, 4, 10, 6)
+        col.setSpacing(2)
         col.addLayout(row)
+        col.addWidget(self.caption, 1)
         self.set_large(False)
         player.step_changed.connect(self._show)
         player.lesson_changed.connect(self._on_lesson)
 
     def set_large(self, large: bool) -> None:
         """Presentation mode: bigger text, high contrast."""
-        self.caption.setMinimumHeight(175 if large else 60)
+        self.caption.setMinimumHeight(112 if large else 56)
+        # The jump list shows the step number; the title gets the room.
+        self.where.setVisible(not large)
         if large:
             self.setStyleSheet(
                 "#lessonPanel { background: #000000; }"
-                "QLabel { color: #ffffff; font-size: 22pt; }"
-                "#lessonTitle { color: #ffd600; font-size: 18pt; font-weight: bold; }"
-                "#lessonCaption { font-size: 17pt; }"
-                "QPushButton, QComboBox { font-size: 16pt; padding: 6px 14px; color: #000;"
+                "QLabel { color: #ffffff; font-size: 14pt; }"
+                "#lessonTitle { color: #ffd600; font-size: 14pt; font-weight: bold; }"
+                "#lessonCaption { font-size: 16pt; }"
+                "QPushButton, QComboBox { font-size: 13pt; padding: 3px 10px; color: #000;"
                 " background: #ffd600; border: 2px solid #ffffff; }")
         else:
             self.setStyleSheet(
