@@ -366,9 +366,13 @@ def _build_parser() -> argparse.ArgumentParser:
                    help="start a lesson in presentation mode (see 'zperflab lessons')")
     g.add_argument("--step", type=int, default=1, metavar="K",
                    help="with --lesson: show step K (from 1)")
+    g.add_argument("--no-present", dest="present", action="store_false",
+                   help="with --lesson: the normal window with the lesson's caption band, "
+                        "not presentation mode")
     les = sub.add_parser("lessons", help="list the guided lessons, one name a line")
     les.add_argument("--check", action="store_true",
-                     help="also run each lesson's runs and check every moment and chart it names")
+                     help="also run each lesson's runs and check every moment it names "
+                          "(chart names are checked by the GUI tests)")
     les.set_defaults(func=cmd_lessons)
     return p
 

@@ -131,7 +131,8 @@ def _lesson(app, window, args: argparse.Namespace, size: tuple[int, int]) -> int
     if error:
         print(f"zperflab: error: {shorten(error, 300)}", file=sys.stderr)
         return 2
-    parts.presentation.set_on(True, full_screen=not args.screenshot)
+    if getattr(args, "present", True):
+        parts.presentation.set_on(True, full_screen=not args.screenshot)
     if not args.screenshot:
         return app.exec()
     window.resize(*size)

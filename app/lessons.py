@@ -25,7 +25,7 @@ import copy
 import os
 from dataclasses import dataclass, field
 from pathlib import Path
-from typing import Any
+from typing import Any, Callable
 
 import numpy as np
 
@@ -423,23 +423,29 @@ def find_moment(trace, moment: dict) -> float | None:
 
 
 def describe_moment(moment: dict) -> str:
-    """How a moment is named to a user ("the first cache miss")."""
+    """How a moment is named after "no" ("no first cache miss", "no tape
+    cartridge change on TAPE2")."""
     at = moment["at"]
     nth = int(moment.get("nth", 1))
-    which = "the first" if nth == 1 else f"event {nth} of"
-    text = {"start": "the start of the run", "end": "the end of the run",
-            "first_miss": "the first cache miss", "tape_change": "a tape cartridge change",
-            "switch_burst": "the busiest burst of SRB/TCB switches",
-            "miss_storm": "the busiest storm of cache misses"}.get(at)
+    text = {"start": "start of the run", "end": "end of the run",
+            "first_miss": "first cache miss", "tape_change": "tape cartridge change",
+            "switch_burst": "burst of SRB/TCB switches",
+            "miss_storm": "storm of cache misses"}.get(at)
     if text is None:
-        text = f"{which} {moment.get('event', '').replace('_', ' ')}"
+        event = str(moment.get("event", "")).replace("_", " ")
+        text = f"{event} event" if nth == 1 else f"{event} event number {nth}"
+    elif at == "tape_change" and nth > 1:
+        text += f" number {nth}"
     if moment.get("component"):
         text += f" on {moment['component']}"
     return text
 
 
-def check_runs(lesson: Lesson, seed: int = experiments.DEFAULT_SEED) -> list[str]:
-    """Run every run step headless and resolve its moments and chart parts.
+def check_runs(lesson: Lesson, seed: int = experiments.DEFAULT_SEED,
+               chart_titles: Callable[[Any], list[str]] | None = None) -> list[str]:
+    """Run every run step headless and resolve its moments (and, given
+    ``chart_titles(result)``, the charts it names: the chart code lives in
+    the ``ui`` layer, which this module may not import).
 
     Returns one line per problem (empty: the lesson works as written).
     """
@@ -462,19 +468,10 @@ def check_runs(lesson: Lesson, seed: int = experiments.DEFAULT_SEED) -> list[str
         if moment is not None and result is not None and find_moment(result.trace, moment) is None:
             problems.append(f"{lesson.name}: step {i + 1}: the run has no "
                             f"{describe_moment(moment)}")
-        if lesson.view_at(i) == "charts" and result is not None:
+        if lesson.view_at(i) == "charts" and result is not None and chart_titles is not None:
             titles = chart_titles(result)
             for part in dict.fromkeys((step.part, (step.highlight or {}).get("part"))):
                 if part and part not in titles and part not in DOCKS and part not in VIEWS:
                     problems.append(f"{lesson.name}: step {i + 1}: no chart {part!r}; this "
                                     f"run's charts: {', '.join(titles)}")
     return problems
-
-
-def chart_titles(result) -> list[str]:
-    """Titles of the charts a run supports (the Charts tab's tab texts)."""
-    try:
-        from ui.charts.series import derive_charts  # numpy only; may move (docs/lessons.md)
-    except ImportError:
-        return []
-    return [c.title for c in derive_charts(result)]

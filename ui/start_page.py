@@ -35,6 +35,7 @@ class StartPage(QWidget):
         scroll = QScrollArea(self)
         scroll.setWidgetResizable(True)
         scroll.setFrameShape(QScrollArea.Shape.NoFrame)
+        scroll.setHorizontalScrollBarPolicy(Qt.ScrollBarPolicy.ScrollBarAlwaysOff)
         body = QWidget()
         body.setObjectName("startBody")
         scroll.setWidget(body)
@@ -43,7 +44,7 @@ class StartPage(QWidget):
         shell.addWidget(scroll)
         self.setStyleSheet(self.styleSheet() + "#startBody { background: #f4f6f8; }")
         outer = QVBoxLayout(body)
-        outer.setContentsMargins(40, 30, 40, 30)
+        outer.setContentsMargins(24, 20, 24, 20)
         title = QLabel("<span style='font-size:22pt; font-weight:bold; color:#1d2733'>zPerfLab</span>"
                        "<br><span style='font-size:12pt; color:#3c4650'>How work on IBM Z turns "
                        "into CPU time and I/O — build a scenario or open a case study.</span>")
@@ -75,57 +76,62 @@ class StartPage(QWidget):
             exp = experiments.get(name)
             lesson = teaches.get(name)
             line = lesson.teaches if lesson is not None else exp.description
-            b = QPushButton(f"{exp.title}  —  {line}")
-            b.setStyleSheet("QPushButton { font-size: 10pt; }")
+            b = QPushButton(exp.title)
             b.setToolTip(f"<b>{exp.title}</b><br>{exp.description}")
             b.setObjectName(f"case_{name}")
             # Let the window shrink to a laptop width: long titles elide, not widen.
             b.setSizePolicy(QSizePolicy.Policy.Ignored, QSizePolicy.Policy.Fixed)
             b.clicked.connect(lambda _=False, n=name: self.case_chosen.emit(n))
             self.buttons[name] = b
-            grid.addWidget(b, i, 0)
-            if lesson is not None:
-                go = QPushButton("Lesson ▶")
-                go.setSizePolicy(QSizePolicy.Policy.Fixed, QSizePolicy.Policy.Fixed)
-                go.setObjectName(f"lesson_{lesson.name}")
-                go.setToolTip(f"<b>{lesson.title}</b><br>{lesson.teaches}")
-                go.clicked.connect(lambda _=False, n=lesson.name: self.lesson_chosen.emit(n))
-                self.lesson_buttons[lesson.name] = go
-                grid.addWidget(go, i, 1)
+            self._row(grid, b, line, lesson)
         grid.setColumnStretch(0, 1)
         outer.addLayout(grid)
         outer.addWidget(self._whatif_grid())
         outer.addStretch(1)
         outer.setAlignment(Qt.AlignmentFlag.AlignTop)
 
+    def _row(self, grid: QGridLayout, button: QPushButton, line: str, lesson) -> None:
+        """One case: its button, its lesson's button, and under them, wrapped,
+        one line on what it teaches."""
+        row = grid.rowCount()
+        grid.addWidget(button, row, 0)
+        if lesson is not None:
+            go = QPushButton("Lesson ▶")
+            go.setSizePolicy(QSizePolicy.Policy.Fixed, QSizePolicy.Policy.Fixed)
+            go.setObjectName(f"lesson_{lesson.name}")
+            go.setToolTip(f"<b>{lesson.title}</b><br>{lesson.teaches}")
+            go.clicked.connect(lambda _=False, n=lesson.name: self.lesson_chosen.emit(n))
+            self.lesson_buttons[lesson.name] = go
+            grid.addWidget(go, row, 1)
+        if line:
+            text = QLabel(line)
+            text.setObjectName("teaches")
+            text.setWordWrap(True)
+            text.setStyleSheet("color: #3c4650; font-size: 10pt; margin: 0 0 6px 14px;")
+            grid.addWidget(text, row + 1, 0, 1, 2)
+
     def _whatif_grid(self) -> QWidget:
         """What-if studies: before and after, run side by side in Compare."""
         box = QWidget()
         layout = QVBoxLayout(box)
         layout.setContentsMargins(0, 12, 0, 0)
-        layout.addWidget(QLabel("<span style='font-size:13pt; font-weight:bold'>What-if "
-                                "studies</span> <span style='color:#3c4650'>— a change to a "
-                                "configuration, before and after, side by side</span>"))
+        heading = QLabel("<span style='font-size:13pt; font-weight:bold'>What-if "
+                          "studies</span> <span style='color:#3c4650'>— a change to a "
+                          "configuration, before and after, side by side</span>")
+        heading.setWordWrap(True)
+        layout.addWidget(heading)
         grid = QGridLayout()
         self.whatif_buttons: dict[str, QPushButton] = {}
         teaches = _lessons_by_case()
         for i, st in enumerate(whatif.studies()):
             lesson = teaches.get(f"whatif:{st.name}")
-            b = QPushButton(f"{st.title}  —  {lesson.teaches}" if lesson is not None else st.title)
+            b = QPushButton(st.title)
             b.setToolTip(f"<b>{st.title}</b><br>{st.about}")
             b.setObjectName(f"whatif_{st.name}")
             b.setSizePolicy(QSizePolicy.Policy.Ignored, QSizePolicy.Policy.Fixed)
             b.clicked.connect(lambda _=False, n=st.name: self.whatif_chosen.emit(n))
             self.whatif_buttons[st.name] = b
-            grid.addWidget(b, i, 0)
-            if lesson is not None:
-                go = QPushButton("Lesson ▶")
-                go.setSizePolicy(QSizePolicy.Policy.Fixed, QSizePolicy.Policy.Fixed)
-                go.setObjectName(f"lesson_{lesson.name}")
-                go.setToolTip(f"<b>{lesson.title}</b><br>{lesson.teaches}")
-                go.clicked.connect(lambda _=False, n=lesson.name: self.lesson_chosen.emit(n))
-                self.lesson_buttons[lesson.name] = go
-                grid.addWidget(go, i, 1)
+            self._row(grid, b, lesson.teaches if lesson is not None else "", lesson)
         grid.setColumnStretch(0, 1)
         layout.addLayout(grid)
         return box

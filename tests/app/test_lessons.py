@@ -57,9 +57,22 @@ def test_bad_case_and_file(tmp_path):
         lessons.get("nope")
 
 
-def test_moments_found_in_a_run():
+def _titles(result):
+    from ui.charts.series import derive_charts
+
+    return [c.title for c in derive_charts(result)]
+
+
+def test_moments_and_charts_found_in_the_runs():
     lesson = lessons.get("db2_io")
-    assert lessons.check_runs(lesson) == []
+    assert lessons.check_runs(lesson, chart_titles=_titles) == []
+    doc = json.loads(open(lesson.path, encoding="utf-8").read())
+    doc["steps"][2]["part"] = "Pie chart of feelings"
+    doc["steps"][1]["moment"] = {"at": "tape_change"}
+    broken = lessons.from_document(doc, "db2_io.json")
+    problems = lessons.check_runs(broken, chart_titles=_titles)
+    assert any("no tape cartridge change" in p for p in problems)
+    assert any("no chart 'Pie chart of feelings'" in p for p in problems)
 
 
 def test_cli_lessons_lists_names(capsys):

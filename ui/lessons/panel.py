@@ -117,6 +117,8 @@ class LessonPlayer(QObject):
         d.show_view(view)
         part = lesson.part_at(index)
         widget = d.part_widget(view, part) if part else None
+        if part and widget is None:
+            self.problem = f"No {part!r} on the {view} view."
         self.moment_t = None
         moment = lesson.moment_at(index)
         if moment is not None and self.result is not None and controller is not None:
@@ -129,8 +131,10 @@ class LessonPlayer(QObject):
         if step.play is not None and controller is not None and self.result is not None:
             controller.set_speed(step.play)
             controller.play()
-        hl = step.highlight or ({} if step.kind == "step" else
-                                lesson.steps[index - 1].highlight or {})
+        # The question and the answer keep the last step's highlight.
+        shown = step if step.kind == "step" else next(
+            s for s in reversed(lesson.steps[:index + 1]) if s.kind == "step")
+        hl = shown.highlight or {}
         if "component" in hl:
             if view == "canvas" and not d.highlight_component(hl["component"]):
                 self.problem = f"No component {hl['component']!r} on the canvas."
