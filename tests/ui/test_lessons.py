@@ -34,7 +34,8 @@ def test_walk_every_step(window, qtbot, lesson):
             assert player.driver.controller().t == pytest.approx(t)
         if step.play is not None:
             assert player.driver.controller().playing
-        hl = step.highlight
+        shown = [s for s in lesson.steps[:i + 1] if s.kind == "step"][-1]
+        hl = shown.highlight
         if hl:
             assert state["highlight"] == next(iter(hl.values())), (lesson.name, i)
         assert parts.panel.where.text() == f"Step {i + 1} of {len(lesson.steps)}"
@@ -120,3 +121,37 @@ def test_empty_canvas_hint(window, qtbot):
     finally:
         canvas_view.QPainter.drawText = real
         painter.end()
+
+
+def test_first_five_minutes_start_page_to_question(window, qtbot):
+    """Start page → Start the tour → Next until the question, then the answer."""
+    window.show_start_page()
+    assert window.start_page.lesson_buttons  # a Lesson button beside the cases
+    window.start_page.tour_button.click()
+    player = window.lessons.player
+    tour = lessons.load_all()[0]
+    assert player.lesson.name == tour.name and player.index == 0
+    assert window.lessons.dock.isVisible()
+    while player.lesson.steps[player.index].kind != "question":
+        qtbot.keyClick(window, Qt.Key.Key_Space)
+    assert "Question." in window.lessons.panel.caption.text()
+    assert tour.steps[-1].caption not in window.lessons.panel.caption.text()
+    qtbot.keyClick(window, Qt.Key.Key_Space)
+    assert tour.steps[-1].caption in window.lessons.panel.caption.text()
+
+
+def test_pointer_spot_follows_the_mouse(window, qtbot):
+    """In presentation mode a disc is drawn where the mouse is."""
+    from PySide6.QtCore import QPoint
+
+    parts = window.lessons
+    window.show()
+    parts.presentation.set_on(True, full_screen=False)
+    spot = parts.presentation.spot
+    assert spot.isVisible()
+    target = window.centralWidget()
+    qtbot.mouseMove(target, QPoint(200, 150))
+    expected = spot.mapFromGlobal(target.mapToGlobal(QPoint(200, 150)))
+    assert (round(spot.pos_.x()), round(spot.pos_.y())) == (expected.x(), expected.y())
+    parts.presentation.set_on(False)
+    assert not spot.isVisible()
