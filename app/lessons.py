@@ -342,8 +342,27 @@ def _traced_name(name: str, labels: dict) -> bool:
     return bool(sep) and head in labels
 
 
+#: Checked lessons by (path, modification time, size): the start page and the
+#: Lessons menu both list them at start-up; a changed file is read again.
+_CACHE: dict[tuple, Lesson] = {}
+
+
 def load(path: str | os.PathLike) -> Lesson:
-    """Read and check one lesson file."""
+    """Read and check one lesson file (a file unchanged since is not read again)."""
+    try:
+        info = os.stat(path)
+        key = (os.fspath(path), info.st_mtime_ns, info.st_size)
+    except OSError:
+        key = None
+    if key in _CACHE:
+        return _CACHE[key]
+    lesson = _load(path)
+    if key is not None:
+        _CACHE[key] = lesson
+    return lesson
+
+
+def _load(path: str | os.PathLike) -> Lesson:
     where = os.path.basename(os.fspath(path))
     try:
         doc = documents.read_json_file(path, "lesson", limit=1024 * 1024)
