@@ -85,7 +85,7 @@ class Presentation(QObject):
             w.menuBar().hide()
             w.setStyleSheet(STYLE)
             w.setPalette(high_contrast(QWidget.palette(w)))
-            self.lessons.panel.set_large(True)
+            self.lessons.panel.set_large(True, w.height())
             if self.lessons.player.lesson is not None:
                 self.lessons.dock.show()
             self.lessons.dock.setTitleBarWidget(QWidget())
@@ -133,6 +133,7 @@ class Presentation(QObject):
             return False
         if kind == QEvent.Type.Resize and obj is self.window:
             self.spot.setGeometry(self.window.rect())
+            self.lessons.panel.set_large(True, self.window.height())
             return False
         if kind == QEvent.Type.KeyPress:
             key = event.key()

@@ -210,18 +210,26 @@ class LessonPanel(QWidget):
         player.step_changed.connect(self._show)
         player.lesson_changed.connect(self._on_lesson)
 
-    def set_large(self, large: bool) -> None:
-        """Presentation mode: bigger text, high contrast."""
-        self.caption.setMinimumHeight(112 if large else 56)
+    def set_large(self, large: bool, height: int = 768) -> None:
+        """Presentation mode: bigger text, high contrast. The caption grows with
+        the window (16 pt at 768 pixels high, up to 28 pt), so it reads from
+        the back of the room on a large screen too."""
+        scale = round(min(max(height / 768, 1.0), 1.75), 2)
+        if (large, scale) == getattr(self, "_look", None):
+            return  # a resize that changes nothing restyles nothing
+        self._look = (large, scale)
+        cap, small = round(16 * scale), round(13 * scale)
+        self.caption.setMinimumHeight(round(112 * scale) if large else 56)
         # The jump list shows the step number; the title gets the room.
         self.where.setVisible(not large)
         if large:
             self.setStyleSheet(
                 "#lessonPanel { background: #000000; }"
-                "QLabel { color: #ffffff; font-size: 14pt; }"
-                "#lessonTitle { color: #ffd600; font-size: 14pt; font-weight: bold; }"
-                "#lessonCaption { font-size: 16pt; }"
-                "QPushButton, QComboBox { font-size: 13pt; padding: 3px 10px; color: #000;"
+                f"QLabel {{ color: #ffffff; font-size: {round(14 * scale)}pt; }}"
+                f"#lessonTitle {{ color: #ffd600; font-size: {round(14 * scale)}pt;"
+                " font-weight: bold; }"
+                f"#lessonCaption {{ font-size: {cap}pt; }}"
+                f"QPushButton, QComboBox {{ font-size: {small}pt; padding: 3px 10px; color: #000;"
                 " background: #ffd600; border: 2px solid #ffffff; }")
         else:
             self.setStyleSheet(
