@@ -393,6 +393,19 @@ def _build_parser() -> argparse.ArgumentParser:
     g.add_argument("--size", default="1280x800", help="window size WxH")
     g.add_argument("--screenshot", metavar="FILE", help="render the window to FILE and exit")
     g.set_defaults(func=cmd_gui)
+    # Guided lessons (docs/lessons.md).
+    g.add_argument("--lesson", metavar="NAME",
+                   help="start a lesson in presentation mode (see 'zperflab lessons')")
+    g.add_argument("--step", type=int, default=1, metavar="K",
+                   help="with --lesson: show step K (from 1)")
+    g.add_argument("--no-present", dest="present", action="store_false",
+                   help="with --lesson: the normal window with the lesson's caption band, "
+                        "not presentation mode")
+    les = sub.add_parser("lessons", help="list the guided lessons, one name a line")
+    les.add_argument("--check", action="store_true",
+                     help="also run each lesson's runs and check every moment it names "
+                          "(chart names are checked by the GUI tests)")
+    les.set_defaults(func=cmd_lessons)
     return p
 
 
@@ -405,6 +418,24 @@ def cmd_export(args: argparse.Namespace) -> int:
         return _fail("export needs OUT (a .pptx, .csv, .png or .svg file), or --list-charts")
     from app.gui import export  # Qt only when an export is wanted
     return export(args)
+
+
+def cmd_lessons(args: argparse.Namespace) -> int:
+    """Print the lesson names (tour first); with --check, run and check them."""
+    from app import lessons
+
+    try:
+        found = lessons.load_all()
+    except lessons.LessonError as exc:
+        return _fail(str(exc))
+    problems = []
+    for lesson in found:
+        print(lesson.name)
+        if args.check:
+            problems += lessons.check_runs(lesson)
+    for line in problems:
+        print(f"zperflab: error: {line}", file=sys.stderr)
+    return 1 if problems else 0
 
 
 def cmd_gui(args: argparse.Namespace) -> int:

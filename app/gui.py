@@ -110,6 +110,8 @@ def _show(app, window, args: argparse.Namespace, size: tuple[int, int]) -> int:
             print(f"zperflab: error: {shorten(error, 300)}", file=sys.stderr)
             return 2
     window.show()
+    if getattr(args, "lesson", None):
+        return _lesson(app, window, args, size)
     if args.screenshot:
         app.processEvents()
         if args.run:
@@ -184,3 +186,24 @@ def _export(app, window, args: argparse.Namespace) -> int:
         return fail(str(exc), 1)
     print(f"zperflab: wrote {path}", file=sys.stderr)
     return 0
+
+
+def _lesson(app, window, args: argparse.Namespace, size: tuple[int, int]) -> int:
+    """``--lesson NAME --step K``: that step in presentation mode (a screenshot
+    at ``--size``, or the live window full screen)."""
+    parts = window.lessons
+    error = parts.start(args.lesson, args.step - 1)
+    if error:
+        print(f"zperflab: error: {shorten(error, 300)}", file=sys.stderr)
+        return 2
+    if getattr(args, "present", True):
+        parts.presentation.set_on(True, full_screen=not args.screenshot)
+    if not args.screenshot:
+        return app.exec()
+    window.resize(*size)
+    controller = parts.player.driver.controller()
+    if controller is not None:
+        controller.pause()  # the picture shows the step's moment, not later
+    for _ in range(5):
+        app.processEvents()
+    return _screenshot(window, args.screenshot)

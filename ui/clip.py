@@ -39,7 +39,7 @@ from app import atomic, clip_encode
 from models.run import Cancelled
 from ui.animation import style
 from ui.animation.controller import READABLE, READABLE_MS, ReplayController
-from ui.animation.data import ReplayData
+from app.replay.data import ReplayData
 from ui.animation.timeline import ScrubBar
 
 #: Layout width the views were designed for: wider clips scale up instead.

@@ -110,6 +110,9 @@ class MainWindow(QMainWindow):
         self.autosaver.failed.connect(self.say)
         self.recovery_box: QMessageBox | None = None
         self._report_history()
+        # Guided lessons, their caption band and presentation mode (docs/lessons.md).
+        from ui.lessons import install as install_lessons
+        self.lessons = install_lessons(self)
 
     # ---- the document's state, under the names the window always had -------
     @property

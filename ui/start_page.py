@@ -1,8 +1,10 @@
-"""The start page: a new empty scenario, a built-in case study or a what-if study."""
+"""The start page: the tour, a new empty scenario, a built-in case study (with
+one line on what it teaches and its lesson) or a what-if study."""
 from __future__ import annotations
 
 from PySide6.QtCore import Qt, Signal
-from PySide6.QtWidgets import QGridLayout, QLabel, QPushButton, QSizePolicy, QVBoxLayout, QWidget
+from PySide6.QtWidgets import (QGridLayout, QHBoxLayout, QLabel, QPushButton, QScrollArea,
+                               QSizePolicy, QVBoxLayout, QWidget)
 
 from app import scenario_io
 from models import experiments, whatif
@@ -13,6 +15,10 @@ class StartPage(QWidget):
     plus "New"."""
 
     case_chosen = Signal(str)
+    #: "Start the tour": the first lesson.
+    tour_requested = Signal()
+    #: A lesson's name: start it.
+    lesson_chosen = Signal(str)
     #: A what-if study's name: open Compare with its before and after run.
     whatif_chosen = Signal(str)
     new_requested = Signal()
@@ -24,53 +30,123 @@ class StartPage(QWidget):
                            "QPushButton { text-align: left; padding: 10px 14px; font-size: 11pt;"
                            " background: white; border: 1px solid #b8c2cc; border-radius: 6px; }"
                            "QPushButton:hover { border-color: #1565c0; }")
-        outer = QVBoxLayout(self)
-        outer.setContentsMargins(40, 30, 40, 30)
+        # In a scroll area: the page never sets the window's minimum height
+        # (presentation mode's big type at 1024×768).
+        scroll = QScrollArea(self)
+        scroll.setWidgetResizable(True)
+        scroll.setFrameShape(QScrollArea.Shape.NoFrame)
+        scroll.setHorizontalScrollBarPolicy(Qt.ScrollBarPolicy.ScrollBarAlwaysOff)
+        body = QWidget()
+        body.setObjectName("startBody")
+        scroll.setWidget(body)
+        shell = QVBoxLayout(self)
+        shell.setContentsMargins(0, 0, 0, 0)
+        shell.addWidget(scroll)
+        self.setStyleSheet(self.styleSheet() + "#startBody { background: #f4f6f8; }")
+        outer = QVBoxLayout(body)
+        outer.setContentsMargins(24, 20, 24, 20)
         title = QLabel("<span style='font-size:22pt; font-weight:bold; color:#1d2733'>zPerfLab</span>"
                        "<br><span style='font-size:12pt; color:#3c4650'>How work on IBM Z turns "
                        "into CPU time and I/O — build a scenario or open a case study.</span>")
         title.setWordWrap(True)
         outer.addWidget(title)
+        first = QHBoxLayout()
+        tour = QPushButton("▶  Start the tour")
+        tour.setObjectName("startTour")
+        tour.setToolTip("The first lesson: one DB2 I/O from a cold cache, step by step "
+                        "(Space or → for the next step)")
+        tour.setStyleSheet("QPushButton { background: #1565c0; color: white; font-weight: bold;"
+                           " border-color: #0d47a1; }")
+        tour.setSizePolicy(QSizePolicy.Policy.Ignored, QSizePolicy.Policy.Fixed)
+        tour.clicked.connect(self.tour_requested)
+        self.tour_button = tour
+        first.addWidget(tour, 1)
         new = QPushButton("＋  New empty scenario  (Ctrl+N)")
         new.setObjectName("newScenario")
         new.setSizePolicy(QSizePolicy.Policy.Ignored, QSizePolicy.Policy.Fixed)
         new.clicked.connect(self.new_requested)
-        outer.addWidget(new)
+        first.addWidget(new, 1)
+        outer.addLayout(first)
         outer.addWidget(QLabel("<span style='font-size:13pt; font-weight:bold'>Case studies</span>"))
         grid = QGridLayout()
         self.buttons: dict[str, QPushButton] = {}
+        self.lesson_buttons: dict[str, QPushButton] = {}
+        teaches = _lessons_by_case()
         for i, name in enumerate(scenario_io.case_names()):
             exp = experiments.get(name)
-            b = QPushButton(f"{exp.title}")
+            lesson = teaches.get(name)
+            line = lesson.teaches if lesson is not None else exp.description
+            b = QPushButton(exp.title)
             b.setToolTip(f"<b>{exp.title}</b><br>{exp.description}")
             b.setObjectName(f"case_{name}")
             # Let the window shrink to a laptop width: long titles elide, not widen.
             b.setSizePolicy(QSizePolicy.Policy.Ignored, QSizePolicy.Policy.Fixed)
             b.clicked.connect(lambda _=False, n=name: self.case_chosen.emit(n))
             self.buttons[name] = b
-            grid.addWidget(b, i // 2, i % 2)
+            self._row(grid, b, line, lesson)
+        grid.setColumnStretch(0, 1)
         outer.addLayout(grid)
         outer.addWidget(self._whatif_grid())
         outer.addStretch(1)
         outer.setAlignment(Qt.AlignmentFlag.AlignTop)
+
+    def _row(self, grid: QGridLayout, button: QPushButton, line: str, lesson) -> None:
+        """One case: its button, its lesson's button, and under them, wrapped,
+        one line on what it teaches."""
+        row = grid.rowCount()
+        grid.addWidget(button, row, 0)
+        if lesson is not None:
+            go = QPushButton("Lesson ▶")
+            go.setSizePolicy(QSizePolicy.Policy.Fixed, QSizePolicy.Policy.Fixed)
+            go.setObjectName(f"lesson_{lesson.name}")
+            go.setToolTip(f"<b>{lesson.title}</b><br>{lesson.teaches}")
+            go.clicked.connect(lambda _=False, n=lesson.name: self.lesson_chosen.emit(n))
+            self.lesson_buttons[lesson.name] = go
+            grid.addWidget(go, row, 1)
+        if line:
+            text = QLabel(line)
+            text.setObjectName("teaches")
+            text.setWordWrap(True)
+            text.setStyleSheet("color: #3c4650; font-size: 10pt; margin: 0 0 6px 14px;")
+            grid.addWidget(text, row + 1, 0, 1, 2)
 
     def _whatif_grid(self) -> QWidget:
         """What-if studies: before and after, run side by side in Compare."""
         box = QWidget()
         layout = QVBoxLayout(box)
         layout.setContentsMargins(0, 12, 0, 0)
-        layout.addWidget(QLabel("<span style='font-size:13pt; font-weight:bold'>What-if "
-                                "studies</span> <span style='color:#3c4650'>— a change to a "
-                                "configuration, before and after, side by side</span>"))
+        heading = QLabel("<span style='font-size:13pt; font-weight:bold'>What-if "
+                          "studies</span> <span style='color:#3c4650'>— a change to a "
+                          "configuration, before and after, side by side</span>")
+        heading.setWordWrap(True)
+        layout.addWidget(heading)
         grid = QGridLayout()
         self.whatif_buttons: dict[str, QPushButton] = {}
+        teaches = _lessons_by_case()
         for i, st in enumerate(whatif.studies()):
+            lesson = teaches.get(f"whatif:{st.name}")
             b = QPushButton(st.title)
             b.setToolTip(f"<b>{st.title}</b><br>{st.about}")
             b.setObjectName(f"whatif_{st.name}")
             b.setSizePolicy(QSizePolicy.Policy.Ignored, QSizePolicy.Policy.Fixed)
             b.clicked.connect(lambda _=False, n=st.name: self.whatif_chosen.emit(n))
             self.whatif_buttons[st.name] = b
-            grid.addWidget(b, i // 2, i % 2)
+            self._row(grid, b, lesson.teaches if lesson is not None else "", lesson)
+        grid.setColumnStretch(0, 1)
         layout.addLayout(grid)
         return box
+
+
+def _lessons_by_case() -> dict:
+    """The first lesson of each case study (none if the lessons cannot load:
+    the window says why when the Lessons menu is built)."""
+    from app import lessons
+
+    try:
+        found = lessons.load_all()
+    except lessons.LessonError:
+        return {}
+    out: dict = {}
+    for lesson in found:
+        out.setdefault(lesson.case, lesson)
+    return out

@@ -538,8 +538,44 @@ def _transfer_spans(trace, rows) -> list[tuple[float, float]]:
 
 
 #: Every chart the view knows, in the order it shows them.
+def _report(result, title: str):
+    return next((t for t in getattr(result, "reports", ()) if t.title == title), None)
+
+
+def library_chart(result) -> ChartData | None:
+    """Library space: tracks the same members use at each block size."""
+    table = _report(result, "Tracks used by block size")
+    if table is None or not table.rows:
+        return None
+    names = tuple(f"{int(bs):,}" for bs, _ in table.rows)
+    y = np.array([float(n) for _, n in table.rows])
+    return ChartData("library_space", "Tracks used by block size", "Block size", "bytes",
+                     "Tracks used", "tracks",
+                     (Series("tracks used", np.arange(len(y), dtype=float), y, "bar"),), names,
+                     note=table.note, source="report")
+
+
+def sides_chart(result) -> ChartData | None:
+    """CICS VSAM: a transaction's response time under LSR and under RLS."""
+    table = _report(result, "LSR and RLS side by side")
+    if table is None or len(table.columns) < 3:
+        return None
+    parts = [r for r in table.rows if r[0] in SIDE_PARTS]
+    if not parts:
+        return None
+    series = tuple(Series(r[0], np.arange(2, dtype=float), np.array([float(r[1]), float(r[2])]),
+                          "stack") for r in parts)
+    return ChartData("sides", "LSR and RLS side by side", "Access mode", "",
+                     "Transaction response", "ms", series, tuple(table.columns[1:3]),
+                     note=table.note, source="report")
+
+
+#: Rows of the side-by-side table stacked into a transaction's response time.
+SIDE_PARTS = ("file requests", "log writes", "everything else")
+
+
 CHARTS = (response_chart, throughput_chart, cache_chart, queue_chart, utilisation_chart,
-          switch_chart, cpu_chart, tape_chart)
+          switch_chart, cpu_chart, tape_chart, library_chart, sides_chart)
 
 
 def trace_scope(result) -> str:

@@ -8,7 +8,7 @@ from __future__ import annotations
 from models import cics
 from models.experiments import Experiment
 from models.params import Metric, Param, ParamError, Schema
-from models.run import RunContext, RunResult
+from models.run import RunContext, RunResult, Table
 
 REQUEST_TYPES = ("read", "read_update", "update", "add", "delete", "browse")
 
@@ -51,6 +51,10 @@ VSAM_SCHEMA = Schema((
     Param("key_skew", "float", 3.0, min=1.0, max=10.0, group="workload",
           label="Key skew", help="Popularity skew of the keys: the top fraction f of records gets "
                "f^(1/skew) of the requests (1 = uniform)."),
+    Param("side_by_side", "bool", False, group="workload",
+          label="Run LSR and RLS side by side",
+          help="Also run the same transactions in the other access mode (same seed) and "
+               "report both: the run takes twice as long."),
 ))
 
 
@@ -71,13 +75,41 @@ def run(params: dict, ctx: RunContext) -> RunResult:
     if params["requests_per_tran"] * params["transactions"] > 200_000_000:
         raise ParamError("transactions × requests_per_tran is over 200,000,000 requests; "
                          "run fewer transactions")
-    sp = cics.simulate(params, ctx.seed, ctx.trace, ctx.progress, ctx.config)
+    both = bool(params.get("side_by_side"))
+    progress = (lambda f: ctx.progress(f / 2)) if both else ctx.progress
+    sp = cics.simulate(params, ctx.seed, ctx.trace, progress, ctx.config)
     elapsed = sp.engine.now
     system = sp.volume.system
+    metrics = cics.metrics(sp)
+    sides: tuple[Table, ...] = ()
+    if both:
+        other_mode = "LSR" if params["mode"] == "RLS" else "RLS"
+        other = cics.simulate({**params, "mode": other_mode}, ctx.seed, None,
+                              lambda f: ctx.progress(0.5 + f / 2), ctx.config)
+        sides = (_sides({params["mode"]: metrics, other_mode: cics.metrics(other)}),)
     return RunResult(experiment="vsam_rls", params=params, seed=ctx.seed,
-                     metrics=cics.metrics(sp),
-                     reports=(*cics.tables(sp), *system.reports(elapsed)), trace=ctx.trace,
-                     components=system.component_figures(elapsed))
+                     metrics=metrics,
+                     reports=(*cics.tables(sp), *system.reports(elapsed), *sides),
+                     trace=ctx.trace, components=system.component_figures(elapsed))
+
+
+def _sides(by_mode: dict) -> Table:
+    """Both access modes' figures for one table (and the side-by-side chart):
+    a transaction's response split into file requests, log writes and the
+    rest, and the mean file request time."""
+    cols = {}
+    for mode in ("LSR", "RLS"):
+        m = by_mode[mode]
+        file_ms, log_ms = m["file_wait_true_ms"], m["log_ms"]
+        cols[mode] = (file_ms, log_ms, max(0.0, m["tran_resp_ms"] - file_ms - log_ms),
+                      m["tran_resp_ms"], m["file_resp_ms"], m["cf_requests_per_tran"])
+    names = ("file requests", "log writes", "everything else", "transaction response",
+             "file request time", "CF requests per transaction")
+    rows = tuple((n, round(cols["LSR"][i], 4), round(cols["RLS"][i], 4))
+                 for i, n in enumerate(names))
+    return Table("LSR and RLS side by side", ("figure (ms per transaction)", "LSR", "RLS"), rows,
+                 note="the same transactions and seed in each mode; file request time is per "
+                      "request, CF requests a count")
 
 
 EXPERIMENTS = [

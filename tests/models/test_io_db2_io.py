@@ -6,7 +6,7 @@ from models.params import ParamError
 
 
 def test_metrics_and_parts_add_up():
-    m = run_experiment("db2_io", {}).metrics
+    m = run_experiment("db2_io", {"cache": "resident"}).metrics
     assert set(m) >= {"io_ms", "iosq_ms", "pend_ms", "disc_ms", "conn_ms"}
     assert m["io_ms"] == pytest.approx(m["iosq_ms"] + m["pend_ms"] + m["disc_ms"] + m["conn_ms"])
     assert m["disc_ms"] == 0                      # cache resident: nothing to wait for

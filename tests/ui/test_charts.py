@@ -135,6 +135,8 @@ CHART_KINDS = {"io_phase", "io_start", "cache_hit", "cpu_busy", "srb_to_tcb", "t
                "tape_read", "tape_change_start", "buffer_level", "volume_read"}
 CHART_METRICS = {"pend_ms", "disc_ms", "conn_ms", "cache_hit_ratio", "srb_switches",
                  "ziip_cpu_ms", "gcp_cpu_ms"}
+#: Report tables drawn as charts (issue 21: library space, LSR and RLS side by side).
+CHART_REPORTS = {"Tracks used by block size", "LSR and RLS side by side"}
 
 
 #: Small but valid settings (EXPERIMENTS.md ranges) so each run takes well under a second.
@@ -153,7 +155,8 @@ def test_every_landed_experiment_is_charted_from_what_it_records(qtbot, name):
     qtbot.addWidget(view)
     view.set_result(result)
     kinds = set(result.trace.kinds) if result.trace is not None else set()
-    chartable = kinds & CHART_KINDS or set(result.metrics) & CHART_METRICS
+    chartable = (kinds & CHART_KINDS or set(result.metrics) & CHART_METRICS
+                 or {t.title for t in result.reports} & CHART_REPORTS)
     if chartable:
         assert view.charts(), f"{name} records {chartable} but shows no chart"
     else:

@@ -29,6 +29,9 @@ class CanvasView(QGraphicsView):
         # After "fit", keep the whole scenario in view as the window or the
         # docks change size, until the user zooms by hand.
         self._keep_fitted = False
+        # The empty canvas's hint goes as the first component comes (and back).
+        scene.changed.connect(lambda _r: self.viewport().update()
+                              if len(scene.node_items) <= 1 else None)
 
     # ---- drag and drop from the palette --------------------------------
     def dragEnterEvent(self, event) -> None:
@@ -112,3 +115,33 @@ class CanvasView(QGraphicsView):
             event.accept()
             return
         super().mouseReleaseEvent(event)
+
+
+#: Shown on an empty canvas until the first component is dropped.
+EMPTY_HINT = "Drag a workload here"
+
+
+def _draw_empty_hint(view: QGraphicsView, painter: QPainter) -> None:
+    """The empty canvas's hint, centred in the viewport (not part of the drawing)."""
+    from PySide6.QtGui import QColor, QFont
+
+    if view.scene() is None or getattr(view.scene(), "node_items", None):
+        return
+    painter.save()
+    painter.resetTransform()
+    font = QFont(painter.font())
+    font.setPointSize(18)
+    painter.setFont(font)
+    painter.setPen(QColor("#5f6b76"))
+    rect = view.viewport().rect()
+    painter.drawText(rect, Qt.AlignmentFlag.AlignCenter,
+                     f"{EMPTY_HINT}\nfrom the Components panel on the left")
+    painter.restore()
+
+
+def _draw_foreground(self, painter: QPainter, rect) -> None:
+    QGraphicsView.drawForeground(self, painter, rect)
+    _draw_empty_hint(self, painter)
+
+
+CanvasView.drawForeground = _draw_foreground

@@ -1,0 +1,496 @@
+"""Guided lessons: load, validate and resolve them (no Qt).
+
+A lesson (``resources/lessons/<name>.json``, format in docs/lessons.md and
+``resources/schema/lesson.schema.json``) opens a case study and walks a
+class through a few steps: change the drawing, run it, move the replay to a
+moment of the run, bring a view forward, highlight a component or a part of
+a view, and explain it in two or three sentences. It ends with a question
+the class can answer from the screen and, one click later, the answer.
+
+Everything a step names is checked when the lesson is loaded, against the
+scenario the lesson opens as the earlier steps have changed it: a missing
+component, property, value, view or moment is a :class:`LessonError` with
+the file and step, never a silent skip. Whether the run really contains the
+moment (a cache miss in a run that had none) needs the run:
+:func:`check_runs` runs every run step headless and resolves its moments
+(the tests and ``zperflab lessons --check`` do that).
+
+The player (``ui.lessons``) drives the window; this module only says what
+each step's state is: :meth:`Lesson.scenario_at`, :meth:`Lesson.run_needed`,
+:func:`find_moment`.
+"""
+from __future__ import annotations
+
+import copy
+import os
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Any, Callable
+
+import numpy as np
+
+from models import components, documents, experiments
+from models.params import ParamError, shorten, show_value
+from models.scenario import Node, Link, Scenario, ScenarioError
+
+LESSONS = Path(__file__).resolve().parent.parent / "resources" / "lessons"
+
+#: Views a step can bring forward (the main window's tabs).
+VIEWS = ("canvas", "charts", "animation", "history", "sweep", "compare")
+#: Parts of a view a step can bring forward or highlight, by view. Chart
+#: titles depend on the run, so the charts view's parts are checked by
+#: :func:`check_runs` (and the player), not at load.
+PARTS = {
+    "canvas": ("Components", "Properties", "Results"),
+    "animation": ("Track reads", "Cache staging", "SRB/TCB switches", "Activity"),
+}
+#: Side panels: a part that can be highlighted on any view.
+DOCKS = ("Components", "Properties", "Results")
+#: Moments a step can move the replay to.
+MOMENTS = ("start", "end", "event", "first_miss", "tape_change", "switch_burst", "miss_storm")
+#: Trace kinds (docs/trace.md) an ``event`` moment can name.
+TRACE_KINDS = ("io_start", "io_end", "io_phase", "seek", "track_read", "cache_hit",
+               "cache_miss", "stage", "evict", "srb_to_tcb", "tcb_to_srb", "cpu_busy",
+               "tape_write", "tape_read", "tape_mark", "tape_change_start",
+               "tape_change_end", "buffer_level", "volume_read", "cf_request", "lock_wait",
+               "channel_busy")
+#: Bins across a run used to find a burst (as the scrubber's markers do).
+BURST_BINS = 300
+
+
+class LessonError(ValueError):
+    """A lesson that cannot be used; ``str()`` is one line naming file and step."""
+
+
+@dataclass(frozen=True)
+class Step:
+    """One click of a lesson. ``kind`` is ``step``, ``question`` or ``answer``."""
+
+    caption: str
+    set: dict = field(default_factory=dict)
+    add: tuple = ()
+    remove: tuple = ()
+    link: tuple = ()
+    run: bool = False
+    view: str | None = None
+    part: str | None = None
+    moment: dict | None = None
+    play: float | None = None
+    highlight: dict | None = None
+    key: bool = False
+    kind: str = "step"
+
+    @property
+    def changes(self) -> bool:
+        """True when the step changes the drawing."""
+        return bool(self.set or self.add or self.remove or self.link)
+
+
+@dataclass
+class Lesson:
+    """A loaded, checked lesson. ``steps`` ends with the question and the answer."""
+
+    name: str
+    title: str
+    teaches: str
+    case: str
+    steps: list[Step]
+    order: int = 100
+    path: str = ""
+    #: The scenario (as plain data) at each step, after its changes.
+    _states: list[dict] = field(default_factory=list, repr=False)
+
+    def scenario_at(self, index: int) -> Scenario:
+        """The drawing at step ``index`` (0-based), after that step's changes."""
+        return Scenario.from_dict(copy.deepcopy(self._states[index]))
+
+    def document_at(self, index: int) -> dict:
+        """:meth:`scenario_at` as plain data (compare with a scenario's ``to_dict``)."""
+        return copy.deepcopy(self._states[index])
+
+    def run_needed(self, index: int) -> int | None:
+        """The step whose run step ``index`` shows (``None``: no run on screen).
+
+        A run stays on screen until a later step changes the drawing.
+        """
+        for j in range(index, -1, -1):
+            if self.steps[j].run:
+                return j
+            if self.steps[j].changes:
+                return None
+        return None
+
+    def view_at(self, index: int) -> str:
+        """The view in front at step ``index`` (the last one a step named)."""
+        for j in range(index, -1, -1):
+            if self.steps[j].view:
+                return self.steps[j].view
+        return "canvas"
+
+    def part_at(self, index: int) -> str | None:
+        """The part of the view brought forward at step ``index``."""
+        view = self.view_at(index)
+        for j in range(index, -1, -1):
+            if self.steps[j].part:
+                return self.steps[j].part
+            if self.steps[j].view and self.steps[j].view != view:
+                break
+        return None
+
+    def moment_at(self, index: int) -> dict | None:
+        """The replay moment of step ``index`` (kept until the next run or moment)."""
+        run = self.run_needed(index)
+        if run is None:
+            return None
+        for j in range(index, run - 1, -1):
+            if self.steps[j].moment:
+                return self.steps[j].moment
+        return None
+
+    def key_step(self) -> int:
+        """The step that shows the mechanism (``key: true``, else the first run)."""
+        for i, s in enumerate(self.steps):
+            if s.key:
+                return i
+        for i, s in enumerate(self.steps):
+            if s.run:
+                return i
+        return 0
+
+
+def _error(where: str, index: int | None, text: str) -> LessonError:
+    at = f"{where}: step {index + 1}" if index is not None else where
+    return LessonError(f"{at}: {text}")
+
+
+def _by_label(sc: Scenario) -> dict[str, Node]:
+    return {n.label: n for n in sc.nodes.values()}
+
+
+def _known(sc: Scenario) -> str:
+    return shorten(", ".join(sorted(n.label for n in sc.nodes.values())), 200)
+
+
+def apply_changes(sc: Scenario, step: Step, where: str = "lesson", index: int | None = None) -> None:
+    """Apply ``step``'s set/add/remove to ``sc``, refusing any missing name.
+
+    The player does the same through the editor's undo commands; this is
+    the check and the reference for what a step's drawing is.
+    """
+    labels = _by_label(sc)
+    for label in step.remove:
+        if label not in labels:
+            raise _error(where, index, f"'remove' names no component {label!r}; the "
+                                       f"canvas has {_known(sc)}")
+        sc.remove_node(labels[label].id)
+    labels = _by_label(sc)
+    for item in step.add:
+        try:
+            kind = components.kind(item["kind"])
+        except (KeyError, ValueError):
+            raise _error(where, index, f"'add' names no component kind "
+                                       f"{show_value(item['kind'])}") from None
+        if item["label"] in labels:
+            raise _error(where, index, f"'add': a component is already called {item['label']!r}")
+        node = sc.add_node(Node(sc.new_id(), kind.key, item["label"], float(item.get("x", 0)),
+                                float(item.get("y", 0))))
+        labels[node.label] = node
+        for other in item.get("links", ()):
+            if other not in labels:
+                raise _error(where, index, f"'add' links {item['label']!r} to no component "
+                                           f"{other!r}; the canvas has {_known(sc)}")
+            why = sc.link_refusal(node.id, labels[other].id)
+            if why:
+                raise _error(where, index, f"'add' cannot link {item['label']!r} to "
+                                           f"{other!r}: {why}")
+            sc.add_link(Link(sc.new_id("l"), node.id, labels[other].id))
+        for key, value in item.get("properties", {}).items():
+            _set(sc, node, key, value, where, index)
+    for pair in step.link:
+        a, b = pair
+        for x in (a, b):
+            if x not in labels:
+                raise _error(where, index, f"'link' names no component {x!r}; the canvas has "
+                                           f"{_known(sc)}")
+        why = sc.link_refusal(labels[a].id, labels[b].id)
+        if why:
+            raise _error(where, index, f"'link' cannot link {a!r} to {b!r}: {why}")
+        sc.add_link(Link(sc.new_id("l"), labels[a].id, labels[b].id))
+    for label, props in step.set.items():
+        if label not in labels:
+            raise _error(where, index, f"'set' names no component {label!r}; the canvas "
+                                       f"has {_known(sc)}")
+        for key, value in props.items():
+            _set(sc, labels[label], key, value, where, index)
+
+
+def _set(sc: Scenario, node: Node, key: str, value: Any, where: str, index: int | None) -> None:
+    param = sc.param(key, node.category)
+    if param is None:
+        offered = ", ".join(p.name for p in sc.params_for(node.id)) or "none"
+        raise _error(where, index, f"{node.label!r} has no property {key!r}; it offers "
+                                   f"{shorten(offered, 200)}")
+    if sc.fixed_by_kind(node.id, key):
+        raise _error(where, index, f"{node.label!r} fixes {key!r} by its kind")
+    try:
+        value = param.coerce(value)
+    except ParamError as exc:
+        raise _error(where, index, f"{node.label!r} {key}: {exc}") from None
+    # As the editor does: one value for every component of the category.
+    for other in sc.of_category(node.category):
+        if not sc.fixed_by_kind(other.id, key):
+            sc.set_property(other.id, key, value)
+
+
+def _step(raw: dict, kind: str = "step") -> Step:
+    return Step(caption=raw["caption"].strip(), set=dict(raw.get("set", {})),
+                add=tuple(raw.get("add", ())), remove=tuple(raw.get("remove", ())),
+                link=tuple(tuple(p) for p in raw.get("link", ())),
+                run=bool(raw.get("run", False)), view=raw.get("view"), part=raw.get("part"),
+                moment=raw.get("moment"), play=raw.get("play"), highlight=raw.get("highlight"),
+                key=bool(raw.get("key", False)), kind=kind)
+
+
+def from_document(doc: Any, where: str = "lesson") -> Lesson:
+    """Check a lesson document and build the :class:`Lesson`; :class:`LessonError` if bad."""
+    try:
+        documents.check_schema(doc, "lesson", where)
+    except documents.InputError as exc:
+        raise LessonError(str(exc)) from None
+    sc = open_case(doc["case"], where)
+    steps = [_step(s) for s in doc["steps"]]
+    steps.append(Step(caption=doc["question"], kind="question"))
+    steps.append(Step(caption=doc["answer"], kind="answer"))
+    lesson = Lesson(doc["name"], doc["title"], doc["teaches"], doc["case"], steps,
+                    order=doc.get("order", 100), path=where)
+    for i, step in enumerate(steps):
+        apply_changes(sc, step, where, i)
+        _check_names(lesson, sc, step, where, i)
+        lesson._states.append(sc.to_dict())
+    return lesson
+
+
+def open_case(case: str, where: str = "lesson") -> Scenario:
+    """The drawing a lesson opens: a case study, or ``whatif:NAME`` (the
+    what-if study's before drawing)."""
+    from app import scenario_io
+    from models import whatif
+
+    if case.startswith("whatif:"):
+        name = case.removeprefix("whatif:")
+        if name not in whatif.names():
+            raise LessonError(f"{where}: 'case' names no what-if study {name!r}; studies: "
+                              f"{', '.join(whatif.names())}")
+        return whatif.study(name).load()[0]
+    if case not in scenario_io.case_names():
+        raise LessonError(f"{where}: 'case' names no case study {case!r}; case studies: "
+                          f"{', '.join(scenario_io.case_names())}, or whatif:NAME")
+    return scenario_io.load_case(case)
+
+
+def _check_names(lesson: Lesson, sc: Scenario, step: Step, where: str, i: int) -> None:
+    labels = _by_label(sc)
+    if step.run:
+        problems = sc.issues()
+        if problems:
+            raise _error(where, i, f"runs a drawing that cannot run: {problems[0].message}")
+    view = lesson.view_at(i)
+    if step.part is not None:
+        allowed = PARTS.get(view)
+        if allowed is not None and step.part not in allowed + DOCKS:
+            raise _error(where, i, f"the {view} view has no part {step.part!r}; parts: "
+                                   f"{', '.join(allowed)}")
+        if view == "charts" and lesson.run_needed(i) is None:
+            raise _error(where, i, f"shows the chart {step.part!r} with no run on screen: "
+                                   "add \"run\": true to this or an earlier step")
+    if step.moment is not None:
+        at = step.moment["at"]
+        if lesson.run_needed(i) is None:
+            raise _error(where, i, f"moves the replay to {at!r} with no run on screen: add "
+                                   "\"run\": true to this or an earlier step")
+        if at == "event":
+            event = step.moment.get("event")
+            if event not in TRACE_KINDS:
+                raise _error(where, i, f"no trace event {show_value(event)}; events: "
+                                       f"{', '.join(TRACE_KINDS)}")
+        comp = step.moment.get("component")
+        if comp is not None and not _traced_name(comp, labels):
+            raise _error(where, i, f"the moment names no component {comp!r}; the canvas has "
+                                   f"{_known(sc)}")
+    if step.play is not None and lesson.run_needed(i) is None:
+        raise _error(where, i, "plays the replay with no run on screen")
+    hl = step.highlight or {}
+    if "component" in hl and hl["component"] not in labels:
+        raise _error(where, i, f"highlights no component {hl['component']!r}; the canvas has "
+                               f"{_known(sc)}")
+    if "part" in hl:
+        part = hl["part"]
+        allowed = PARTS.get(view, ())
+        if part in VIEWS or part in DOCKS or part in allowed:
+            return
+        if view == "charts" and lesson.run_needed(i) is not None:
+            return  # a chart title: checked against the run by check_runs
+        raise _error(where, i, f"highlights no part {part!r} of the {view} view; parts: "
+                               f"{', '.join(allowed + DOCKS)}")
+
+
+def _traced_name(name: str, labels: dict) -> bool:
+    """A trace component is a canvas label, or "<rank label> drive N"."""
+    if name in labels:
+        return True
+    head, sep, tail = name.rpartition(" drive")
+    return bool(sep) and head in labels
+
+
+#: Checked lessons by (path, modification time, size): the start page and the
+#: Lessons menu both list them at start-up; a changed file is read again.
+_CACHE: dict[tuple, Lesson] = {}
+
+
+def load(path: str | os.PathLike) -> Lesson:
+    """Read and check one lesson file (a file unchanged since is not read again)."""
+    try:
+        info = os.stat(path)
+        key = (os.fspath(path), info.st_mtime_ns, info.st_size)
+    except OSError:
+        key = None
+    if key in _CACHE:
+        return _CACHE[key]
+    lesson = _load(path)
+    if key is not None:
+        _CACHE[key] = lesson
+    return lesson
+
+
+def _load(path: str | os.PathLike) -> Lesson:
+    where = os.path.basename(os.fspath(path))
+    try:
+        doc = documents.read_json_file(path, "lesson", limit=1024 * 1024)
+    except OSError as exc:
+        raise LessonError(f"{where}: cannot read: {exc.strerror or exc}") from None
+    except documents.InputError as exc:
+        raise LessonError(f"{where}: {exc}") from None
+    lesson = from_document(doc, where)
+    stem = Path(path).name.removesuffix(".json")
+    if lesson.name != stem:
+        raise LessonError(f"{where}: 'name' is {lesson.name!r}; it must match the file name "
+                          f"{stem!r}")
+    lesson.path = os.fspath(path)
+    return lesson
+
+
+def load_all(folder: str | os.PathLike | None = None) -> list[Lesson]:
+    """Every lesson in ``folder`` (default: the bundled ones), tour first."""
+    folder = Path(folder) if folder is not None else LESSONS
+    out = [load(p) for p in sorted(folder.glob("*.json"))]
+    return sorted(out, key=lambda lesson: (lesson.order, lesson.name))
+
+
+def names(folder: str | os.PathLike | None = None) -> list[str]:
+    return [lesson.name for lesson in load_all(folder)]
+
+
+def get(name: str, folder: str | os.PathLike | None = None) -> Lesson:
+    """The lesson called ``name``; :class:`LessonError` naming the known ones if none."""
+    folder = Path(folder) if folder is not None else LESSONS
+    path = folder / f"{name}.json"
+    if not name or not name.replace("_", "").isalnum() or not path.is_file():
+        known = ", ".join(names(folder))
+        raise LessonError(f"no lesson called {shorten(name, 40)!r}; lessons: {known}")
+    return load(path)
+
+
+# ---- moments ------------------------------------------------------------
+def find_moment(trace, moment: dict) -> float | None:
+    """The replay time of ``moment`` in ``trace`` (``None`` if the run has none).
+
+    ``start``/``end``: the first/last event; ``event``: the ``nth`` (from 1)
+    row of that kind (of ``component``, if named); ``first_miss``: the first
+    cache miss; ``tape_change``: the ``nth`` cartridge change; ``switch_burst``
+    and ``miss_storm``: the start of the busiest stretch (1/300 of the run) of
+    SRB/TCB switches or cache misses.
+    """
+    if trace is None or not len(trace):
+        return None
+    cols = trace.columns()
+    t = cols["t"]
+    at = moment["at"]
+    if at == "start":
+        return float(t.min())
+    if at == "end":
+        return float(t.max())
+    kinds = {"first_miss": ("cache_miss",), "tape_change": ("tape_change_start",),
+             "switch_burst": ("srb_to_tcb", "tcb_to_srb"), "miss_storm": ("cache_miss",),
+             "event": (moment.get("event"),)}[at]
+    ids = [trace.kinds.index(k) for k in kinds if k in trace.kinds]
+    mask = np.isin(cols["kind"], ids)
+    comp = moment.get("component")
+    if comp is not None:
+        if comp not in trace.components:
+            return None
+        mask &= cols["comp"] == trace.components.index(comp)
+    times = np.sort(t[mask])
+    if not len(times):
+        return None
+    if at in ("switch_burst", "miss_storm"):
+        t0, t1 = float(t.min()), float(t.max())
+        edges = t0 + max(t1 - t0, 1e-12) * np.arange(BURST_BINS + 1) / BURST_BINS
+        counts, _ = np.histogram(times, bins=edges)
+        return float(edges[int(np.argmax(counts))])
+    nth = int(moment.get("nth", 1))
+    return float(times[nth - 1]) if nth <= len(times) else None
+
+
+def describe_moment(moment: dict) -> str:
+    """How a moment is named after "no" ("no first cache miss", "no tape
+    cartridge change on TAPE2")."""
+    at = moment["at"]
+    nth = int(moment.get("nth", 1))
+    text = {"start": "start of the run", "end": "end of the run",
+            "first_miss": "first cache miss", "tape_change": "tape cartridge change",
+            "switch_burst": "burst of SRB/TCB switches",
+            "miss_storm": "storm of cache misses"}.get(at)
+    if text is None:
+        event = str(moment.get("event", "")).replace("_", " ")
+        text = f"{event} event" if nth == 1 else f"{event} event number {nth}"
+    elif at == "tape_change" and nth > 1:
+        text += f" number {nth}"
+    if moment.get("component"):
+        text += f" on {moment['component']}"
+    return text
+
+
+def check_runs(lesson: Lesson, seed: int = experiments.DEFAULT_SEED,
+               chart_titles: Callable[[Any], list[str]] | None = None) -> list[str]:
+    """Run every run step headless and resolve its moments (and, given
+    ``chart_titles(result)``, the charts it names: the chart code lives in
+    the ``ui`` layer, which this module may not import).
+
+    Returns one line per problem (empty: the lesson works as written).
+    """
+    from models.engine import Trace
+
+    problems = []
+    result = None
+    for i, step in enumerate(lesson.steps):
+        if step.run:
+            sc = lesson.scenario_at(i)
+            try:
+                trace = Trace(limit=200_000)
+                result = experiments.run_experiment(sc.experiment, {}, seed=seed, trace=trace,
+                                                    scenario=sc)
+            except (ScenarioError, ParamError, ValueError) as exc:
+                problems.append(f"{lesson.name}: step {i + 1}: the run fails: {exc}")
+                result = None
+                continue
+        moment = step.moment
+        if moment is not None and result is not None and find_moment(result.trace, moment) is None:
+            problems.append(f"{lesson.name}: step {i + 1}: the run has no "
+                            f"{describe_moment(moment)}")
+        if lesson.view_at(i) == "charts" and result is not None and chart_titles is not None:
+            titles = chart_titles(result)
+            for part in dict.fromkeys((step.part, (step.highlight or {}).get("part"))):
+                if part and part not in titles and part not in DOCKS and part not in VIEWS:
+                    problems.append(f"{lesson.name}: step {i + 1}: no chart {part!r}; this "
+                                    f"run's charts: {', '.join(titles)}")
+    return problems

@@ -1,0 +1,116 @@
+"""Lesson files: checked at load with one clear line; the CLI lists them."""
+from __future__ import annotations
+
+import json
+import subprocess
+import sys
+
+import pytest
+
+from app import cli, lessons
+
+
+def _doc(**steps_extra):
+    return {"format": "zperflab-lesson", "version": 1, "name": "t", "title": "T",
+            "teaches": "x", "case": "db2_io",
+            "steps": [{"caption": "c", **steps_extra}], "question": "q?", "answer": "a"}
+
+
+def test_bundled_lessons_one_per_case():
+    from app import scenario_io
+
+    found = lessons.load_all()
+    cases = {x.case for x in found}
+    assert set(scenario_io.case_names()) - {"custom"} <= cases
+    assert found[0].name == "db2_io"  # the tour
+
+
+@pytest.mark.parametrize("extra, words", [
+    ({"set": {"Nope": {"cache": "cold"}}}, "names no component 'Nope'"),
+    ({"set": {"DS8000 CU": {"cachez": "cold"}}}, "has no property 'cachez'"),
+    ({"set": {"DS8000 CU": {"cache": "lukewarm"}}}, "DS8000 CU"),
+    ({"run": True, "moment": {"at": "event", "event": "teleport"}}, "no trace event"),
+    ({"moment": {"at": "first_miss"}}, "with no run on screen"),
+    ({"moment": {"at": "soon"}, "run": True}, "no moment"),
+    ({"view": "slides"}, "no view"),
+    ({"view": "animation", "part": "Track rides"}, "has no part 'Track rides'"),
+    ({"highlight": {"component": "CHPID 99"}}, "highlights no component 'CHPID 99'"),
+    ({"remove": ["CHPID 99"]}, "'remove' names no component"),
+    ({"add": [{"kind": "chan_warp", "label": "W"}]}, "no component kind"),
+    ({"remove": ["CHPID 40", "CHPID 41"], "run": True}, "runs a drawing that cannot run"),
+])
+def test_bad_step_is_an_error_at_load(extra, words):
+    with pytest.raises(lessons.LessonError) as err:
+        lessons.from_document(_doc(**extra), "t.json")
+    text = str(err.value)
+    assert words in text and "t.json" in text and "\n" not in text
+
+
+def test_bad_case_and_file(tmp_path):
+    doc = _doc()
+    doc["case"] = "db3_io"
+    with pytest.raises(lessons.LessonError, match="no case study 'db3_io'"):
+        lessons.from_document(doc, "t.json")
+    (tmp_path / "t.json").write_text("{not json", encoding="utf-8")
+    with pytest.raises(lessons.LessonError, match="t.json"):
+        lessons.load_all(tmp_path)
+    with pytest.raises(lessons.LessonError, match="lessons: db2_io"):
+        lessons.get("nope")
+
+
+def _titles(result):
+    from app.replay.series import derive_charts
+
+    return [c.title for c in derive_charts(result)]
+
+
+def test_moments_and_charts_found_in_the_runs():
+    lesson = lessons.get("db2_io")
+    assert lessons.check_runs(lesson, chart_titles=_titles) == []
+    doc = json.loads(open(lesson.path, encoding="utf-8").read())
+    doc["steps"][2]["part"] = "Pie chart of feelings"
+    doc["steps"][1]["moment"] = {"at": "tape_change"}
+    broken = lessons.from_document(doc, "db2_io.json")
+    problems = lessons.check_runs(broken, chart_titles=_titles)
+    assert any("no tape cartridge change" in p for p in problems)
+    assert any("no chart 'Pie chart of feelings'" in p for p in problems)
+
+
+def test_cli_lessons_lists_names(capsys):
+    assert cli.main(["lessons"]) == 0
+    out = capsys.readouterr().out.split()
+    assert out == [x.name for x in lessons.load_all()]
+    assert "vsam_rls" in out
+
+
+def test_cli_gui_lesson_screenshot(tmp_path):
+    shot = tmp_path / "s.png"
+    done = subprocess.run([sys.executable, "-m", "app", "gui", "--lesson", "library_space",
+                           "--step", "2", "--size", "1024x768", "--screenshot", str(shot)],
+                          capture_output=True, text=True, timeout=120,
+                          env={**__import__("os").environ, "QT_QPA_PLATFORM": "offscreen"})
+    assert done.returncode == 0, done.stderr
+    from PySide6.QtGui import QImage
+
+    img = QImage(str(shot))
+    assert (img.width(), img.height()) == (1024, 768)
+    bad = subprocess.run([sys.executable, "-m", "app", "gui", "--lesson", "nope",
+                          "--screenshot", str(tmp_path / "x.png")], capture_output=True,
+                         text=True, timeout=120,
+                         env={**__import__("os").environ, "QT_QPA_PLATFORM": "offscreen"})
+    assert bad.returncode == 2 and "no lesson called 'nope'" in bad.stderr
+
+
+def test_library_and_rls_charts():
+    from models import experiments
+    from app.replay.series import derive_charts
+
+    r = experiments.run_experiment("library_space")
+    chart = next(c for c in derive_charts(r) if c.title == "Tracks used by block size")
+    tracks = dict(zip(chart.categories, chart.series[0].y))
+    assert tracks["32,760"] < tracks["6,144"] < tracks["3,120"]
+    r = experiments.run_experiment("vsam_rls", {"transactions": 300})
+    chart = next(c for c in derive_charts(r) if c.title == "LSR and RLS side by side")
+    assert chart.categories == ("LSR", "RLS")
+    total = sum(s.y for s in chart.series)
+    assert total[1] > total[0]

@@ -1,0 +1,160 @@
+"""Every step of every lesson reaches the state it names, in the window."""
+from __future__ import annotations
+
+import pytest
+from PySide6.QtCore import Qt
+
+from app import lessons
+from ui.lessons.driver import drawing
+
+ALL = lessons.load_all()
+
+
+@pytest.mark.parametrize("lesson", ALL, ids=[x.name for x in ALL])
+def test_walk_every_step(window, qtbot, lesson):
+    """Next through the lesson: each step's drawing, run, view, moment and highlight."""
+    parts = window.lessons
+    assert parts.start(lesson.name) is None
+    player = parts.player
+    for i, step in enumerate(lesson.steps):
+        if i:
+            player.next()
+        state = player.state()
+        assert state["step"] == i
+        assert state["problem"] == "", (lesson.name, i, state["problem"])
+        # The drawing is the step's (its edits applied with undo commands).
+        assert state["drawing"] == drawing(lesson.document_at(i)), (lesson.name, i)
+        ran = lesson.run_needed(i) is not None
+        assert state["ran"] == ran, (lesson.name, i)
+        assert window.tab_name() == lesson.view_at(i)
+        moment = lesson.moment_at(i)
+        if moment is not None and (step.moment or step.run):
+            t = lessons.find_moment(player.result.trace, moment)
+            assert t is not None and state["moment_t"] == pytest.approx(t)
+            assert player.driver.controller().t == pytest.approx(t)
+        if step.play is not None:
+            assert player.driver.controller().playing
+        shown = [s for s in lesson.steps[:i + 1] if s.kind == "step"][-1]
+        hl = shown.highlight
+        if hl:
+            assert state["highlight"] == next(iter(hl.values())), (lesson.name, i)
+        assert parts.panel.where.text() == f"Step {i + 1} of {len(lesson.steps)}"
+    assert lesson.steps[-1].kind == "answer"
+    assert parts.panel.caption.text().startswith("<b>Answer.</b>")
+
+
+def test_undo_reset_back_and_keys(window, qtbot):
+    """A step's edits undo; Reset step puts them back; Back restores the earlier
+    drawing; Space and the arrows step while no text field has the keys."""
+    lesson = lessons.get("db2_io")
+    parts = window.lessons
+    parts.start("db2_io")
+    player = parts.player
+    assert window.editor.scenario.nodes  # the case is open
+    cu = next(n for n in window.editor.scenario.nodes.values() if n.label == "DS8000 CU")
+    assert cu.properties.get("cache") == "cold"          # the featured case opens cold
+    qtbot.keyClick(window, Qt.Key.Key_Space)
+    assert player.index == 1
+    kinds = {n.label: n.kind for n in window.editor.scenario.nodes.values()}
+    assert kinds["CHPID 40"] == "chan_ficon"
+    window.editor.undo_stack.undo()                      # Undo works on a lesson's edit
+    kinds = {n.label: n.kind for n in window.editor.scenario.nodes.values()}
+    assert kinds["CHPID 40"] == "chan_zhpf"
+    player.reset_step()
+    assert player.state()["drawing"] == drawing(lesson.document_at(1))
+    qtbot.keyClick(window, Qt.Key.Key_Left)
+    assert player.index == 0
+    assert player.state()["drawing"] == drawing(lesson.document_at(0))
+    qtbot.keyClick(window, Qt.Key.Key_Right)
+    assert player.index == 1
+    player.go(len(lesson.steps) - 2)                     # jump to the question
+    assert "Question." in parts.panel.caption.text()
+
+
+def test_presentation_keys(window, qtbot):
+    """F11 mode: docks hidden, Space/arrows step, Escape leaves and restores."""
+    parts = window.lessons
+    parts.start("natural_ziip")
+    window.show()
+    was_visible = window.docks["inspector"].isVisible() or window.docks["palette"].isVisible()
+    parts.presentation.set_on(True, full_screen=False)
+    assert parts.presentation.on
+    assert not window.menuBar().isVisible()
+    assert not any(d.isVisible() for d in window.docks.values())
+    assert parts.dock.isVisible()
+    import re
+
+    caption_pt = int(re.search(r"#lessonCaption \{ font-size: (\d+)pt", parts.panel.styleSheet())[1])
+    assert caption_pt >= 16                       # the caption band reads from the back
+    qtbot.keyClick(window, Qt.Key.Key_Space)
+    assert parts.player.index == 1
+    qtbot.keyClick(window, Qt.Key.Key_Left)
+    assert parts.player.index == 0
+    qtbot.keyClick(window, Qt.Key.Key_Escape)
+    assert not parts.presentation.on
+    assert window.menuBar().isVisible()
+    if was_visible:
+        assert any(d.isVisible() for d in window.docks.values())
+
+
+def test_empty_canvas_hint(window, qtbot):
+    """'Drag a workload here' on an empty canvas, gone once a component is there."""
+    from PySide6.QtGui import QImage, QPainter
+
+    from ui.canvas import view as canvas_view
+
+    window.new_scenario()
+    window.show()
+    calls = []
+    real = canvas_view.QPainter.drawText
+
+    def spy(painter, *args):
+        calls.append(args[-1])
+        return real(painter, *args)
+    image = QImage(400, 300, QImage.Format.Format_ARGB32)
+    painter = QPainter(image)
+    try:
+        canvas_view.QPainter.drawText = spy
+        canvas_view._draw_empty_hint(window.view, painter)
+        assert any(canvas_view.EMPTY_HINT in str(c) for c in calls)
+        calls.clear()
+        window.editor.add_component("wl_db2", 0, 0)
+        canvas_view._draw_empty_hint(window.view, painter)
+        assert not calls
+    finally:
+        canvas_view.QPainter.drawText = real
+        painter.end()
+
+
+def test_first_five_minutes_start_page_to_question(window, qtbot):
+    """Start page → Start the tour → Next until the question, then the answer."""
+    window.show_start_page()
+    assert window.start_page.lesson_buttons  # a Lesson button beside the cases
+    window.start_page.tour_button.click()
+    player = window.lessons.player
+    tour = lessons.load_all()[0]
+    assert player.lesson.name == tour.name and player.index == 0
+    assert window.lessons.dock.isVisible()
+    while player.lesson.steps[player.index].kind != "question":
+        qtbot.keyClick(window, Qt.Key.Key_Space)
+    assert "Question." in window.lessons.panel.caption.text()
+    assert tour.steps[-1].caption not in window.lessons.panel.caption.text()
+    qtbot.keyClick(window, Qt.Key.Key_Space)
+    assert tour.steps[-1].caption in window.lessons.panel.caption.text()
+
+
+def test_pointer_spot_follows_the_mouse(window, qtbot):
+    """In presentation mode a disc is drawn where the mouse is."""
+    from PySide6.QtCore import QPoint
+
+    parts = window.lessons
+    window.show()
+    parts.presentation.set_on(True, full_screen=False)
+    spot = parts.presentation.spot
+    assert spot.isVisible()
+    target = window.centralWidget()
+    qtbot.mouseMove(target, QPoint(200, 150))
+    expected = spot.mapFromGlobal(target.mapToGlobal(QPoint(200, 150)))
+    assert (round(spot.pos_.x()), round(spot.pos_.y())) == (expected.x(), expected.y())
+    parts.presentation.set_on(False)
+    assert not spot.isVisible()

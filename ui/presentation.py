@@ -1,0 +1,168 @@
+"""Presentation mode (F11 or View ▸ Present): the window for a projector.
+
+Full screen; menus, toolbars, status bar and side panels hidden (they come
+back as they were on Escape); large fonts and thick lines that read from the
+back of a room at 1024×768; a high-contrast palette (black on white, pure
+colours, no greys) that survives a washed-out projector; the lesson's
+caption as a band at the bottom; keyboard only: Space or → next step, ←
+back, Escape leaves; a yellow disc follows the mouse pointer so the class
+sees what the teacher points at.
+"""
+from __future__ import annotations
+
+from PySide6.QtCore import QEvent, QObject, QPointF, Qt
+from PySide6.QtGui import QColor, QPainter, QPalette
+from PySide6.QtWidgets import QApplication, QDockWidget, QStatusBar, QToolBar, QWidget
+
+#: Tab titles in presentation mode (points). The views draw their own text at
+#: their own sizes (made for a 1024-pixel-wide window); enlarging every widget's
+#: font would widen the replay's timeline past 1024 pixels.
+FONT_PT = 14
+#: Radius of the pointer highlight (pixels).
+POINTER_R = 28
+#: Widgets' style in presentation mode: big tab titles, heavy borders, no grey.
+STYLE = (f"QTabBar::tab {{ font-size: {FONT_PT}pt; font-weight: bold; padding: 4px 10px;"
+         " color: #000; border: 2px solid #000; background: #ffffff; }"
+         "QTabBar::tab:selected { background: #ffd600; }")
+
+
+class PointerSpot(QWidget):
+    """A translucent yellow disc under the mouse, over the whole window."""
+
+    def __init__(self, window) -> None:
+        super().__init__(window)
+        self.setObjectName("pointerSpot")
+        self.setAttribute(Qt.WidgetAttribute.WA_TransparentForMouseEvents)
+        self.setAttribute(Qt.WidgetAttribute.WA_NoSystemBackground)
+        self.pos_ = QPointF(-100, -100)
+        self.hide()
+
+    def move_to(self, global_pos) -> None:
+        self.pos_ = QPointF(self.mapFromGlobal(global_pos.toPoint()))
+        self.update()
+
+    def paintEvent(self, event) -> None:
+        p = QPainter(self)
+        p.setRenderHint(QPainter.RenderHint.Antialiasing)
+        p.setPen(Qt.PenStyle.NoPen)
+        p.setBrush(QColor(255, 214, 0, 110))
+        p.drawEllipse(self.pos_, POINTER_R, POINTER_R)
+        p.setBrush(Qt.BrushStyle.NoBrush)
+        from PySide6.QtGui import QPen
+
+        p.setPen(QPen(QColor("#ff6d00"), 3))
+        p.drawEllipse(self.pos_, POINTER_R, POINTER_R)
+
+
+class Presentation(QObject):
+    """Turns presentation mode on and off for a window with lessons."""
+
+    def __init__(self, window, lessons) -> None:
+        super().__init__(window)
+        self.window = window
+        self.lessons = lessons
+        self.on = False
+        self.spot = PointerSpot(window)
+        self._saved: dict = {}
+
+    def set_on(self, on: bool, full_screen: bool = True) -> None:
+        """Enter or leave presentation mode (``full_screen=False``: keep the
+        window's size, for a screenshot at a chosen size)."""
+        if on == self.on:
+            return
+        self.on = on
+        w = self.window
+        app = QApplication.instance()
+        if on:
+            self._saved = {
+                "geometry": w.saveGeometry(), "maximized": w.isMaximized(),
+                "menubar": w.menuBar().isVisible(), "style": w.styleSheet(),
+                "palette": QWidget.palette(w),
+                "hidden": [x for x in self._chrome() if x.isVisible()],
+            }
+            for x in self._saved["hidden"]:
+                x.hide()
+            w.menuBar().hide()
+            w.setStyleSheet(STYLE)
+            w.setPalette(high_contrast(QWidget.palette(w)))
+            self.lessons.panel.set_large(True, w.height())
+            if self.lessons.player.lesson is not None:
+                self.lessons.dock.show()
+            self.lessons.dock.setTitleBarWidget(QWidget())
+            if full_screen:
+                w.showFullScreen()
+            fit = getattr(getattr(w, "view", None), "fit", None)
+            if fit is not None:
+                fit()
+            self.spot.setGeometry(w.rect())
+            self.spot.show()
+            self.spot.raise_()
+            app.installEventFilter(self)
+        else:
+            app.removeEventFilter(self)
+            self.spot.hide()
+            w.setStyleSheet(self._saved.get("style", ""))
+            w.setPalette(self._saved.get("palette", QWidget.palette(w)))
+            self.lessons.panel.set_large(False)
+            self.lessons.dock.setTitleBarWidget(None)
+            w.menuBar().setVisible(self._saved.get("menubar", True))
+            for x in self._saved.get("hidden", []):
+                x.show()
+            w.showNormal()
+            if self._saved.get("maximized"):
+                w.showMaximized()
+            elif "geometry" in self._saved:
+                w.restoreGeometry(self._saved["geometry"])
+        action = getattr(self.lessons, "present_action", None)
+        if action is not None and action.isChecked() != on:
+            action.setChecked(on)
+
+    def _chrome(self) -> list[QWidget]:
+        """Side panels, toolbars and the status bar (not the lesson band)."""
+        w = self.window
+        out: list[QWidget] = [d for d in w.findChildren(QDockWidget)
+                              if d is not self.lessons.dock and d.parent() is w]
+        out += [t for t in w.findChildren(QToolBar) if t.parent() is w]
+        out += [s for s in w.findChildren(QStatusBar) if s.parent() is w]
+        return out
+
+    def eventFilter(self, obj, event) -> bool:
+        kind = event.type()
+        if kind == QEvent.Type.MouseMove:
+            self.spot.move_to(event.globalPosition())
+            return False
+        if kind == QEvent.Type.Resize and obj is self.window:
+            self.spot.setGeometry(self.window.rect())
+            self.lessons.panel.set_large(True, self.window.height())
+            return False
+        if kind == QEvent.Type.KeyPress:
+            key = event.key()
+            player = self.lessons.player
+            if key == Qt.Key.Key_Escape:
+                self.set_on(False)
+                return True
+            if key in (Qt.Key.Key_Space, Qt.Key.Key_Right, Qt.Key.Key_PageDown):
+                player.next()
+                return True
+            if key in (Qt.Key.Key_Left, Qt.Key.Key_PageUp):
+                player.back()
+                return True
+            if key == Qt.Key.Key_F11:
+                self.set_on(False)
+                return True
+            return True  # keyboard only: nothing else reaches the widgets
+        return False
+
+
+def high_contrast(palette: QPalette) -> QPalette:
+    """Black on pure white, saturated blue selection: no mid greys to wash out."""
+    p = QPalette(palette)
+    black, white = QColor("#000000"), QColor("#ffffff")
+    for role, colour in ((QPalette.ColorRole.Window, white), (QPalette.ColorRole.Base, white),
+                         (QPalette.ColorRole.WindowText, black), (QPalette.ColorRole.Text, black),
+                         (QPalette.ColorRole.Button, QColor("#ffd600")),
+                         (QPalette.ColorRole.ButtonText, black),
+                         (QPalette.ColorRole.Highlight, QColor("#0033cc")),
+                         (QPalette.ColorRole.HighlightedText, white)):
+        p.setColor(role, colour)
+    return p
