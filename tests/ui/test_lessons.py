@@ -158,3 +158,21 @@ def test_pointer_spot_follows_the_mouse(window, qtbot):
     assert (round(spot.pos_.x()), round(spot.pos_.y())) == (expected.x(), expected.y())
     parts.presentation.set_on(False)
     assert not spot.isVisible()
+
+
+def test_long_lesson_title_ends_in_an_ellipsis_at_1024(window, qtbot):
+    """At projector width the band's title is cut with '…' (not clipped under the
+    step list) and the whole title is its tooltip."""
+    parts = window.lessons
+    parts.start("db2_io")
+    window.show()
+    parts.presentation.set_on(True, full_screen=False)
+    window.resize(1024, 768)
+    qtbot.wait(50)
+    title = parts.panel.title
+    full = ALL[0].title
+    assert title.toolTip() == full
+    shown = title.shown_text()
+    assert shown != full and shown.endswith("…")
+    assert title.fontMetrics().horizontalAdvance(shown) <= title.contentsRect().width()
+    parts.presentation.set_on(False)

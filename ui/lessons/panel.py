@@ -15,7 +15,7 @@ text field; the student can still work on the canvas.
 from __future__ import annotations
 
 from PySide6.QtCore import QEvent, QObject, Qt, Signal
-from PySide6.QtGui import QAction, QKeySequence
+from PySide6.QtGui import QAction, QKeySequence, QPainter
 from PySide6.QtWidgets import (QAbstractSpinBox, QApplication, QComboBox, QDockWidget,
                                QHBoxLayout, QLabel, QLineEdit, QMenu, QPlainTextEdit,
                                QPushButton, QSizePolicy, QTextEdit, QVBoxLayout,
@@ -23,6 +23,26 @@ from PySide6.QtWidgets import (QAbstractSpinBox, QApplication, QComboBox, QDockW
 
 from app import lessons as lessons_mod
 from ui.lessons.driver import AppDriver, drawing
+
+
+class ElidedLabel(QLabel):
+    """A one-line label that ends in '…' when it is narrower than its text;
+    the whole text is its tooltip."""
+
+    def setText(self, text: str) -> None:  # noqa: N802 (Qt's name)
+        super().setText(text)
+        self.setToolTip(text)
+
+    def shown_text(self) -> str:
+        """The text as painted at the label's current width."""
+        return self.fontMetrics().elidedText(self.text(), Qt.TextElideMode.ElideRight,
+                                             self.contentsRect().width())
+
+    def paintEvent(self, event) -> None:  # noqa: N802 (Qt's name)
+        painter = QPainter(self)
+        painter.setPen(self.palette().color(self.foregroundRole()))
+        painter.drawText(self.contentsRect(), int(self.alignment()) | int(Qt.AlignmentFlag.AlignVCenter),
+                         self.shown_text())
 
 
 class LessonPlayer(QObject):
@@ -164,7 +184,7 @@ class LessonPanel(QWidget):
         self.setObjectName("lessonPanel")
         self.setAttribute(Qt.WidgetAttribute.WA_StyledBackground)
         self.player = player
-        self.title = QLabel()
+        self.title = ElidedLabel()
         self.title.setObjectName("lessonTitle")
         # A long title elides rather than widening the band.
         self.title.setMinimumWidth(80)
