@@ -30,6 +30,7 @@ from typing import Any, Callable
 import numpy as np
 
 from models import components, documents, experiments
+from models import trace_vocab as V
 from models.params import ParamError, shorten, show_value
 from models.scenario import Node, Link, Scenario, ScenarioError
 
@@ -49,11 +50,7 @@ DOCKS = ("Components", "Properties", "Results")
 #: Moments a step can move the replay to.
 MOMENTS = ("start", "end", "event", "first_miss", "tape_change", "switch_burst", "miss_storm")
 #: Trace kinds (docs/trace.md) an ``event`` moment can name.
-TRACE_KINDS = ("io_start", "io_end", "io_phase", "seek", "track_read", "cache_hit",
-               "cache_miss", "stage", "evict", "srb_to_tcb", "tcb_to_srb", "cpu_busy",
-               "tape_write", "tape_read", "tape_mark", "tape_change_start",
-               "tape_change_end", "buffer_level", "volume_read", "cf_request", "lock_wait",
-               "channel_busy")
+TRACE_KINDS = V.KINDS
 #: Bins across a run used to find a burst (as the scrubber's markers do).
 BURST_BINS = 300
 
@@ -419,8 +416,8 @@ def find_moment(trace, moment: dict) -> float | None:
         return float(t.min())
     if at == "end":
         return float(t.max())
-    kinds = {"first_miss": ("cache_miss",), "tape_change": ("tape_change_start",),
-             "switch_burst": ("srb_to_tcb", "tcb_to_srb"), "miss_storm": ("cache_miss",),
+    kinds = {"first_miss": (V.CACHE_MISS,), "tape_change": (V.TAPE_CHANGE_START,),
+             "switch_burst": V.SWITCH_KINDS, "miss_storm": (V.CACHE_MISS,),
              "event": (moment.get("event"),)}[at]
     ids = [trace.kinds.index(k) for k in kinds if k in trace.kinds]
     mask = np.isin(cols["kind"], ids)
