@@ -102,6 +102,16 @@ def test_no_zhpf_15k_curve_has_a_hump():
     assert all(b < 1.1 * a for a, b in zip(seq, seq[1:])), seq
 
 
+@pytest.mark.xfail(strict=True, reason="open: zHPF 10K rises below 15 % (49.6, 55.5, 69.1 s at "
+                   "15, 10, 5 %): its slower drives pay a positioning (3 ms average latency) for "
+                   "every gap beyond the 128 KB look-ahead (~29 % of gaps at 5 %), more than the "
+                   "device adapter's bound on streaming whole tracks; docs/model-db2.md")
+def test_no_zhpf_10k_curve_has_a_hump():
+    el = runstats("HDD10K", "zHPF", pcts=(20, 15, 10, 5))
+    seq = list(el.values())
+    assert all(b < 1.1 * a for a, b in zip(seq, seq[1:])), seq
+
+
 # -- disorganized index scan ------------------------------------------------------------
 @pytest.mark.parametrize("protocol", ["FICON", "zHPF"])
 def test_index_scan_throughput_rises_with_the_share_read(protocol):
