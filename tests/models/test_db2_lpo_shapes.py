@@ -91,10 +91,23 @@ def test_lpo_streams_dense_lists_and_ficon_does_not():
         assert lpo > 80 and ficon < 10, (p, lpo, ficon)
 
 
-@pytest.mark.xfail(strict=True, reason="open: zHPF on HDD leaves streaming when lists touch "
-                   "< 85 % of their tracks (10 % sampling) and rises there; docs/model-db2.md")
-def test_no_zhpf_hdd_curve_has_a_hump():
+def test_no_zhpf_15k_curve_has_a_hump():
+    """Below ~10 % the lists stop being dense and the LPO stages only their
+    records; a drive reads on from one queued record to the next a track or
+    two further (its look-ahead window) instead of positioning for each, so
+    the curve does not rise where streaming stops (it rose 49.6 -> 72.4 ->
+    103.9 s at 15, 10, 5 % with a positioning per record)."""
     el = runstats("HDD15K", "zHPF", pcts=(30, 25, 20, 15, 10, 5))
+    seq = list(el.values())
+    assert all(b < 1.1 * a for a, b in zip(seq, seq[1:])), seq
+
+
+@pytest.mark.xfail(strict=True, reason="open: zHPF 10K rises below 15 % (49.6, 55.5, 69.1 s at "
+                   "15, 10, 5 %): its slower drives pay a positioning (3 ms average latency) for "
+                   "every gap beyond the 128 KB look-ahead (~29 % of gaps at 5 %), more than the "
+                   "device adapter's bound on streaming whole tracks; docs/model-db2.md")
+def test_no_zhpf_10k_curve_has_a_hump():
+    el = runstats("HDD10K", "zHPF", pcts=(20, 15, 10, 5))
     seq = list(el.values())
     assert all(b < 1.1 * a for a, b in zip(seq, seq[1:])), seq
 

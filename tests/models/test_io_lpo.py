@@ -113,6 +113,20 @@ def test_drive_streams_on_when_a_read_continues_the_previous_one():
     assert far - (late + 1e-3) > 55296 / b2.rate + b2.access
 
 
+def test_a_queued_read_a_track_past_the_previous_one_reads_on_without_positioning():
+    """Queued behind a read, a read starting one track (55 KB) past its end
+    costs that track's passage at the media rate; one starting beyond the
+    drive's look-ahead window needs a new positioning (issue 16: sparse
+    RUNSTATS lists on HDD)."""
+    b = be.Backend(profile("HDD10K"), 4096, 1, "7+P", Engine(1).stream("d"))
+    d, off = b.locate(0)
+    first = b._hdd(0.0, d, off, 4608)
+    near = b._hdd(0.0, d, off + 4608 + 55296, 4608)     # queued, one track further on
+    assert near - first == pytest.approx((55296 + 4608) / b.rate)
+    far = b._hdd(0.0, d, off + 2 * 4608 + 55296 + be.READ_AHEAD_BYTES + 4608, 4608)
+    assert far - near > b.access + 4608 / b.rate
+
+
 def test_run_tracks_stops_at_strip_and_cylinder_ends():
     b = be.Backend(profile("HDD15K"), 4096, 1, "7+P", Engine(1).stream("d"))
     assert b.run_tracks(0, 100) == 4 and b.run_tracks(5, 100) == 3 and b.run_tracks(8, 2) == 2
