@@ -17,7 +17,10 @@ IO_PHASE = "io_phase"            #: volume; a = I/O id, b = phase (:data:`PHASES
 SEEK = "seek"                    #: drive; a = from cylinder, b = to cylinder
 TRACK_READ = "track_read"        #: drive; a = track, b = record (1-based)
 CACHE_HIT = "cache_hit"          #: control unit; a = track, b = record
-CACHE_MISS = "cache_miss"        #: control unit; a = track, b = record
+CACHE_MISS = "cache_miss"        #: control unit; a = track, b = record (0: a held stage)
+#: control unit; a = track, b = record: another record the same disconnect
+#: waits for, a hit when it transfers on the reconnect (one miss per disconnect)
+CACHE_WAIT = "cache_wait"
 STAGE = "stage"                  #: control unit; a = track, b = staging mode
 EVICT = "evict"                  #: control unit; a = track, b = slots freed
 CHANNEL_BUSY = "channel_busy"    #: channel path; a = I/O id, b = microseconds
@@ -35,7 +38,8 @@ CF_REQUEST = "cf_request"        #: coupling facility; a = request type, b = mic
 LOCK_WAIT = "lock_wait"          #: coupling facility; a = record id, b = microseconds
 
 #: Every kind a trace may hold.
-KINDS = (IO_START, IO_END, IO_PHASE, SEEK, TRACK_READ, CACHE_HIT, CACHE_MISS, STAGE, EVICT,
+KINDS = (IO_START, IO_END, IO_PHASE, SEEK, TRACK_READ, CACHE_HIT, CACHE_MISS, CACHE_WAIT,
+         STAGE, EVICT,
          CHANNEL_BUSY, SRB_TO_TCB, TCB_TO_SRB, CPU_BUSY, TAPE_WRITE, TAPE_READ, TAPE_MARK,
          TAPE_CHANGE_START, TAPE_CHANGE_END, BUFFER_LEVEL, VOLUME_READ, CF_REQUEST, LOCK_WAIT)
 #: The CPU mode switches (the CPU view draws them).

@@ -155,7 +155,9 @@ def _drive(data: ReplayData, name: str, t: float) -> Activity:
 
 
 def _control_unit(data: ReplayData, name: str, t: float) -> Activity:
-    hits = data.count_of(name, V.CACHE_HIT, t)
+    # A record the same disconnect also waits for counts as a hit, as in the
+    # run's statistics (one miss per disconnect; docs/trace.md).
+    hits = data.count_of(name, V.CACHE_HIT, t) + data.count_of(name, V.CACHE_WAIT, t)
     misses = data.count_of(name, V.CACHE_MISS, t)
     if hits + misses == 0:
         return Activity("control unit", "idle", "no read requests yet")

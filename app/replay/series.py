@@ -243,7 +243,7 @@ def _io_pages(trace, rows) -> tuple[np.ndarray, np.ndarray] | None:
 
 def cache_chart(result) -> ChartData | None:
     """Read hit ratio: per time bin and cumulative, or the run's overall ratio."""
-    rows = _kind_rows(result.trace, V.CACHE_HIT, V.CACHE_MISS)
+    rows = _kind_rows(result.trace, V.CACHE_HIT, V.CACHE_MISS, V.CACHE_WAIT)
     if rows is None:
         if "cache_hit_ratio" not in result.metrics:
             return None
@@ -251,7 +251,8 @@ def cache_chart(result) -> ChartData | None:
         return ChartData("cache", "Cache read hit ratio", "", "", "Hit ratio", "",
                          (Series("hit ratio", np.zeros(1), y, "bar"),), ("whole run",),
                          source="metrics")
-    hit = (rows["kind"] == _kid(result.trace, V.CACHE_HIT)).astype(float)
+    # One miss per disconnect, as the run's statistics count (docs/trace.md).
+    hit = (rows["kind"] != _kid(result.trace, V.CACHE_MISS)).astype(float)
     edges = _bins(float(rows["t"].min()), float(rows["t"].max()), len(rows))
     hits = np.histogram(rows["t"], edges, weights=hit)[0]
     total = np.histogram(rows["t"], edges)[0]

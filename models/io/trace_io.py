@@ -42,7 +42,7 @@ class IOTrace:
         k = trace.kind
         self.k = {name: k(name) for name in (
             V.IO_START, V.IO_END, V.IO_PHASE, V.SEEK, V.TRACK_READ, V.CACHE_HIT,
-            V.CACHE_MISS, V.STAGE, V.EVICT, V.CHANNEL_BUSY)}
+            V.CACHE_MISS, V.CACHE_WAIT, V.STAGE, V.EVICT, V.CHANNEL_BUSY)}
         self._cyl = {d: backend.cyl[d] for d in drives}
         trace.meta.setdefault("records_per_track", backend.records_per_track)
         trace.meta.setdefault("staging_modes", list(MODE_NAMES))
@@ -57,15 +57,25 @@ class IOTrace:
     def phase(self, t: float, rid: int, phase: int) -> None:
         self.t.record(t, self.vol, self.k[V.IO_PHASE], rid, phase)
 
-    def wait(self, t: float, rid: int, track: int, need: int, ready: float) -> None:
-        """The channel asks for records that are not in cache: DISC until ready."""
+    def wait(self, t: float, rid: int, track: int, need: int, ready: float,
+             records: int = 0) -> None:
+        """The channel asks for records that are not in cache: DISC until ready.
+
+        Counted as the statistics count a read (RMF: one miss per
+        disconnect): the first record the I/O waits for is the miss, the
+        others it waits for are ``cache_wait`` rows (hits when they transfer
+        on the reconnect) and the rest of ``records``, already in cache, hits.
+        """
         rec = self.t.record
-        r = 0
-        while need:
-            if need & 1:
-                rec(t, self.cu, self.k[V.CACHE_MISS], track, r + 1)
-            need >>= 1
+        first = (need & -need).bit_length() - 1          # -1: waits on a held stage
+        rec(t, self.cu, self.k[V.CACHE_MISS], track, first + 1)
+        r, rest = 0, need & ~(1 << first) if first >= 0 else 0
+        while rest:
+            if rest & 1:
+                rec(t, self.cu, self.k[V.CACHE_WAIT], track, r + 1)
+            rest >>= 1
             r += 1
+        self.hits(t, track, records & ~need)
         rec(t, self.vol, self.k[V.IO_PHASE], rid, DISC)
         if ready <= t:
             rec(t, self.vol, self.k[V.IO_PHASE], rid, CONN)   # else at the reconnect

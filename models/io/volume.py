@@ -373,7 +373,7 @@ class VolumeIO(Staging):
                     yield t          # a drive read is issued now
                 # ``need`` 0: in cache, but the LPO re-stages the track for this list.
                 hold = self._run_ready(batch, i) if batch is not None else 0.0
-                ready = self._await(t, track, n, need, res, hold, 0 if need else mask)
+                ready = self._await(t, track, n, need, res, hold, 0 if need else mask, mask)
                 if ready > t:
                     res.disc += ready - t
                     # The channel gives back the work of the records not yet
@@ -436,7 +436,7 @@ class VolumeIO(Staging):
         return t
 
     def _await(self, t: float, track: int, n: int, need: int, res: IOResult,
-               hold: float = 0.0, restaged: int = 0) -> float:
+               hold: float = 0.0, restaged: int = 0, records: int = 0) -> float:
         """The channel wants ``need`` of ``track``, not in cache: stage or wait.
 
         Returns when the records are there (the caller disconnects until
@@ -444,7 +444,9 @@ class VolumeIO(Staging):
         (see :meth:`_run_ready`). One miss per disconnect; the other records
         transferred on the reconnect are hits. ``restaged``: records in cache
         that the LPO is reading again for this list (``need`` is 0); the
-        trace shows them as the misses the channel waits for.
+        trace shows them as the misses the channel waits for. ``records``:
+        every record the channel asks for on this track, so the trace counts
+        as the statistics do (one miss, the rest hits; docs/trace.md).
         """
         key = self.kb + track
         # A record neither in cache nor on its way is a read miss even when
@@ -458,11 +460,13 @@ class VolumeIO(Staging):
             self._amp_wait()
         if ready > t or demand:
             if self.tr is not None:
-                self.tr.wait(t, res.id, track, need or restaged, ready)
+                self.tr.wait(t, res.id, track, need or restaged, ready, records)
             self.cache.valid(key, ready if ready > t else t)
             st.misses += 1
             res.misses += 1
             n -= 1
+        elif self.tr is not None and records:
+            self.tr.hits(t, track, records)     # arrived in time: all hits
         st.hits += n
         res.hits += n
         return ready

@@ -31,7 +31,7 @@ TRACKS_SHOWN = 14
 RECENT_ROWS = 2048
 #: The last this many hits flash (counted in events, so it reads at any speed).
 FLASH_HITS = 6
-CU_KINDS = (V.CACHE_HIT, V.CACHE_MISS, V.STAGE, V.EVICT)
+CU_KINDS = (V.CACHE_HIT, V.CACHE_MISS, V.CACHE_WAIT, V.STAGE, V.EVICT)
 
 
 @dataclass
@@ -108,7 +108,10 @@ class CacheView(ReplayViewBase):
         tracks = self._tracks_shown(data, self._cu_rows[max(0, n - RECENT_ROWS):n])
         rows = [self._track_at(data, tr, t) for tr in tracks]
         stages = tuple(int(np.searchsorted(st, t, side="right")) for st in self._stage_t)
-        return CacheState(rows, data.count_of(self._cu, V.CACHE_HIT, t),
+        # Counted as the run's statistics count (docs/trace.md): a record the
+        # same disconnect also waits for is a hit when it transfers.
+        return CacheState(rows, data.count_of(self._cu, V.CACHE_HIT, t)
+                          + data.count_of(self._cu, V.CACHE_WAIT, t),
                           data.count_of(self._cu, V.CACHE_MISS, t), stages,
                           data.count_of(self._cu, V.EVICT, t))
 
@@ -140,8 +143,10 @@ class CacheView(ReplayViewBase):
                 slots[data.b[r] - 1] = "resident"
         flash_from = self._flash_start(data, t)
         flash = {int(data.b[r]) for r in hits if data.t[r] > flash_from}
-        waiting = {int(data.b[r]) for r in self._by[V.CACHE_MISS].of(track, since, t)
-                   if not (len(stage_t) and ((stage_t >= data.t[r]) & (stage_t <= t)).any())}
+        asked = np.concatenate([self._by[V.CACHE_MISS].of(track, since, t),
+                                self._by[V.CACHE_WAIT].of(track, since, t)])
+        waiting = {int(data.b[r]) for r in asked
+                   if data.b[r] >= 1 and not (len(stage_t) and ((stage_t >= data.t[r]) & (stage_t <= t)).any())}
         return TrackSlots(track, slots, flash, waiting, bool(len(ev)) and not any(
             s != "empty" for s in slots))
 

@@ -195,7 +195,7 @@ class TrackView(ReplayViewBase):
         end = self._end_of(data, vol, io_id, t_start)
         t_end = data.t[end] if end >= 0 else data.t1
         rows = []
-        for kind in (V.CACHE_HIT, V.CACHE_MISS):
+        for kind in (V.CACHE_HIT, V.CACHE_MISS, V.CACHE_WAIT):
             times = data.times_of(self._cu, kind)
             lo = int(np.searchsorted(times, t_start, side="left"))
             hi = int(np.searchsorted(times, t_end, side="right"))
@@ -213,6 +213,8 @@ class TrackView(ReplayViewBase):
         hit = data.kinds.index(V.CACHE_HIT) if V.CACHE_HIT in data.kinds else -1
         pages = []
         for r in rows:
+            if data.b[r] < 1:
+                continue          # a wait on a held stage names no record
             if data.t[r] > t:
                 status = "waiting"
             elif data.kind[r] == hit:
