@@ -15,6 +15,7 @@ import numpy as np
 from PySide6.QtCore import QPointF, QRectF, Qt
 from PySide6.QtGui import QPainter, QPen
 
+from app.names import cause_title
 from app.replay.data import ReplayData
 from models import trace_vocab as V
 from ui.animation import style
@@ -181,7 +182,7 @@ class CpuView(ReplayViewBase):
         if unit.cause:
             arrow = "→ TCB" if unit.mode == "TCB" else "→ SRB"
             style.text(p, box.x() + 8, box.y() + box.height() - 22,
-                       f"{arrow} for {unit.cause}", w=box.width() - 10)
+                       f"{arrow} for {cause_title(unit.cause)}", w=box.width() - 10)
 
     def _draw_counters(self, p, s: CpuState, x: float, y: float) -> None:
         style.swatch(p, QRectF(x, y, 384, self.height() - y - 16), style.PANEL)
@@ -202,7 +203,7 @@ class CpuView(ReplayViewBase):
             p.setPen(Qt.PenStyle.NoPen)
             p.setBrush(style.ORANGE)
             p.drawRect(QRectF(x + 130, y + 5, 210 * n / top, 16))
-            style.text(p, x, y, cause, w=125)
+            style.text(p, x, y, cause_title(cause), w=125)
             style.text(p, x + 136, y, f"{n:,}")
             y += 26
         y += 8
