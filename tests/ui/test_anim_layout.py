@@ -10,9 +10,9 @@ under the views fits its label too.
 from __future__ import annotations
 
 import pytest
-from PySide6.QtCore import QRectF
-from PySide6.QtGui import QFontMetricsF, QImage, QPainter
-from PySide6.QtWidgets import QApplication
+from PySide6.QtCore import QEvent, QRectF
+from PySide6.QtGui import QFontMetricsF, QHelpEvent, QImage, QPainter
+from PySide6.QtWidgets import QApplication, QToolTip
 
 from app.replay.activity import component_activity
 from ui.animation.replay_view import ReplayView
@@ -96,3 +96,8 @@ def test_at_1024_every_component_of_the_activity_strip_is_told_in_full(window):
     told = {full for _, full in view.elided}
     for name in replay.data.components:
         assert f"{name}: {component_role(replay.data, name)}" in told, name
+    # Hovering there shows it (the view answers Qt's tooltip event).
+    rect, full = view.elided[-1]
+    at = rect.center().toPoint()
+    QApplication.sendEvent(view, QHelpEvent(QEvent.Type.ToolTip, at, view.mapToGlobal(at)))
+    assert QToolTip.text() == full
