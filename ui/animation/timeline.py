@@ -146,6 +146,9 @@ class TimelineWidget(QWidget):
         col.addWidget(self.scrub)
         hint = QLabel("Click or drag on the bar to move in time; grey relief = events per moment.")
         hint.setFont(style.font(style.TEXT_PT - 2))
+        # May wrap: at 2× scale this line alone held the page 935 px wide,
+        # and the page scrolled sideways once a vertical scroll bar appeared.
+        hint.setWordWrap(True)
         under = QHBoxLayout()
         under.addWidget(hint, 1)
         under.addWidget(self.legend)
