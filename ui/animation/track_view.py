@@ -306,7 +306,7 @@ class TrackView(ReplayViewBase):
         c = QPointF(box.center().x(), box.y() + self.TOP_PX + 1.12 * r)
         busy = d.state in ("positioning", "flash access")
         narrow = box.width() < self.NARROW_PX
-        state = {"positioning": "seek", "flash access": "flash", "reading": "read"}.get(
+        state = {"positioning": "seeks", "flash access": "flash", "reading": "read"}.get(
             d.state, d.state) if narrow else d.state
         style.text(p, box.x(), box.y() + 2, f"{name}{' · ' if narrow else ': '}{state}",
                    style.TEXT_PT - (2 if narrow else 1), bold=True, w=box.width(),
