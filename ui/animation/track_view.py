@@ -308,8 +308,11 @@ class TrackView(ReplayViewBase):
         narrow = box.width() < self.NARROW_PX
         state = {"positioning": "seeks", "flash access": "flash", "reading": "read"}.get(
             d.state, d.state) if narrow else d.state
-        style.text(p, box.x(), box.y() + 2, f"{name}{' · ' if narrow else ': '}{state}",
-                   style.TEXT_PT - (2 if narrow else 1), bold=True, w=box.width(),
+        label = f"{name}{' · ' if narrow else ': '}{state}"
+        pt = style.TEXT_PT - (2 if narrow else 1)
+        if style.width(label, pt, bold=True) > box.width():
+            pt -= 1      # eight drives at 1024 px: "drive 4 · seeks" whole, a point smaller
+        style.text(p, box.x(), box.y() + 2, label, pt, bold=True, w=box.width(),
                    align=Qt.AlignmentFlag.AlignHCenter, colour=style.ORANGE if busy else style.INK)
         where = ("nothing read yet" if not narrow else "—") if d.track < 0 else f"track {d.track}"
         if not d.flash and not narrow:
