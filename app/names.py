@@ -35,3 +35,28 @@ def metric_title(experiment, key: str) -> tuple[str, str]:
         if m.name == key:
             return m.title, m.unit or ""
     return str(words(key)), ""
+
+
+#: Why a unit of work left SRB mode (``trace.meta["causes"]``, the ``b`` of an
+#: SRB→TCB row; models/cpu/services.py), as the z/OS books and a systems
+#: programmer write it.
+CAUSE_TITLES = {
+    "getmain": "GETMAIN",
+    "freemain": "FREEMAIN",
+    "timer": "STIMER (timer)",
+    "io_wait": "I/O wait",
+    "put": "QSAM PUT",
+    "get": "QSAM GET",
+    "open": "OPEN",
+    "close": "CLOSE",
+    "adabas_call": "Adabas call",
+    "sort_exit": "Sort exit",
+    "sort_invoke": "Sort invocation",
+    "call_3gl": "3GL call",
+    "svc": "SVC",
+}
+
+
+def cause_title(cause: str) -> str:
+    """The title of a mode-switch cause ("adabas_call" → "Adabas call")."""
+    return CAUSE_TITLES.get(cause, str(words(cause)))

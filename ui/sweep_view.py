@@ -14,6 +14,7 @@ from PySide6.QtCore import Qt, QThread
 from PySide6.QtWidgets import (QComboBox, QHBoxLayout, QLabel, QLineEdit, QProgressBar,
                                QPushButton, QVBoxLayout, QWidget)
 
+from app.names import words
 from app.replay.series import ChartData, Series
 from app.sweep import SweepResult, SweepSpec, SweepWorker
 from models import experiments
@@ -34,7 +35,7 @@ def sweep_chart(result: SweepResult, metric: str) -> ChartData:
     param = exp.schema[spec.param]
     m = next((m for m in exp.metrics if m.name == metric), None)
     y_unit = m.unit if m is not None else ""
-    y_label = (m.help or metric) if m is not None else metric
+    y_label = m.title if m is not None else str(words(metric))
     x = np.array(spec.values, dtype=float)
     ys = result.metric(metric)
     series = tuple(Series(label or y_label, x, ys[v], "line")
@@ -71,7 +72,8 @@ class SweepView(QWidget):
         self.metric_box = QComboBox(self)
         self.metric_box.setToolTip("The metric plotted on the y axis")
         self.metric_box.setSizeAdjustPolicy(QComboBox.SizeAdjustPolicy.AdjustToContents)
-        self.metric_box.currentTextChanged.connect(self._on_metric_changed)
+        self.metric_box.setPlaceholderText("open a scenario first")
+        self.metric_box.currentIndexChanged.connect(self._on_metric_index_changed)
         self.progress = QProgressBar(self)
         self.progress.setMaximumWidth(220)
         self.run_button = QPushButton("Run sweep", self)
@@ -93,6 +95,7 @@ class SweepView(QWidget):
         layout.addWidget(self.chart, 1)
         self.spec: SweepSpec | None = None
         self.result: SweepResult | None = None
+        self._metrics_of: str | None = None
         self._thread: QThread | None = None
         self._worker = None
         self.run_button.clicked.connect(self._on_run_button_clicked)
@@ -127,6 +130,7 @@ class SweepView(QWidget):
         for combo in (self.param, self.curves):
             combo.blockSignals(True)
             combo.clear()
+        self._offer_metrics(experiment)
         self.curves.addItem("— one curve —", None)
         if experiment is not None:
             names = {p.name for p in experiments.get(experiment).schema.params}
@@ -174,7 +178,9 @@ class SweepView(QWidget):
         elif curve is not None:
             cp = schema[curve]
             options = cp.choices if cp.kind == "choice" else (False, True)
-            variants = tuple((str(c), {curve: c}) for c in options)
+            # Curve labels in words: "List prefetch", "on"/"off" (not list_prefetch, True).
+            variants = tuple(((("on" if c else "off") if isinstance(c, bool) else str(words(c))),
+                              {curve: c}) for c in options)
             base.pop(curve, None)
         return SweepSpec(self.experiment, p.name, values, variants, base,
                          scenario=self.scenario)
@@ -235,18 +241,9 @@ class SweepView(QWidget):
 
     def _on_worker_finished(self, result: SweepResult) -> None:
         self.result = result
-        metrics = experiments.get(result.spec.experiment).metrics
-        names = [m.name for m in metrics]
-        current = self.metric_box.currentText()
-        self.metric_box.blockSignals(True)
-        self.metric_box.clear()
-        for m in metrics:
-            self.metric_box.addItem(m.name)
-            self.metric_box.setItemData(self.metric_box.count() - 1, m.help or m.name,
-                                        Qt.ToolTipRole)
-        self.metric_box.setCurrentText(current if current in names else names[0])
-        self.metric_box.blockSignals(False)
-        self._on_metric_changed(self.metric_box.currentText())
+        if self.metric_box.currentData() is None or result.spec.experiment != self._metrics_of:
+            self._offer_metrics(result.spec.experiment)
+        self._on_metric_index_changed(self.metric_box.currentIndex())
         self._done("done")
 
     def _on_worker_failed(self, message: str) -> None:
@@ -255,7 +252,24 @@ class SweepView(QWidget):
     def _on_worker_cancelled(self) -> None:
         self._done("cancelled")
 
-    def _on_metric_changed(self, metric: str) -> None:
+    def _offer_metrics(self, experiment: str | None) -> None:
+        """The experiment's metrics by title (the key is the item's data), before
+        any sweep runs, so the choice can be made first; the choice is kept."""
+        current = self.metric_box.currentData()
+        self._metrics_of = experiment
+        self.metric_box.blockSignals(True)
+        self.metric_box.clear()
+        for m in experiments.get(experiment).metrics if experiment else ():
+            self.metric_box.addItem(f"{m.title} ({m.unit})" if m.unit else m.title, m.name)
+            self.metric_box.setItemData(self.metric_box.count() - 1, m.help or m.title,
+                                        Qt.ToolTipRole)
+        index = self.metric_box.findData(current)
+        self.metric_box.setCurrentIndex(index if index >= 0 else
+                                        (0 if self.metric_box.count() else -1))
+        self.metric_box.blockSignals(False)
+
+    def _on_metric_index_changed(self, index: int) -> None:
+        metric = self.metric_box.itemData(index) if index >= 0 else None
         if self.result is not None and metric:
             self.chart.show_data(sweep_chart(self.result, metric))
 

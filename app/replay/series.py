@@ -13,7 +13,7 @@ from dataclasses import dataclass, field, replace
 
 import numpy as np
 
-from app.names import words
+from app.names import cause_title
 from models import trace_vocab as V
 
 #: DB2 and z/VM spool pages are 4 KB (DOMAIN.md §1); ``io_start``'s ``b`` counts them.
@@ -438,7 +438,7 @@ def switch_chart(result) -> ChartData | None:
                          source="metrics")
     causes = list(trace.meta.get("causes", ()))
     ids, counts = np.unique(rows["b"], return_counts=True)
-    names = tuple(words(causes[i]) if 0 <= i < len(causes) else f"cause {i}"
+    names = tuple(cause_title(causes[i]) if 0 <= i < len(causes) else f"cause {i}"
                   for i in ids.tolist())
     return ChartData("switches", "SRB→TCB switches by cause", "Cause", "", "Switches", "count",
                      (Series("switches", np.arange(len(ids), dtype=float), counts.astype(float), "bar"),),

@@ -57,18 +57,46 @@ def test_set_changes_the_drawing_before_the_run(tmp_path):
     assert _metrics(fewer)["I/O response time"] < _metrics(base)["I/O response time"]
 
 
-def test_one_chart_as_png_by_title_and_the_deck(tmp_path):
+def _pixels(path: Path) -> str:
+    """A digest of the picture's pixels (two files of one chart compare equal)."""
+    import hashlib
+    image = QImage(str(path)).convertToFormat(QImage.Format.Format_RGB32)
+    return hashlib.sha1(bytes(image.constBits())).hexdigest()
+
+
+def test_one_chart_as_png_by_title_or_name_and_the_deck(tmp_path):
     png = tmp_path / "util.png"
     out = _export("db2_io", str(png), "--chart", "Utilisation per component")
     assert out.returncode == 0, out.stderr
     image = QImage(str(png))
     assert (image.width(), image.height()) == (1920, 1080)
+    # --chart picks the chart: by name the same picture, without it the first
+    # chart (I/O response time by component), which is another picture.
+    by_name, first = tmp_path / "by_name.png", tmp_path / "first.png"
+    assert _export("db2_io", str(by_name), "--chart", "utilisation").returncode == 0
+    assert _export("db2_io", str(first)).returncode == 0
+    assert _pixels(by_name) == _pixels(png)
+    assert _pixels(first) != _pixels(png)
     deck = tmp_path / "db2.pptx"
     out = _export("db2_io", str(deck))
     assert out.returncode == 0, out.stderr
     from pptx import Presentation
     titles = [s.shapes.title.text for s in Presentation(str(deck)).slides]
     assert "Utilisation per component" in titles and "Published vs model" in titles
+
+
+def test_one_chart_as_svg(tmp_path):
+    import xml.etree.ElementTree as ET
+
+    from PySide6.QtSvg import QSvgRenderer
+    svg = tmp_path / "cache.svg"
+    out = _export("db2_io", str(svg), "--chart", "cache")
+    assert out.returncode == 0, out.stderr
+    assert ET.parse(svg).getroot().tag.endswith("svg")       # an SVG, not a PNG named .svg
+    renderer = QSvgRenderer(str(svg))
+    assert renderer.isValid()
+    size = renderer.defaultSize()
+    assert abs(size.width() / size.height() - 16 / 9) < 0.02   # laid out as on a slide
 
 
 def test_bad_input_gets_one_line_and_writes_nothing(tmp_path):

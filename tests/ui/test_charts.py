@@ -83,7 +83,7 @@ def test_utilisation_is_a_share_of_elapsed_time(run):
 def test_switches_by_cause_and_cpu_by_engine_type(run):
     charts = by_key(run)
     sw = charts["switches"]
-    assert sw.categories == ("timer", "GETMAIN", "I/O wait")
+    assert sw.categories == ("STIMER (timer)", "GETMAIN", "I/O wait")   # causes by title
     assert sw.series[0].y.sum() == run.metrics["srb_switches"]
     cpu = dict(zip(charts["cpu"].categories, charts["cpu"].series[0].y))
     assert cpu["zIIP"] == pytest.approx(run.metrics["ziip_cpu_ms"])

@@ -33,7 +33,7 @@ def test_sweep_view_runs_on_a_worker_and_plots_one_curve_per_variant(qtbot):
     view.start(spec)
     assert not view.run_button.isEnabled()
     qtbot.waitUntil(lambda: view.status.text() == "done", timeout=60_000)
-    view.metric_box.setCurrentText("io_ms")
+    view.metric_box.setCurrentIndex(view.metric_box.findData("io_ms"))
     assert [s.name for s in view.chart.data.series] == ["FICON", "zHPF"]
     assert view.chart.data.y_unit == "ms"
     assert view.progress.value() == 6 and view.run_button.isEnabled()
@@ -87,3 +87,22 @@ def test_compare_draws_both_sides_on_one_scale_and_names_figures_by_title(qtbot)
     names = [view.table.item(r, 0).text() for r in range(view.table.rowCount())]
     assert "I/O response time (ms)" in names
     assert not any("_" in n for n in names), names
+
+
+def test_the_sweep_metric_combo_lists_the_metrics_by_title_before_any_sweep(qtbot):
+    view = SweepView(workers=1)
+    qtbot.addWidget(view)
+    assert view.metric_box.count() == 0
+    assert view.metric_box.placeholderText() == "open a scenario first"
+    view.set_scenario("db2_io", {})
+    metrics = experiments.get("db2_io").metrics
+    assert [view.metric_box.itemData(i) for i in range(view.metric_box.count())] == \
+        [m.name for m in metrics]
+    assert view.metric_box.currentText() == "I/O response time (ms)"
+    assert not any("_" in view.metric_box.itemText(i) for i in range(view.metric_box.count()))
+    # The choice made before the sweep is the one plotted after it.
+    view.metric_box.setCurrentIndex(view.metric_box.findData("disc_ms"))
+    view.start(SweepSpec("db2_io", "pages", (1, 32)))
+    qtbot.waitUntil(lambda: view.status.text() == "done", timeout=60_000)
+    assert view.metric_box.currentData() == "disc_ms"
+    assert view.chart.data.y_label == "DISC time"

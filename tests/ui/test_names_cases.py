@@ -9,24 +9,35 @@ axes, categories and legends. They must hold no parameter or metric key,
 no experiment id, no raw choice value (all: the words with an underscore,
 ``adabas_read``), and no ``VOLn``/``DRVn``. The results CSV's texts and
 the slide deck's texts are read as well.
+
+The animation views paint their text (QPainter.drawText, no widgets): each
+view the run offers is rendered at the start, the middle and the end of the
+replay into a QSvgGenerator, and the ``<text>`` elements of that SVG are
+read. This is the paint engine's own record of every string the view drew,
+so it cannot drift from what is painted. Painted text is also checked for
+the trace's own identifiers: switch causes (``adabas_call``, ``timer``).
 """
 from __future__ import annotations
 
 import csv
 import re
+import xml.etree.ElementTree as ET
 
 import pytest
+from PySide6.QtCore import QBuffer, QIODevice, QRect
+from PySide6.QtSvg import QSvgGenerator
 from PySide6.QtWidgets import (QAbstractButton, QApplication, QComboBox, QGroupBox, QLabel,
                                QLineEdit, QTabBar, QTableWidget, QWidget)
 
 from app import export
 from models import experiments
+from models.cpu.services import CAUSES
 
 CASES = tuple(experiments.registry())
 DEVICE_NAME = re.compile(r"\b(VOL|DRV)\d+\b")
 TARGET_ID = re.compile(r"\b[A-Z]\d+\.\w+\.\w+\b")
-#: Cases whose slide deck is checked (the deck runs the published cases too).
-DECK_CASES = ("program_fetch", "natural_ziip", "db2_index_scan", "spool_dump")
+#: Cases whose slide deck is checked: all (the 11 decks add about 10 s to the module).
+DECK_CASES = CASES
 
 
 def _raw_words() -> set[str]:
@@ -65,6 +76,42 @@ def _texts(root: QWidget) -> list[str]:
                     if w.horizontalHeaderItem(c)]
             out += [w.item(r, c).text() for r in range(w.rowCount())
                     for c in range(w.columnCount()) if w.item(r, c)]
+    return out
+
+
+#: The trace's switch causes as the model records them, matched case by case
+#: ("timer", "adabas_call"; the titles are "STIMER (timer)", "Adabas call").
+CAUSE_RE = re.compile(r"(?<![\w.(])(%s)(?![\w)])" % "|".join(map(re.escape, CAUSES)))
+
+
+def painted_texts(widget: QWidget) -> list[str]:
+    """Every string ``widget`` and its children paint, as the paint engine records it."""
+    buf = QBuffer()
+    buf.open(QIODevice.OpenModeFlag.WriteOnly)
+    gen = QSvgGenerator()
+    gen.setOutputDevice(buf)
+    gen.setSize(widget.size())
+    gen.setViewBox(QRect(0, 0, widget.width(), widget.height()))
+    widget.render(gen)
+    root = ET.fromstring(bytes(buf.data()))
+    return ["".join(e.itertext()) for e in root.iter() if e.tag.endswith("}text")]
+
+
+def _animation_texts(win) -> list[str]:
+    """What every animation view paints at the start, middle and end of the replay."""
+    from ui.animation.replay_view import ReplayView
+    replay = win.findChild(ReplayView)
+    if replay is None or replay.data is None:
+        return []
+    out = []
+    d = replay.data
+    for i in range(replay.tabs.count()):
+        replay.tabs.setCurrentIndex(i)
+        for t in (d.t0, d.t0 + 0.5 * (d.t1 - d.t0), d.t1):
+            replay.controller.seek(t)
+            QApplication.processEvents()
+            out += painted_texts(replay.tabs.widget(i))
+    replay.tabs.setCurrentIndex(0)
     return out
 
 
@@ -124,10 +171,13 @@ def seen(qapp, tmp_path_factory):
                 texts += _texts(win)
             win.results_dock.raise_()
             texts += _texts(win) + _chart_texts(win)
+            painted = []
             for tab in ("charts", "animation", "history", "sweep", "compare"):
                 win.show_view(tab)
                 QApplication.processEvents()
                 texts += _texts(win)
+                if tab == "animation":
+                    painted = _animation_texts(win)
             folder = tmp_path_factory.mktemp(case)
             path = export.save_tables_csv(export.result_tables(win.document.result),
                                           folder / "tables.csv")
@@ -135,7 +185,7 @@ def seen(qapp, tmp_path_factory):
             deck = []
             if case in DECK_CASES:
                 deck = _deck_texts(win.exports.write_to(str(folder / "deck.pptx")))
-            out[case] = dict(screen=texts, csv=cells, deck=deck)
+            out[case] = dict(screen=texts, csv=cells, deck=deck, painted=painted)
     finally:
         win.shutdown()
         win.close()
@@ -145,6 +195,24 @@ def seen(qapp, tmp_path_factory):
 @pytest.mark.parametrize("case", CASES)
 def test_no_internal_name_on_any_tab_after_the_run(seen, case):
     assert _leaks(seen[case]["screen"]) == {}
+
+
+@pytest.mark.parametrize("case", CASES)
+def test_no_internal_name_painted_by_the_animation_views(seen, case):
+    painted = seen[case]["painted"]
+    assert _leaks(painted) == {}
+    causes = {}
+    for text in painted:
+        for m in CAUSE_RE.finditer(text):
+            causes.setdefault(m.group(0), text)
+    assert causes == {}
+
+
+def test_the_animation_views_paint_switch_causes_by_title(seen):
+    """The check above reads real painted text: the SRB/TCB view's causes are in it."""
+    painted = seen["natural_ziip"]["painted"]
+    assert "Switches by cause" in painted
+    assert "Adabas call" in painted and "→ TCB for Adabas call" in painted
 
 
 @pytest.mark.parametrize("case", CASES)
@@ -171,3 +239,9 @@ def test_a_mix_is_shown_and_typed_in_words(window):
     field.setModified(True)
     field.editingFinished.emit()
     assert sc.value_for(holder.id, sc.param(key)) == {"read": 50, "read_update": 50}
+
+
+def test_every_switch_cause_has_a_title():
+    from app.names import CAUSE_TITLES, cause_title
+    assert set(CAUSES) <= set(CAUSE_TITLES)
+    assert not any(CAUSE_RE.search(cause_title(c)) for c in CAUSES)

@@ -11,8 +11,9 @@ def test_opening_another_scenario_clears_every_view_of_the_old_run(window, qtbot
     assert win.open_case_or_file("db2_io") is None
     # The Natural run is gone from the charts and the replay: nothing there
     # could be exported or read as the DB2 scenario's.
-    assert charts.result is None and not charts.tabs.isVisible() or charts.tabs.count() == 0
-    assert anim.data is None
+    assert charts.result is None
+    assert charts.tabs.count() == 0 or not charts.tabs.isVisible()
+    assert anim.data is None and anim.tabs.count() == 0
     assert win.last_result is None
 
 
@@ -27,11 +28,15 @@ def test_after_an_edit_every_view_of_the_run_says_it_is_of_the_old_drawing(windo
     node = next(iter(win.editor.scenario.nodes.values()))
     win.editor.move({node.id: (node.x + 60, node.y)})
     assert not any(not b.isHidden() for b in banners.values())
-    # Renaming a component does: each view says its run is of the drawing before.
+    # Renaming a component does: each view says its run is of the drawing
+    # before, by the title the scenario had when the run started (not the
+    # title it has now).
+    win.editor.scenario.title = "A copy for tomorrow"
     win.editor.rename(node.id, "Renamed")
     for name, b in {**banners, "results": results_banner}.items():
         assert not b.isHidden(), name
-        assert "before your last edit" in b.text() and "DB2" in b.text(), name
+        assert "before your last edit" in b.text(), name
+        assert "“One DB2 list-prefetch I/O”" in b.text() and "tomorrow" not in b.text(), name
     # Undo brings the drawing back to the one that ran: the banners go.
     win.editor.undo_stack.undo()
     assert not any(not b.isHidden() for b in (*banners.values(), results_banner))

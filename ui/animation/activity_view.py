@@ -7,9 +7,10 @@ use to colour its items during a replay.
 """
 from __future__ import annotations
 
+import math
 from dataclasses import dataclass
 
-from PySide6.QtCore import QRectF
+from PySide6.QtCore import QRectF, Qt
 from PySide6.QtGui import QPainter
 
 from app.replay.activity import Activity, component_activity
@@ -48,40 +49,71 @@ class ActivityView(ReplayViewBase):
         return ActivityState([(n, component_activity(data, n, t)) for n in names],
                              max(0, len(data.components) - MAX_ROWS))
 
+    LEGEND = [(style.EMPTY, "idle", None), (style.BLUE, "busy / reading", None),
+              (style.ORANGE, "seeking", None), (style.VERMILLION, "changing cartridge", None),
+              (style.PURPLE, "I/O queued (IOSQ)", None),
+              (style.GREEN, "level (buffer fill, hit ratio)", None)]
+
+    MIN_ROW_PX = 24
+
     def draw(self, p: QPainter) -> None:
         s = self.state
         w, h = self.width(), self.height()
         style.text(p, 16, 8, self.TITLE + " — every component at this moment",
-                   style.HEAD_PT, bold=True)
-        top, legend_h = 48, 44
-        row_h = min(44.0, (h - top - legend_h) / max(1, len(s.rows)))
-        for i, (name, act) in enumerate(s.rows):
-            self._draw_row(p, name, act, 16, top + i * row_h, w - 32, row_h)
-        if s.more:
-            style.text(p, 16, h - legend_h - 20, f"… and {s.more} more components",
-                       colour=style.MUTED)
-        style.legend(p, 16, h - legend_h + 8, [
-            (style.EMPTY, "idle", None), (style.BLUE, "busy / reading", None),
-            (style.ORANGE, "seeking", None), (style.VERMILLION, "changing cartridge", None),
-            (style.PURPLE, "I/O queued (IOSQ)", None),
-            (style.GREEN, "level (buffer fill, hit ratio)", None)], w=w - 32)
+                   style.HEAD_PT, bold=True, w=w - 32)
+        top = 48
+        legend_h = style.legend_height(self.LEGEND, w - 32) + 8
+        rows, more = list(s.rows), s.more
+        room = h - top - legend_h
+        # One column while every row gets a readable line; else two columns
+        # side by side; rows that still do not fit are counted on a last line.
+        cols = 1 if len(rows) * self.MIN_ROW_PX <= room or w < 900 else 2
+        per_col = math.ceil(len(rows) / cols)
+        if per_col * self.MIN_ROW_PX > room:
+            per_col = max(1, int((room - self.MIN_ROW_PX) // self.MIN_ROW_PX))
+            more += len(rows) - per_col * cols
+            rows = rows[:per_col * cols]
+        row_h = min(44.0, (room - (self.MIN_ROW_PX if more else 0)) / max(1, per_col))
+        col_w = (w - 32 - 24 * (cols - 1)) / cols
+        # Columns as wide as the longest name and role (at most a third and a
+        # sixth of the column), the bar, then the state line takes the rest.
+        name_w = min(max((style.width(n, bold=True) for n, _ in rows), default=0) + 16,
+                     0.34 * col_w)
+        role_w = min(max((style.width(a.role) for _, a in rows), default=0) + 16, col_w / 6)
+        if cols == 2:
+            role_w = 0      # two columns: the role is the name's tooltip, the state gets the room
+        for i, (name, act) in enumerate(rows):
+            col, row = divmod(i, per_col)
+            self._draw_row(p, name, act, 16 + col * (col_w + 24), top + row * row_h, col_w,
+                           row_h, name_w, role_w)
+        if more:
+            style.text(p, 16, top + per_col * row_h, f"… and {more} more components",
+                       colour=style.MUTED, w=w - 32)
+        style.legend(p, 16, h - legend_h, self.LEGEND, w=w - 32)
 
     def _draw_row(self, p: QPainter, name: str, act: Activity, x: float, y: float,
-                  w: float, row_h: float) -> None:
+                  w: float, row_h: float, name_w: float = 110, role_w: float = 150) -> None:
         lamp = STATE_COLOURS.get(act.state, style.BLUE)
-        style.swatch(p, QRectF(x, y + 6, row_h - 14, row_h - 14), lamp)
-        style.text(p, x + row_h, y + (row_h - 24) / 2, name, bold=True, w=110)
-        style.text(p, x + row_h + 110, y + (row_h - 24) / 2, act.role, colour=style.MUTED,
-                   w=150)
-        bar = QRectF(x + row_h + 270, y + 8, 160, row_h - 18)
+        ty = y + (row_h - style.line_height()) / 2
+        lamp_px = min(row_h - 8, 30.0)
+        style.swatch(p, QRectF(x, y + (row_h - lamp_px) / 2, lamp_px, lamp_px), lamp)
+        # "Rank R1 drive 3" shortened keeps its end: "Rank…drive 3".
+        style.text(p, x + row_h, ty, name, bold=True, w=name_w - 8,
+                   elide=Qt.TextElideMode.ElideMiddle)
+        if role_w:
+            style.text(p, x + row_h + name_w, ty, act.role, colour=style.MUTED, w=role_w - 8)
+        elif style.elided is not None:
+            style.elided.append((QRectF(x, y, row_h + name_w, row_h), f"{name}: {act.role}"))
+        bar = QRectF(x + row_h + name_w + role_w, y + min(8.0, row_h * 0.2),
+                     min(160.0, 0.15 * w), row_h - 2 * min(8.0, row_h * 0.2) - 2)
         style.swatch(p, bar, style.BACKGROUND)
         if act.level is not None:
             style.swatch(p, QRectF(bar.x(), bar.y(), bar.width() * act.level, bar.height()),
                          style.GREEN)
         elif act.count:
-            for k in range(min(act.count, 16)):
+            for k in range(min(act.count, 16, int((bar.width() - 4) // 10))):
                 style.swatch(p, QRectF(bar.x() + 2 + k * 10, bar.y() + 2, 7,
                                        bar.height() - 4),
                              style.PURPLE if k < act.queued else style.BLUE)
-        style.text(p, bar.right() + 14, y + (row_h - 24) / 2, act.text,
-                   w=w - bar.right() - 14 + x)
+        style.text(p, bar.right() + 10, ty, act.text, w=w - bar.right() - 10 + x,
+                   points=style.TEXT_PT if role_w else style.TEXT_PT - 1)

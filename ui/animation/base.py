@@ -8,8 +8,9 @@ trace; nothing in a view re-runs or drives the model.
 """
 from __future__ import annotations
 
+from PySide6.QtCore import QEvent, QPointF
 from PySide6.QtGui import QPainter
-from PySide6.QtWidgets import QSizePolicy, QWidget
+from PySide6.QtWidgets import QSizePolicy, QToolTip, QWidget
 
 from app.replay.data import ReplayData
 from ui.animation import style
@@ -30,6 +31,8 @@ class ReplayViewBase(QWidget):
         self.data: ReplayData | None = None
         self.t = 0.0
         self.state = None
+        #: Lines drawn shortened ("Rank R1 dri…") and their full text, for tooltips.
+        self.elided: list = []
         self.setMinimumSize(480, 240)
         self.setSizePolicy(QSizePolicy.Policy.Expanding, QSizePolicy.Policy.Expanding)
 
@@ -69,9 +72,31 @@ class ReplayViewBase(QWidget):
         p = QPainter(self)
         p.setRenderHint(QPainter.RenderHint.Antialiasing)
         p.fillRect(self.rect(), style.BACKGROUND)
-        if self.state is None:
-            style.text(p, 20, 20, f"{self.TITLE}: this run recorded nothing to show here.",
-                       style.HEAD_PT)
-        else:
-            self.draw(p)
-        p.end()
+        style.elided = self.elided = []
+        try:
+            if self.state is None:
+                style.text(p, 20, 20, f"{self.TITLE}: this run recorded nothing to show here.",
+                           style.HEAD_PT, w=self.width() - 40)
+            else:
+                self.draw(p)
+        finally:
+            style.elided = None
+            p.end()
+
+    def tooltip_at(self, pos: QPointF) -> str:
+        """The full text of a line drawn shortened at ``pos`` ("" if none)."""
+        for rect, full in reversed(self.elided):
+            if rect.contains(pos):
+                return full
+        return ""
+
+    def event(self, e) -> bool:
+        if e.type() == QEvent.Type.ToolTip:
+            tip = self.tooltip_at(QPointF(e.pos()))
+            if tip:
+                QToolTip.showText(e.globalPos(), tip, self)
+            else:
+                QToolTip.hideText()
+                e.ignore()
+            return True
+        return super().event(e)

@@ -17,7 +17,7 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 
 import numpy as np
-from PySide6.QtCore import QRectF
+from PySide6.QtCore import QRectF, Qt
 from PySide6.QtGui import QPainter
 
 from app.replay.data import ReplayData
@@ -180,17 +180,26 @@ class CacheView(ReplayViewBase):
         # as it needs (at 2x scale it ran under the panel's text).
         legend_w = panel_x - 32
         top, legend_h = 48, max(70.0, style.legend_height(items, legend_w) + 10)
-        row_h = min(40.0, (h - top - legend_h) / TRACKS_SHOWN)
+        room = h - top - legend_h
+        # Rows at least a line of small text high; when not all fit (1024×640,
+        # 2× scale), the most recently first-touched tracks (the last rows).
+        fit = max(1, int(room // self.MIN_ROW_PX))
+        rows = s.rows[-fit:]
+        row_h = min(40.0, room / max(TRACKS_SHOWN, len(rows)) if fit >= TRACKS_SHOWN
+                    else room / max(1, len(rows)))
         slot_w = min(52.0, (panel_x - 170) / per)
-        for i, row in enumerate(s.rows):
+        for i, row in enumerate(rows):
             self._draw_row(p, row, 16, top + i * row_h, slot_w, row_h)
         self._draw_panel(p, s, panel_x, top)
         style.legend(p, 16, h - legend_h + 6, items, w=legend_w)
 
+    MIN_ROW_PX = 18
+
     def _draw_row(self, p: QPainter, row: TrackSlots, x: float, y: float,
                   slot_w: float, row_h: float) -> None:
         label = f"track {row.track}" + (" evicted" if row.evicted else "")
-        style.text(p, x, y + (row_h - 22) / 2, label, w=150,
+        pt = style.TEXT_PT if row_h >= 24 else style.TEXT_PT - 3
+        style.text(p, x, y + (row_h - style.line_height(pt)) / 2, label, points=pt, w=146,
                    colour=style.MUTED if row.evicted else style.INK)
         for i, kind in enumerate(row.slots):
             r = QRectF(x + 150 + i * slot_w, y + 3, slot_w - 4, row_h - 6)
@@ -199,16 +208,21 @@ class CacheView(ReplayViewBase):
                 style.VERMILLION if rec in row.waiting else None)
             style.swatch(p, r, self.SLOT_COLOURS[kind], outline, 5 if outline else 1)
 
+    #: Height of the side panel laid out in full (headings, a big ratio, a line per mode).
+    PANEL_FULL_PX = 300
+
     def _draw_panel(self, p: QPainter, s: CacheState, x: float, y: float) -> None:
-        style.swatch(p, QRectF(x, y, 364, 420), style.PANEL)
+        room = self.height() - y - 16
+        if room < self.PANEL_FULL_PX:
+            # Short (1024×640, 2× scale): the same figures, in fewer lines.
+            self._draw_panel_short(p, s, x, y, max(0.0, room))
+            return
+        style.swatch(p, QRectF(x, y, 364, min(420.0, room)), style.PANEL)
         x += 12
         ratio = s.hit_ratio
         y += style.text(p, x, y + 6, "Hit ratio so far", style.HEAD_PT, bold=True) + 6
         y += style.text(p, x, y, "—" if ratio is None else f"{ratio:.2f}", 34, bold=True)
-        bar = QRectF(x, y + 4, 330, 18)
-        style.swatch(p, bar, style.BACKGROUND)
-        if ratio:
-            style.swatch(p, QRectF(x, y + 4, 330 * ratio, 18), style.GREEN)
+        self._ratio_bar(p, ratio, x, y)
         y += 32
         y += style.text(p, x, y, f"hits {s.hits:,}   misses {s.misses:,}")
         y += 10 + style.text(p, x, y + 10, "Stagings completed", style.HEAD_PT, bold=True)
@@ -218,3 +232,35 @@ class CacheView(ReplayViewBase):
             y += style.text(p, x + 24, y, f"{name}: {n:,}")
         y += 10 + style.text(p, x, y + 10, f"Evictions: {s.evictions:,}", style.HEAD_PT,
                              bold=True)
+
+    @staticmethod
+    def _ratio_bar(p: QPainter, ratio, x: float, y: float) -> None:
+        bar = QRectF(x, y + 4, 330, 18)
+        style.swatch(p, bar, style.BACKGROUND)
+        if ratio:
+            style.swatch(p, QRectF(x, y + 4, 330 * ratio, 18), style.GREEN)
+
+    def _draw_panel_short(self, p: QPainter, s: CacheState, x: float, y: float,
+                          room: float) -> None:
+        style.swatch(p, QRectF(x, y, 364, room), style.PANEL)
+        x += 12
+        ratio = s.hit_ratio
+        head = style.text(p, x, y + 4, "Hit ratio so far", style.HEAD_PT, bold=True, w=220)
+        style.text(p, x + 220, y + 4, "—" if ratio is None else f"{ratio:.2f}", style.HEAD_PT,
+                   bold=True, w=110, align=Qt.AlignmentFlag.AlignRight)
+        y += 4 + head
+        self._ratio_bar(p, ratio, x, y - 2)
+        y += 24
+        y += style.text(p, x, y, f"hits {s.hits:,}   misses {s.misses:,}", w=340)
+        y += 4 + style.text(p, x, y + 4, "Stagings completed", bold=True, w=340)
+        cx = x
+        for colour, name, n in zip(style.STAGE_COLOURS, ("record", "partial", "full"), s.stages):
+            label = f"{name} {n:,}"
+            step = 18 + style.width(label) + 14
+            if cx > x and cx - x + step - 14 > 340:     # wrap, as a legend does
+                cx, y = x, y + style.line_height()
+            style.swatch(p, QRectF(cx, y + 4, 14, 14), colour)
+            style.text(p, cx + 18, y, label, w=340 - (cx - x) - 18)
+            cx += step
+        y += style.line_height() + 4
+        style.text(p, x, y, f"Evictions: {s.evictions:,}", bold=True, w=340)

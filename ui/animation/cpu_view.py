@@ -15,6 +15,7 @@ import numpy as np
 from PySide6.QtCore import QPointF, QRectF, Qt
 from PySide6.QtGui import QPainter, QPen
 
+from app.names import cause_title
 from app.replay.data import ReplayData
 from models import trace_vocab as V
 from ui.animation import style
@@ -124,14 +125,20 @@ class CpuView(ReplayViewBase):
         return slices, (lo, max(t, lo + 1e-6))
 
     # ---- drawing --------------------------------------------------------------
+    LEGEND = [(style.GREEN, "SRB mode / zIIP CPU", None), (style.ORANGE, "TCB mode", None),
+              (style.BLUE, "general-CP CPU", None)]
+
     def draw(self, p: QPainter) -> None:
         s = self.state
         w, h = self.width(), self.height()
         style.text(p, 16, 8, self.TITLE + " — where the work runs, and why it moves",
-                   style.HEAD_PT, bold=True)
+                   style.HEAD_PT, bold=True, w=w - 32)
         panel_x = w - 400
-        top, lane_h = 56, min(110, (h - 120) / max(1, len(s.lanes)))
         now_x = panel_x - 60
+        # The legend sits under the lanes (left), so the counters keep the
+        # whole height of the right-hand panel.
+        legend_h = style.legend_height(self.LEGEND, now_x + 24)
+        top, lane_h = 56, min(110, (h - 56 - 28 - legend_h - 8) / max(1, len(s.lanes)))
         rows = {lane: top + i * lane_h for i, lane in enumerate(s.lanes)}
         for lane, y in rows.items():
             self._draw_lane(p, lane, y, lane_h, now_x)
@@ -139,15 +146,17 @@ class CpuView(ReplayViewBase):
         for k, unit in enumerate(s.units):
             if unit.lane in rows:
                 self._draw_unit(p, unit, rows, lane_h, now_x, k)
+        style.legend(p, 16, top + len(rows) * lane_h + 28, self.LEGEND, w=now_x + 24)
         self._draw_counters(p, s, panel_x, top)
 
     def _draw_lane(self, p: QPainter, lane: str, y: float, lane_h: float, now_x: float) -> None:
         ziip = self._is_ziip(lane)
         style.swatch(p, QRectF(16, y + 4, now_x - 16 + 40, lane_h - 8), style.PANEL)
         style.text(p, 24, y + 8, lane, style.HEAD_PT, bold=True,
-                   colour=style.GREEN if ziip else style.BLUE)
-        style.text(p, 24, y + 34, "zIIP: enclave SRB work" if ziip else "general CP: TCB work",
-                   colour=style.MUTED)
+                   colour=style.GREEN if ziip else style.BLUE, w=220)
+        if lane_h >= 60:     # room for a second line inside the lane
+            style.text(p, 24, y + 34, "zIIP: enclave SRB work" if ziip
+                       else "general CP: TCB work", colour=style.MUTED, w=220)
 
     def _draw_slices(self, p, s: CpuState, rows, lane_h, now_x) -> None:
         lo, hi = s.window
@@ -159,53 +168,76 @@ class CpuView(ReplayViewBase):
             xa, xb = x0 + (a - lo) * scale, min(now_x, x0 + (b - lo) * scale)
             p.setBrush(style.GREEN if self._is_ziip(lane) else style.BLUE)
             p.drawRect(QRectF(xa, rows[lane] + lane_h * 0.55, max(2.0, xb - xa), lane_h * 0.3))
+        bottom = 56 + len(rows) * lane_h
         p.setPen(QPen(style.INK, 2, Qt.PenStyle.DashLine))
-        p.drawLine(QPointF(now_x, 50), QPointF(now_x, 56 + len(rows) * lane_h))
-        style.text(p, now_x - 40, 56 + len(rows) * lane_h, "now", colour=style.MUTED)
-        style.text(p, x0, 56 + len(rows) * lane_h,
-                   f"CPU slices over the last {style.fmt_time(hi - lo)}", colour=style.MUTED)
+        p.drawLine(QPointF(now_x, 50), QPointF(now_x, bottom))
+        style.text(p, now_x + 6, bottom, "now", colour=style.MUTED, w=50)
+        style.text(p, 24, bottom, f"CPU slices over the last {style.fmt_time(hi - lo)}",
+                   colour=style.MUTED, w=now_x - 32, align=Qt.AlignmentFlag.AlignRight)
 
     def _draw_unit(self, p, unit: Unit, rows, lane_h, now_x, k: int) -> None:
         y = rows[unit.lane] + 6 + k * 4
-        box = QRectF(now_x - 170 - k * 12, y, 210, lane_h * 0.45)
+        line = style.line_height()
+        two_lines = bool(unit.cause) and lane_h - 12 >= 2 * line + 8
+        width = 210 if two_lines or not unit.cause else 330
+        box = QRectF(now_x + 40 - width - k * 12, y, width,
+                     2 * line + 8 if two_lines else min(lane_h - 12, line + 8))
         colour = style.GREEN if unit.mode == "SRB" else style.ORANGE
         style.swatch(p, box, colour, style.INK, 2)
-        style.text(p, box.x() + 8, box.y() + 2, f"work {unit.uow}: {unit.mode} mode",
-                   bold=True, w=box.width() - 10)
+        head = f"work {unit.uow}: {unit.mode} mode"
+        why = f"for {cause_title(unit.cause)}" if unit.cause else ""
         if unit.from_lane in rows and unit.from_lane != unit.lane:
             # The last switch: an arrow from the lane the work left to this one.
             ya = rows[unit.from_lane] + lane_h / 2
             p.setPen(QPen(style.VERMILLION, 4))
             p.drawLine(QPointF(box.x() - 20, ya), QPointF(box.x() - 20, y + 10))
             p.drawLine(QPointF(box.x() - 20, y + 10), QPointF(box.x(), y + 10))
-        if unit.cause:
+        if two_lines:
             arrow = "→ TCB" if unit.mode == "TCB" else "→ SRB"
-            style.text(p, box.x() + 8, box.y() + box.height() - 22,
-                       f"{arrow} for {unit.cause}", w=box.width() - 10)
+            style.text(p, box.x() + 8, box.y() + 4, head, bold=True, w=box.width() - 12)
+            style.text(p, box.x() + 8, box.y() + 4 + line, f"{arrow} {why}",
+                       w=box.width() - 12)
+        else:
+            style.text(p, box.x() + 8, box.y() + (box.height() - line) / 2,
+                       f"{head} · {cause_title(unit.cause)}" if why else head, bold=True, w=box.width() - 12)
 
     def _draw_counters(self, p, s: CpuState, x: float, y: float) -> None:
-        style.swatch(p, QRectF(x, y, 384, self.height() - y - 16), style.PANEL)
+        bottom = self.height() - 16
+        style.swatch(p, QRectF(x, y, 384, bottom - y), style.PANEL)
+        short = bottom - y < 330      # 1024×640: smaller headings, causes while they fit
+        big, head = (style.HEAD_PT, style.TEXT_PT) if short else (style.BIG_PT, style.HEAD_PT)
+        gap = 2 if short else 10
         x += 12
         y += 6
-        y += style.text(p, x, y, f"Switches: {s.switches:,}", style.BIG_PT, bold=True)
-        y += style.text(p, x, y, f"SRB→TCB {s.to_tcb:,}   TCB→SRB {s.switches - s.to_tcb:,}")
+        y += style.text(p, x, y, f"Switches: {s.switches:,}", big, bold=True, w=360)
+        y += style.text(p, x, y, f"SRB→TCB {s.to_tcb:,}   TCB→SRB {s.switches - s.to_tcb:,}",
+                        w=360)
         ziip = sum(v for k, v in s.cpu_us.items() if self._is_ziip(k))
         gcp = sum(v for k, v in s.cpu_us.items() if not self._is_ziip(k))
-        y += 10 + style.text(p, x, y + 10, "CPU used so far", style.HEAD_PT, bold=True)
-        y += style.text(p, x, y, f"on zIIPs: {ziip:,} µs", colour=style.GREEN)
-        y += style.text(p, x, y, f"on general CPs: {gcp:,} µs", colour=style.BLUE)
-        if ziip + gcp:
-            y += style.text(p, x, y, f"share on general CPs: {100 * gcp / (ziip + gcp):.0f} %")
-        y += 10 + style.text(p, x, y + 10, "Switches by cause", style.HEAD_PT, bold=True)
+        y += gap + style.text(p, x, y + gap, "CPU used so far", head, bold=True, w=360)
+        y += style.text(p, x, y, f"on zIIPs: {ziip:,} µs", colour=style.GREEN, w=360)
+        share = f"{100 * gcp / (ziip + gcp):.0f} %" if ziip + gcp else ""
+        if short and share:     # one line less
+            y += style.text(p, x, y, f"on general CPs: {gcp:,} µs ({share} of it)",
+                            colour=style.BLUE, w=360)
+        else:
+            y += style.text(p, x, y, f"on general CPs: {gcp:,} µs", colour=style.BLUE, w=360)
+            if share:
+                y += style.text(p, x, y, f"share on general CPs: {share}", w=360)
+        y += gap + style.text(p, x, y + gap, "Switches by cause", head, bold=True, w=360)
         top = max(s.causes.values(), default=1)
-        for cause, n in sorted(s.causes.items(), key=lambda kv: -kv[1])[:8]:
+        ranked = sorted(s.causes.items(), key=lambda kv: -kv[1])
+        step = 22 if short else 26
+        fit = max(0, int((bottom - 4 - y) // step))
+        shown = ranked[:min(8, fit if len(ranked) <= fit else max(0, fit - 1))]
+        for cause, n in shown:
             p.setPen(Qt.PenStyle.NoPen)
             p.setBrush(style.ORANGE)
-            p.drawRect(QRectF(x + 130, y + 5, 210 * n / top, 16))
-            style.text(p, x, y, cause, w=125)
-            style.text(p, x + 136, y, f"{n:,}")
-            y += 26
-        y += 8
-        style.legend(p, x, y, [(style.GREEN, "SRB mode / zIIP CPU", None),
-                               (style.ORANGE, "TCB mode", None),
-                               (style.BLUE, "general-CP CPU", None)], w=360)
+            p.drawRect(QRectF(x + 155, y + 4, 200 * n / top, step - 8))
+            style.text(p, x, y, cause_title(cause), w=150)
+            style.text(p, x + 161, y, f"{n:,}", w=190)
+            y += step
+        if len(shown) < len(ranked):
+            rest = sum(n for _, n in ranked[len(shown):])
+            style.text(p, x, y, f"{len(ranked) - len(shown)} more causes: {rest:,} switches",
+                       colour=style.MUTED, w=360)

@@ -42,15 +42,46 @@ def font(points: int, bold: bool = False) -> QFont:
     return f
 
 
+#: Where :func:`text` notes the lines it shortened, as (rect, full text), while
+#: a view paints (:meth:`ReplayViewBase.paintEvent` sets it; the view shows
+#: the full text as the tooltip of that rectangle). None: nobody listens.
+elided: list[tuple[QRectF, str]] | None = None
+
+
 def text(p: QPainter, x: float, y: float, s: str, points: int = TEXT_PT,
          bold: bool = False, colour: QColor = INK, w: float = 2000,
-         align=Qt.AlignmentFlag.AlignLeft) -> float:
-    """Draw one line with its top-left at (x, y); returns the line height."""
+         align=Qt.AlignmentFlag.AlignLeft,
+         elide: Qt.TextElideMode = Qt.TextElideMode.ElideRight) -> float:
+    """Draw one line with its top-left at (x, y), at most ``w`` wide; returns the line height.
+
+    A line wider than ``w`` is shortened with "…" (at the end, or where
+    ``elide`` says; never cut mid-letter at the edge) and
+    the whole line becomes the tooltip of its rectangle.
+    """
     p.setFont(font(points, bold))
     p.setPen(colour)
-    h = p.fontMetrics().height()
-    p.drawText(QRectF(x, y, w, h), int(align | Qt.AlignmentFlag.AlignVCenter), s)
+    fm = p.fontMetrics()
+    h = fm.height()
+    rect = QRectF(x, y, w, h)
+    shown = s
+    if fm.horizontalAdvance(s) > w:
+        shown = fm.elidedText(s, elide, int(max(0.0, w)))
+        if elided is not None:
+            elided.append((rect, s))
+    p.drawText(rect, int(align | Qt.AlignmentFlag.AlignVCenter), shown)
     return h
+
+
+def line_height(points: int = TEXT_PT) -> float:
+    """The height of one line of :func:`text`."""
+    from PySide6.QtGui import QFontMetricsF
+    return QFontMetricsF(font(points)).height()
+
+
+def width(s: str, points: int = TEXT_PT, bold: bool = False) -> float:
+    """How wide :func:`text` draws ``s``."""
+    from PySide6.QtGui import QFontMetricsF
+    return QFontMetricsF(font(points, bold)).horizontalAdvance(s)
 
 
 def legend(p: QPainter, x: float, y: float, items, w: float = 1200) -> float:

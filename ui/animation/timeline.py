@@ -146,6 +146,9 @@ class TimelineWidget(QWidget):
         col.addWidget(self.scrub)
         hint = QLabel("Click or drag on the bar to move in time; grey relief = events per moment.")
         hint.setFont(style.font(style.TEXT_PT - 2))
+        # May wrap: at 2× scale this line alone held the page 935 px wide,
+        # and the page scrolled sideways once a vertical scroll bar appeared.
+        hint.setWordWrap(True)
         under = QHBoxLayout()
         under.addWidget(hint, 1)
         under.addWidget(self.legend)
@@ -162,7 +165,24 @@ class TimelineWidget(QWidget):
     def _on_controller_time_changed(self, t: float) -> None:
         data = self.controller.data
         if data is None or not len(data):
+            self._readout = None
             self.readout.setText("No trace: run an experiment to replay it.")
             return
-        self.readout.setText(f"t = {style.fmt_time(t)} of {style.fmt_time(data.t1)}   ·   "
-                             f"event {data.upto(t):,} of {len(data):,}")
+        self._readout = (f"t = {style.fmt_time(t)} of {style.fmt_time(data.t1)}",
+                         f"event {data.upto(t):,} of {len(data):,}")
+        self._fit_readout()
+
+    def _fit_readout(self) -> None:
+        """Time and event number; where both do not fit (1024 px), the time
+        alone, with both in the tooltip, rather than a number cut in half."""
+        parts = getattr(self, "_readout", None)
+        if parts is None:
+            return
+        one = "   ·   ".join(parts)
+        fits = self.readout.fontMetrics().horizontalAdvance(one) <= self.readout.width()
+        self.readout.setText(one if fits else parts[0])
+        self.readout.setToolTip("" if fits else one)
+
+    def resizeEvent(self, event) -> None:  # noqa: N802  (Qt override)
+        super().resizeEvent(event)
+        self._fit_readout()

@@ -308,18 +308,28 @@ class TrackView(ReplayViewBase):
         c = QPointF(box.center().x(), box.y() + self.TOP_PX + 1.12 * r)
         busy = d.state in ("positioning", "flash access")
         narrow = box.width() < self.NARROW_PX
-        state = {"positioning": "seeking", "flash access": "flash", "reading": "read"}.get(
+        state = {"positioning": "seeks", "flash access": "flash", "reading": "read"}.get(
             d.state, d.state) if narrow else d.state
-        style.text(p, box.x(), box.y() + 2, f"{name}{' · ' if narrow else ': '}{state}",
-                   style.TEXT_PT - (2 if narrow else 1), bold=True, w=box.width(),
+        label = f"{name}{' · ' if narrow else ': '}{state}"
+        pt = style.TEXT_PT - (2 if narrow else 1)
+        if style.width(label, pt, bold=True) > box.width():
+            pt -= 1      # eight drives at 1024 px: "drive 4 · seeks" whole, a point smaller
+        style.text(p, box.x(), box.y() + 2, label, pt, bold=True, w=box.width(),
                    align=Qt.AlignmentFlag.AlignHCenter, colour=style.ORANGE if busy else style.INK)
         where = ("nothing read yet" if not narrow else "—") if d.track < 0 else f"track {d.track}"
         if not d.flash and not narrow:
             where += f" · cyl {d.cylinder:.0f}"
         if d.state == "positioning" and not narrow:
             where += f" · rec {d.target} in {style.fmt_time(d.wait_s)}"
-        style.text(p, box.x(), box.y() + 22, where, style.TEXT_PT - 2, w=box.width(),
-                   align=Qt.AlignmentFlag.AlignHCenter, colour=style.MUTED)
+        lines = [where]
+        if style.width(where, style.TEXT_PT - 2) > box.width() and " · rec " in where:
+            # Too wide for the ring's column: the target record goes on a line
+            # of its own (there is room above the ring), rather than cut off.
+            lines = where.split(" · rec ")
+            lines[1] = "rec " + lines[1]
+        for k, line in enumerate(lines):
+            style.text(p, box.x(), box.y() + 22 + 17 * k, line, style.TEXT_PT - 2,
+                       w=box.width(), align=Qt.AlignmentFlag.AlignHCenter, colour=style.MUTED)
         if d.flash:
             self._draw_flash(p, d, QRectF(c.x() - 1.1 * r, c.y() - 1.1 * r, 2.2 * r, 2.2 * r))
             return

@@ -15,6 +15,7 @@ from PySide6.QtWidgets import (QAbstractItemView, QDialog, QHBoxLayout, QHeaderV
                                QProgressBar, QPushButton, QTableWidget, QTableWidgetItem,
                                QVBoxLayout, QWidget)
 
+from app import names
 from app.worker import TaskRunner
 from models import calibration, experiments
 from models.run import Cancelled
@@ -27,6 +28,8 @@ DISPLAY_HEADER = ("Case", "Figure", "Published", "Model", "Deviation", "Verdict"
 
 
 def _value(p, v) -> str:
+    if isinstance(v, dict):     # a mix, as the inspector writes it: "Read 69 %, Update 9 %"
+        return ", ".join(f"{names.words(k).capitalize()} {n:g} %" for k, n in v.items())
     if isinstance(v, bool):
         return "on" if v else "off"
     if isinstance(v, (int, float)) and not isinstance(v, bool):
