@@ -82,6 +82,9 @@ class CompareView(QWidget):
         self.about.setStyleSheet("font-size: 11pt; color: #1d2733; padding: 4px 2px;")
         self.about.setVisible(False)
         self.left, self.right = ChartsView(self), ChartsView(self)
+        for side, which in ((self.left, "A"), (self.right, "B")):
+            side.empty.setText(f"Run A and B to see run {which}'s charts here.")
+            side.empty.setWordWrap(True)
         self.left.tabs.currentChanged.connect(self._on_left_current_changed)
         self.label_a, self.label_b = QLabel("A"), QLabel("B")
         self.table = self._build_table()
@@ -115,10 +118,12 @@ class CompareView(QWidget):
         self.param = QComboBox()
         self.param.setObjectName("compareParam")
         self.param.setToolTip("The one parameter the two runs differ in")
+        # The whole title shows (a cut "Pages pe" reads as nothing).
+        self.param.setSizeAdjustPolicy(QComboBox.SizeAdjustPolicy.AdjustToContents)
         self.param.currentIndexChanged.connect(self._on_param_current_index_changed)
         self.value_a, self.value_b = QLineEdit(), QLineEdit()
         for field, which in ((self.value_a, "A"), (self.value_b, "B")):
-            field.setMaximumWidth(140)
+            field.setMaximumWidth(100)
             field.setToolTip(f"Value of the parameter in run {which}")
         # A choice parameter is picked from its choices, never typed.
         self.choice_a, self.choice_b = QComboBox(), QComboBox()
@@ -133,7 +138,8 @@ class CompareView(QWidget):
         self.cancel_button.clicked.connect(self.cancel_requested)
         self.progress = QProgressBar()
         self.progress.setRange(0, 1000)
-        self.progress.setMaximumWidth(200)
+        self.progress.setMaximumWidth(120)
+        self.progress.setVisible(False)         # shown while A and B run
         self.status = QLabel("Open a case study, then pick a parameter to compare.")
         self.status.setWordWrap(True)
         bar = QHBoxLayout()
@@ -161,6 +167,9 @@ class CompareView(QWidget):
                     self.param.setItemData(self.param.count() - 1, p.help, Qt.ItemDataRole.ToolTipRole)
         self.param.blockSignals(False)
         self.run_button.setEnabled(self.param.count() > 0)
+        self.status.setText("Pick a parameter and its two values, then Run A and B."
+                            if self.param.count() else
+                            "Open a case study, then pick a parameter to compare.")
         self._on_param_current_index_changed(self.param.currentIndex())
 
     def _on_param_current_index_changed(self, _index: int) -> None:

@@ -106,3 +106,20 @@ def test_the_sweep_metric_combo_lists_the_metrics_by_title_before_any_sweep(qtbo
     qtbot.waitUntil(lambda: view.status.text() == "done", timeout=60_000)
     assert view.metric_box.currentData() == "disc_ms"
     assert view.chart.data.y_label == "DISC time"
+
+
+def test_compare_bar_reads_whole_at_1024(qtbot):
+    """At 1024 px the Vary list shows the parameter's whole title, no empty
+    progress box stands in the bar, and the hint says what to do next."""
+    view = CompareView()
+    qtbot.addWidget(view)
+    view.resize(1024, 560)
+    view.set_scenario("db2_io", {})
+    view.show()
+    qtbot.waitExposed(view)
+    title = view.param.currentText()
+    assert title == "Pages per I/O"
+    assert view.param.width() > view.param.fontMetrics().horizontalAdvance(title) + 20
+    assert not view.progress.isVisible()
+    assert "Run A and B" in view.status.text()
+    assert view.status.geometry().right() <= view.width()
