@@ -31,7 +31,7 @@ from typing import Sequence
 from app import history
 from models import calibration, experiments, replicate
 from models.params import ParamError, parse_cli_value, shorten
-from models.run import Cancelled, NotImplementedYet
+from models.run import Cancelled, NotImplementedYet, RunResult
 
 EXIT_USAGE = 2
 EXIT_INTERNAL = 70
@@ -185,6 +185,7 @@ def cmd_run(args: argparse.Namespace) -> int:
         reps = args.replications
         progress = Progress(f"run {name}" + (f" × {reps} seeds" if reps else ""))
         warmup = {"warmup_s": args.warmup} if args.warmup else {}
+        result: RunResult | replicate.Replicated
         try:
             with _ctrl_c_cancels(cancel):
                 if reps:
@@ -206,7 +207,7 @@ def cmd_run(args: argparse.Namespace) -> int:
         return EXIT_INTERRUPTED
     if args.json:
         print(json.dumps(result.as_json(), indent=1))
-    elif args.replications:
+    elif isinstance(result, replicate.Replicated):     # --replications N
         _print_replicated(result)
     else:
         exp = _print_head(result.experiment, result.params, f"seed {result.seed}")

@@ -85,13 +85,13 @@ class RunThread(QObject):
 
     def __init__(self, parent: QObject | None = None) -> None:
         super().__init__(parent)
-        self.thread = QThread(self)
-        self.thread.setObjectName("zperflab-run")
+        self.worker_thread = QThread(self)
+        self.worker_thread.setObjectName("zperflab-run")
         self.worker = RunWorker()
-        self.worker.moveToThread(self.thread)
+        self.worker.moveToThread(self.worker_thread)
         self.worker.done.connect(self._on_worker_done)
         self.running = False
-        self.thread.start()
+        self.worker_thread.start()
 
     def start(self, name: str, overrides: dict, seed: int, scenario: object = None) -> None:
         """Run ``name`` on ``scenario`` (a scenario dict or document; ``None``:
@@ -111,8 +111,8 @@ class RunThread(QObject):
     def stop(self) -> None:
         """Cancel any run and end the thread (window closing)."""
         self.worker.cancel()
-        self.thread.quit()
-        self.thread.wait(10_000)
+        self.worker_thread.quit()
+        self.worker_thread.wait(10_000)
 
 
 #: Failures that are the user's to fix, shown as their own one-line message.
@@ -175,16 +175,16 @@ class TaskRunner(QObject):
     def __init__(self, name: str, parent: QObject | None = None,
                  expected: tuple[type[Exception], ...] = ()) -> None:
         super().__init__(parent)
-        self.thread = QThread(self)
-        self.thread.setObjectName(f"zperflab-{name}")
+        self.worker_thread = QThread(self)
+        self.worker_thread.setObjectName(f"zperflab-{name}")
         self.worker = _TaskWorker()
         self.worker.expected = EXPECTED_ERRORS + tuple(expected)
-        self.worker.moveToThread(self.thread)
+        self.worker.moveToThread(self.worker_thread)
         for sig in ("progressed", "succeeded", "failed", "cancelled"):
             getattr(self.worker, sig).connect(getattr(self, sig))
         self.worker.done.connect(self._on_worker_done)
         self.running = False
-        self.thread.start()
+        self.worker_thread.start()
 
     def start(self, job: Callable) -> bool:
         """Start ``job``; False (nothing started) if a job is still running."""
@@ -206,5 +206,5 @@ class TaskRunner(QObject):
     def stop(self) -> None:
         """Cancel any job and end the thread (window closing)."""
         self.cancel()
-        self.thread.quit()
-        self.thread.wait(10_000)
+        self.worker_thread.quit()
+        self.worker_thread.wait(10_000)

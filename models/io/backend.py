@@ -250,6 +250,20 @@ class Backend:
         First extent slot of the volume on each rank of ``on``.
     """
 
+    # Layout figures copied from the first rank in __init__ (a native 3390
+    # has only rec_bytes, ncyl, _volume_cyls and rec_frac): declared here
+    # for the type checker, set by the setattr loop.
+    rec_bytes: int
+    ncyl: int
+    _volume_cyls: int
+    rec_frac: float
+    track_bytes: int
+    strip_tracks: int
+    strip_bytes: int
+    cyl_per_byte: float
+    bytes_per_rev: float
+    extent_rows: int
+
     def __init__(self, disk: DiskProfile, record_bytes: int, ranks: int = 1, raid: str = "7+P",
                  rng=None, on=None, slots=None):
         if on is None:

@@ -8,8 +8,15 @@ control unit's directory is shared by all its volumes.
 """
 from __future__ import annotations
 
+from typing import TYPE_CHECKING
+
 from models.io.cache import FULL, PARTIAL, RECORD
 from models.io.request import IOResult
+
+if TYPE_CHECKING:
+    from models.io.backend import Backend
+    from models.io.cache import CacheDirectory, CacheStats
+    from models.io.trace_io import IOTrace
 
 #: Adaptive prestage (AMP, Gill & Bathen, FAST 2007, the DS8000's sequential
 #: prefetching): a stream's prestage depth starts at one stripe and grows by a
@@ -29,6 +36,30 @@ DENSE_TRACK_SHARE = 0.85
 
 class Staging:
     """LPO scheduling and sequential prestage (mixed into ``VolumeIO``)."""
+
+    # What VolumeIO, which this is mixed into, sets in its __init__ and
+    # defines: declared here for the type checker only.
+    backend: Backend
+    kb: int
+    rpt: int
+    full_mask: int
+    seq_detect: bool
+    stats: CacheStats
+    tr: IOTrace | None
+    amp_waits: int
+    _full_track_odds: float
+    _lpo_staged: set[int]
+    _revisits: float
+    _visits: float
+    _seq_staged_to: int
+    _stripe_tracks: int
+    _prestage_tracks: int
+
+    if TYPE_CHECKING:
+        @property
+        def cache(self) -> CacheDirectory: ...
+
+        def _stage(self, t: float, track: int, mask: int, mode: int, res: IOResult) -> float: ...
 
     # -- List Prefetch Optimizer --------------------------------------------
     def _lpo_schedule(self, t: float, groups, res: IOResult, list_prefetch: bool = False) -> list:
@@ -65,7 +96,7 @@ class Staging:
         odds = self._full_track_odds
         be = self.backend
         revisits, visits = self._revisits, self._visits
-        batch = [None] * len(groups)
+        batch: list[tuple[int, float] | None] = [None] * len(groups)
         full = self.full_mask
         if list_prefetch and self.seq_detect and self._dense(groups):
             self._stream_list(t, groups)
