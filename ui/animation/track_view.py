@@ -275,6 +275,12 @@ class TrackView(ReplayViewBase):
         self._legend(p, 16, h - legend_h - 4, w - 32)
 
     def _legend(self, p: QPainter, x: float, y: float, w: float, measure: bool = False) -> float:
+        items = self._legend_items()
+        if measure:
+            return style.legend_height(items, w)
+        return style.legend(p, x, y, items, w=w)
+
+    def _legend_items(self) -> list:
         items = [(style.BLUE, "record read in this pass", None)]
         if self._flash:
             items.append((style.ORANGE, "record being read from flash", None))
@@ -285,15 +291,7 @@ class TrackView(ReplayViewBase):
                   (style.VERMILLION, "page: miss, waiting", None),
                   (style.SKY, "page: staged after a miss", None),
                   (style.EMPTY, "not read yet", None)]
-        if measure:
-            from PySide6.QtGui import QImage
-            scratch = QImage(8, 8, QImage.Format.Format_ARGB32)
-            q = QPainter(scratch)
-            try:
-                return style.legend(q, x, 0, items, w=w)
-            finally:
-                q.end()
-        return style.legend(p, x, y, items, w=w)
+        return items
 
     def _draw_pages(self, p: QPainter, s: TrackState, x: float, y: float, w: float) -> float:
         if s.io_id < 0:
