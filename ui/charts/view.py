@@ -137,7 +137,12 @@ class ChartWidget(pg.PlotWidget):
             label.setPos(x, v)
             item.addItem(label)
         item.getAxis("bottom").setTicks([list(enumerate(data.categories))])
-        item.setXRange(-0.6, n - 0.4, padding=0)
+        right = n - 0.4
+        if len(data.series) > 1:
+            # Room on the right for the legend (larger in presentation mode),
+            # so it does not cover the last bar's top and value label.
+            right += (n + 0.2) * 0.3 * style.SCALE
+        item.setXRange(-0.6, right, padding=0)
         item.setYRange(0, float(np.max(top)) * 1.18 if len(top) and np.max(top) > 0 else 1)
         item.getViewBox().setMouseEnabled(x=False, y=True)
 
