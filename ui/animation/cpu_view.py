@@ -128,6 +128,12 @@ class CpuView(ReplayViewBase):
     LEGEND = [(style.GREEN, "SRB mode / zIIP CPU", None), (style.ORANGE, "TCB mode", None),
               (style.BLUE, "general-CP CPU", None)]
 
+    def min_height(self) -> float:
+        """The counters in their short form with the two most frequent causes
+        of switches (the reason the work moves, which the lesson asks about)."""
+        line, head = style.line_height(), style.line_height(style.HEAD_PT)
+        return style.px(56) + 6 + head + 5 * line + 2 * 2 + 2 * style.px(22) + 4 + 16
+
     def draw(self, p: QPainter) -> None:
         s = self.state
         w, h = self.width(), self.height()
@@ -180,7 +186,7 @@ class CpuView(ReplayViewBase):
         y = rows[unit.lane] + 6 + k * 4
         line = style.line_height()
         two_lines = bool(unit.cause) and lane_h - 12 >= 2 * line + 8
-        width = 210 if two_lines or not unit.cause else 330
+        width = min(style.px(210 if two_lines or not unit.cause else 330), now_x - 110)
         box = QRectF(now_x + 40 - width - k * 12, y, width,
                      2 * line + 8 if two_lines else min(lane_h - 12, line + 8))
         colour = style.GREEN if unit.mode == "SRB" else style.ORANGE
