@@ -56,6 +56,13 @@ class ActivityView(ReplayViewBase):
 
     MIN_ROW_PX = 24
 
+    def min_height(self) -> float:
+        """One column of up to eight rows, each a line high, and the legend
+        (two columns cut every state line short: a smaller scale reads better)."""
+        rows = min(8, len(self.state.rows))
+        return (style.px(48) + rows * max(self.MIN_ROW_PX, style.line_height() + 2)
+                + style.legend_height(self.LEGEND, self.width() - 32) + 8)
+
     def draw(self, p: QPainter) -> None:
         s = self.state
         w, h = self.width(), self.height()
@@ -65,7 +72,7 @@ class ActivityView(ReplayViewBase):
         legend_h = style.legend_height(self.LEGEND, w - 32) + 8
         rows, more = list(s.rows), s.more
         room = h - top - legend_h
-        min_row = style.px(self.MIN_ROW_PX)
+        min_row = max(self.MIN_ROW_PX, style.line_height() + 2)
         # One column while every row gets a readable line; else two columns
         # side by side; rows that still do not fit are counted on a last line.
         cols = 1 if len(rows) * min_row <= room or w < 900 else 2
