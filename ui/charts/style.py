@@ -114,4 +114,6 @@ def style_plot(plot: pg.PlotItem, title: str, x_label: str, y_label: str,
         axis.setLabel(text, color=FOREGROUND, **{"font-size": pt(LABEL_PT)})
     plot.getAxis("left").setWidth(round(90 * SCALE))
     plot.getAxis("bottom").setHeight(round(70 * SCALE))
+    # Room under the x-axis title: a lesson's highlight frame (6 px) drew over it.
+    plot.setContentsMargins(0, 0, 0, 10)
     plot.showGrid(x=False, y=True, alpha=0.25)
