@@ -14,9 +14,10 @@ from PySide6.QtCore import QEvent, QObject, QPointF, Qt
 from PySide6.QtGui import QColor, QPainter, QPalette
 from PySide6.QtWidgets import QApplication, QDockWidget, QStatusBar, QToolBar, QWidget
 
-#: Tab titles in presentation mode (points). The views draw their own text at
-#: their own sizes (made for a 1024-pixel-wide window); enlarging every widget's
-#: font would widen the replay's timeline past 1024 pixels.
+#: Tab titles in presentation mode (points). The animation views and the charts
+#: paint their text and lines larger through one switch, :func:`set_scale` (the
+#: scale of ui/animation/style.py and ui/charts/style.py); enlarging every
+#: widget's font would widen the replay's timeline past 1024 pixels.
 FONT_PT = 14
 #: Radius of the pointer highlight (pixels).
 POINTER_R = 28
@@ -86,6 +87,7 @@ class Presentation(QObject):
             w.setStyleSheet(STYLE)
             w.setPalette(high_contrast(QWidget.palette(w)))
             self.lessons.panel.set_large(True, w.height())
+            set_scale(w, True)
             if self.lessons.player.lesson is not None:
                 self.lessons.dock.show()
             self.lessons.dock.setTitleBarWidget(QWidget())
@@ -104,6 +106,7 @@ class Presentation(QObject):
             w.setStyleSheet(self._saved.get("style", ""))
             w.setPalette(self._saved.get("palette", QWidget.palette(w)))
             self.lessons.panel.set_large(False)
+            set_scale(w, False)
             self.lessons.dock.setTitleBarWidget(None)
             w.menuBar().setVisible(self._saved.get("menubar", True))
             for x in self._saved.get("hidden", []):
@@ -152,6 +155,28 @@ class Presentation(QObject):
                 return True
             return True  # keyboard only: nothing else reaches the widgets
         return False
+
+
+def set_scale(window: QWidget, on: bool) -> None:
+    """Presentation sizes (``on``) or desktop sizes for the text and lines the
+    animation views and charts of ``window`` paint; they repaint at once."""
+    from ui.animation import style as anim_style
+    from ui.animation.base import ReplayViewBase
+    from ui.animation.replay_view import ReplayView
+    from ui.charts import style as chart_style
+    from ui.charts.view import ChartWidget
+
+    anim_style.set_scale(anim_style.PRESENT_SCALE if on else 1.0)
+    chart_style.set_scale(chart_style.PRESENT_SCALE if on else 1.0)
+    for view in window.findChildren(ReplayViewBase):
+        view.update()
+    for replay in window.findChildren(ReplayView):
+        # A room reads the lesson's caption band, and the keys drive the
+        # replay: the event count and the mouse hint give their height to the views.
+        replay.note.setVisible(not on)
+        replay.timeline.hint.setVisible(not on)
+    for chart in window.findChildren(ChartWidget):
+        chart.restyle()
 
 
 def high_contrast(palette: QPalette) -> QPalette:

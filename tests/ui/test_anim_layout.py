@@ -10,7 +10,7 @@ under the views fits its label too.
 from __future__ import annotations
 
 import pytest
-from PySide6.QtCore import QEvent, QRectF
+from PySide6.QtCore import QEvent, QRectF, Qt
 from PySide6.QtGui import QFontMetricsF, QHelpEvent, QImage, QPainter
 from PySide6.QtWidgets import QApplication, QToolTip
 
@@ -101,3 +101,83 @@ def test_at_1024_every_component_of_the_activity_strip_is_told_in_full(window):
     at = rect.center().toPoint()
     QApplication.sendEvent(view, QHelpEvent(QEvent.Type.ToolTip, at, view.mapToGlobal(at)))
     assert QToolTip.text() == full
+
+
+class _Boxes(_Lines):
+    """Also keeps each painted line's rectangle (per paint), to find lines drawn over lines."""
+
+    def __init__(self, monkeypatch):
+        super().__init__(monkeypatch)
+        self.boxes: list[tuple[QRectF, str]] = []
+        wrapped = QPainter.drawText
+
+        def draw_text(painter, *args):
+            if len(args) == 3 and isinstance(args[0], QRectF) and isinstance(args[2], str) \
+                    and args[2].strip():
+                # The ink's box: as wide as the text, placed as the flags say.
+                rect, flags, s = args
+                fm = QFontMetricsF(painter.font())
+                w, h = min(fm.horizontalAdvance(s), rect.width()), fm.height()
+                x = rect.x()
+                if flags & Qt.AlignmentFlag.AlignHCenter:
+                    x = rect.center().x() - w / 2
+                elif flags & Qt.AlignmentFlag.AlignRight:
+                    x = rect.right() - w
+                box = QRectF(x, rect.center().y() - h / 2, w, h)
+                self.boxes.append((painter.transform().mapRect(box), s))
+            return wrapped(painter, *args)
+        monkeypatch.setattr(QPainter, "drawText", draw_text)
+
+    def overlaps(self) -> list[tuple[str, str]]:
+        """Pairs of painted lines whose boxes cross by more than 3 px both ways."""
+        out = []
+        for i, (a, ta) in enumerate(self.boxes):
+            for b, tb in self.boxes[i + 1:]:
+                both = a.intersected(b)
+                # (The CPU view draws the units of one lane as a stack of
+                # opaque cards, each a little lower and to the left: by design.)
+                cards = ta.startswith("work ") and tb.startswith("work ")
+                if both.width() > 3 and both.height() > 3 and not cards:
+                    out.append((ta, tb))
+        return out
+
+
+@pytest.mark.parametrize("case", CASES)
+def test_in_presentation_mode_at_1024x768_every_line_fits_and_none_covers_another(
+        window, monkeypatch, case):
+    """Presentation mode paints larger (ui/presentation.py): at a projector's
+    1024×768 every line still fits its place (or is shortened with its full
+    text as tooltip), no line is painted over another, and the text is larger
+    than on the desktop."""
+    from ui.animation import style
+    assert window.open_case_or_file(case) is None
+    window.run_and_wait()
+    window.show_view("animation")
+    replay = window.findChild(ReplayView)
+    d = replay.data
+    window.lessons.presentation.set_on(True, full_screen=False)
+    try:
+        window.resize(1024, 768)
+        QApplication.processEvents()
+        assert style.SCALE > 1.2
+        lines = _Boxes(monkeypatch)
+        covered = []
+        for i in range(replay.tabs.count()):
+            replay.tabs.setCurrentIndex(i)
+            view = replay.tabs.widget(i)
+            for f in (0.0, 0.3, 0.5, 1.0):
+                replay.controller.seek(d.t0 + f * (d.t1 - d.t0))
+                QApplication.processEvents()
+                lines.boxes = []
+                _paint(view)
+                covered += [(replay.tabs.tabText(i), f, pair) for pair in lines.overlaps()]
+                for rect, full in view.elided:
+                    # (The CPU view stacks the boxes of units in one lane, the
+                    # Activity strip's two columns name a row and its role in
+                    # one tooltip: the topmost shortened line's text shows.)
+                    assert view.tooltip_at(rect.center()), full
+    finally:
+        window.lessons.presentation.set_on(False)
+    assert lines.count > 50
+    assert lines.too_wide == [], (case, lines.too_wide[:5])
+    assert covered == [], (case, covered[:5])

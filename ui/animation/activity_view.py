@@ -56,24 +56,32 @@ class ActivityView(ReplayViewBase):
 
     MIN_ROW_PX = 24
 
+    def min_height(self) -> float:
+        """One column of up to eight rows, each a line high, and the legend
+        (two columns cut every state line short: a smaller scale reads better)."""
+        rows = min(8, len(self.state.rows))
+        return (style.px(48) + rows * max(self.MIN_ROW_PX, style.line_height() + 2)
+                + style.legend_height(self.LEGEND, self.width() - 32) + 8)
+
     def draw(self, p: QPainter) -> None:
         s = self.state
         w, h = self.width(), self.height()
         style.text(p, 16, 8, self.TITLE + " — every component at this moment",
                    style.HEAD_PT, bold=True, w=w - 32)
-        top = 48
+        top = style.px(48)
         legend_h = style.legend_height(self.LEGEND, w - 32) + 8
         rows, more = list(s.rows), s.more
         room = h - top - legend_h
+        min_row = max(self.MIN_ROW_PX, style.line_height() + 2)
         # One column while every row gets a readable line; else two columns
         # side by side; rows that still do not fit are counted on a last line.
-        cols = 1 if len(rows) * self.MIN_ROW_PX <= room or w < 900 else 2
+        cols = 1 if len(rows) * min_row <= room or w < 900 else 2
         per_col = math.ceil(len(rows) / cols)
-        if per_col * self.MIN_ROW_PX > room:
-            per_col = max(1, int((room - self.MIN_ROW_PX) // self.MIN_ROW_PX))
+        if per_col * min_row > room:
+            per_col = max(1, int((room - min_row) // min_row))
             more += len(rows) - per_col * cols
             rows = rows[:per_col * cols]
-        row_h = min(44.0, (room - (self.MIN_ROW_PX if more else 0)) / max(1, per_col))
+        row_h = min(style.px(44.0), (room - (min_row if more else 0)) / max(1, per_col))
         col_w = (w - 32 - 24 * (cols - 1)) / cols
         # Columns as wide as the longest name and role (at most a third and a
         # sixth of the column), the bar, then the state line takes the rest.

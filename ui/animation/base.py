@@ -73,7 +73,13 @@ class ReplayViewBase(QWidget):
         p.setRenderHint(QPainter.RenderHint.Antialiasing)
         p.fillRect(self.rect(), style.BACKGROUND)
         style.elided = self.elided = []
+        scale = style.SCALE
         try:
+            # Presentation sizes where they fit; a view too short for its
+            # layout at that scale steps back towards the desktop sizes.
+            while style.SCALE > 1.0 and self.state is not None \
+                    and self.min_height() > self.height():
+                style.SCALE = max(1.0, round(style.SCALE - 0.1, 2))
             if self.state is None:
                 style.text(p, 20, 20, f"{self.TITLE}: this run recorded nothing to show here.",
                            style.HEAD_PT, w=self.width() - 40)
@@ -81,7 +87,13 @@ class ReplayViewBase(QWidget):
                 self.draw(p)
         finally:
             style.elided = None
+            style.SCALE = scale
             p.end()
+
+    def min_height(self) -> float:
+        """The height the view's layout needs at the current :data:`style.SCALE`
+        (0: it fits any height; a view whose rows cannot shrink says more)."""
+        return 0.0
 
     def tooltip_at(self, pos: QPointF) -> str:
         """The full text of a line drawn shortened at ``pos`` ("" if none)."""

@@ -179,30 +179,31 @@ class CacheView(ReplayViewBase):
         # The legend stays left of the side panel, wrapping onto as many rows
         # as it needs (at 2x scale it ran under the panel's text).
         legend_w = panel_x - 32
-        top, legend_h = 48, max(70.0, style.legend_height(items, legend_w) + 10)
+        top, legend_h = style.px(48), max(70.0, style.legend_height(items, legend_w) + 10)
         room = h - top - legend_h
         # Rows at least a line of small text high; when not all fit (1024×640,
         # 2× scale), the most recently first-touched tracks (the last rows).
-        fit = max(1, int(room // self.MIN_ROW_PX))
+        fit = max(1, int(room // style.px(self.MIN_ROW_PX)))
         rows = s.rows[-fit:]
-        row_h = min(40.0, room / max(TRACKS_SHOWN, len(rows)) if fit >= TRACKS_SHOWN
+        row_h = min(style.px(40.0), room / max(TRACKS_SHOWN, len(rows)) if fit >= TRACKS_SHOWN
                     else room / max(1, len(rows)))
-        slot_w = min(52.0, (panel_x - 170) / per)
+        label_w = style.px(150)
+        slot_w = min(52.0, (panel_x - 20 - label_w) / per)
         for i, row in enumerate(rows):
-            self._draw_row(p, row, 16, top + i * row_h, slot_w, row_h)
+            self._draw_row(p, row, 16, top + i * row_h, slot_w, row_h, label_w)
         self._draw_panel(p, s, panel_x, top)
         style.legend(p, 16, h - legend_h + 6, items, w=legend_w)
 
     MIN_ROW_PX = 18
 
     def _draw_row(self, p: QPainter, row: TrackSlots, x: float, y: float,
-                  slot_w: float, row_h: float) -> None:
+                  slot_w: float, row_h: float, label_w: float = 150) -> None:
         label = f"track {row.track}" + (" evicted" if row.evicted else "")
-        pt = style.TEXT_PT if row_h >= 24 else style.TEXT_PT - 3
-        style.text(p, x, y + (row_h - style.line_height(pt)) / 2, label, points=pt, w=146,
+        pt = style.TEXT_PT if row_h >= style.px(24) else style.TEXT_PT - 3
+        style.text(p, x, y + (row_h - style.line_height(pt)) / 2, label, points=pt, w=label_w - 4,
                    colour=style.MUTED if row.evicted else style.INK)
         for i, kind in enumerate(row.slots):
-            r = QRectF(x + 150 + i * slot_w, y + 3, slot_w - 4, row_h - 6)
+            r = QRectF(x + label_w + i * slot_w, y + 3, slot_w - 4, row_h - 6)
             rec = i + 1
             outline = style.GREEN if rec in row.flash else (
                 style.VERMILLION if rec in row.waiting else None)
@@ -245,9 +246,14 @@ class CacheView(ReplayViewBase):
         style.swatch(p, QRectF(x, y, 364, room), style.PANEL)
         x += 12
         ratio = s.hit_ratio
-        head = style.text(p, x, y + 4, "Hit ratio so far", style.HEAD_PT, bold=True, w=220)
-        style.text(p, x + 220, y + 4, "—" if ratio is None else f"{ratio:.2f}", style.HEAD_PT,
-                   bold=True, w=110, align=Qt.AlignmentFlag.AlignRight)
+        value = "—" if ratio is None else f"{ratio:.2f}"
+        value_w = style.width("0.00", style.HEAD_PT, bold=True) + 12
+        label = "Hit ratio so far"
+        if style.width(label, style.HEAD_PT, bold=True) > 330 - value_w:
+            label = "Hit ratio"      # presentation sizes: the short form, whole
+        head = style.text(p, x, y + 4, label, style.HEAD_PT, bold=True, w=330 - value_w)
+        style.text(p, x + 330 - value_w, y + 4, value, style.HEAD_PT,
+                   bold=True, w=value_w, align=Qt.AlignmentFlag.AlignRight)
         y += 4 + head
         self._ratio_bar(p, ratio, x, y - 2)
         y += 24
@@ -256,11 +262,11 @@ class CacheView(ReplayViewBase):
         cx = x
         for colour, name, n in zip(style.STAGE_COLOURS, ("record", "partial", "full"), s.stages):
             label = f"{name} {n:,}"
-            step = 18 + style.width(label) + 14
+            step = style.px(18) + style.width(label) + 14
             if cx > x and cx - x + step - 14 > 340:     # wrap, as a legend does
                 cx, y = x, y + style.line_height()
-            style.swatch(p, QRectF(cx, y + 4, 14, 14), colour)
-            style.text(p, cx + 18, y, label, w=340 - (cx - x) - 18)
+            style.swatch(p, QRectF(cx, y + style.px(4), style.px(14), style.px(14)), colour)
+            style.text(p, cx + style.px(18), y, label, w=340 - (cx - x) - style.px(18))
             cx += step
         y += style.line_height() + 4
         style.text(p, x, y, f"Evictions: {s.evictions:,}", bold=True, w=340)

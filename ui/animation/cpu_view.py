@@ -128,6 +128,12 @@ class CpuView(ReplayViewBase):
     LEGEND = [(style.GREEN, "SRB mode / zIIP CPU", None), (style.ORANGE, "TCB mode", None),
               (style.BLUE, "general-CP CPU", None)]
 
+    def min_height(self) -> float:
+        """The counters in their short form with the two most frequent causes
+        of switches (the reason the work moves, which the lesson asks about)."""
+        line, head = style.line_height(), style.line_height(style.HEAD_PT)
+        return style.px(56) + 6 + head + 5 * line + 2 * 2 + 2 * style.px(22) + 4 + 16
+
     def draw(self, p: QPainter) -> None:
         s = self.state
         w, h = self.width(), self.height()
@@ -138,7 +144,8 @@ class CpuView(ReplayViewBase):
         # The legend sits under the lanes (left), so the counters keep the
         # whole height of the right-hand panel.
         legend_h = style.legend_height(self.LEGEND, now_x + 24)
-        top, lane_h = 56, min(110, (h - 56 - 28 - legend_h - 8) / max(1, len(s.lanes)))
+        top = style.px(56)
+        lane_h = min(style.px(110), (h - top - style.px(28) - legend_h - 8) / max(1, len(s.lanes)))
         rows = {lane: top + i * lane_h for i, lane in enumerate(s.lanes)}
         for lane, y in rows.items():
             self._draw_lane(p, lane, y, lane_h, now_x)
@@ -146,7 +153,7 @@ class CpuView(ReplayViewBase):
         for k, unit in enumerate(s.units):
             if unit.lane in rows:
                 self._draw_unit(p, unit, rows, lane_h, now_x, k)
-        style.legend(p, 16, top + len(rows) * lane_h + 28, self.LEGEND, w=now_x + 24)
+        style.legend(p, 16, top + len(rows) * lane_h + style.px(28), self.LEGEND, w=now_x + 24)
         self._draw_counters(p, s, panel_x, top)
 
     def _draw_lane(self, p: QPainter, lane: str, y: float, lane_h: float, now_x: float) -> None:
@@ -154,8 +161,8 @@ class CpuView(ReplayViewBase):
         style.swatch(p, QRectF(16, y + 4, now_x - 16 + 40, lane_h - 8), style.PANEL)
         style.text(p, 24, y + 8, lane, style.HEAD_PT, bold=True,
                    colour=style.GREEN if ziip else style.BLUE, w=220)
-        if lane_h >= 60:     # room for a second line inside the lane
-            style.text(p, 24, y + 34, "zIIP: enclave SRB work" if ziip
+        if lane_h >= style.px(60):     # room for a second line inside the lane
+            style.text(p, 24, y + style.px(34), "zIIP: enclave SRB work" if ziip
                        else "general CP: TCB work", colour=style.MUTED, w=220)
 
     def _draw_slices(self, p, s: CpuState, rows, lane_h, now_x) -> None:
@@ -168,9 +175,9 @@ class CpuView(ReplayViewBase):
             xa, xb = x0 + (a - lo) * scale, min(now_x, x0 + (b - lo) * scale)
             p.setBrush(style.GREEN if self._is_ziip(lane) else style.BLUE)
             p.drawRect(QRectF(xa, rows[lane] + lane_h * 0.55, max(2.0, xb - xa), lane_h * 0.3))
-        bottom = 56 + len(rows) * lane_h
-        p.setPen(QPen(style.INK, 2, Qt.PenStyle.DashLine))
-        p.drawLine(QPointF(now_x, 50), QPointF(now_x, bottom))
+        bottom = style.px(56) + len(rows) * lane_h
+        p.setPen(QPen(style.INK, style.px(2), Qt.PenStyle.DashLine))
+        p.drawLine(QPointF(now_x, style.px(50)), QPointF(now_x, bottom))
         style.text(p, now_x + 6, bottom, "now", colour=style.MUTED, w=50)
         style.text(p, 24, bottom, f"CPU slices over the last {style.fmt_time(hi - lo)}",
                    colour=style.MUTED, w=now_x - 32, align=Qt.AlignmentFlag.AlignRight)
@@ -179,7 +186,7 @@ class CpuView(ReplayViewBase):
         y = rows[unit.lane] + 6 + k * 4
         line = style.line_height()
         two_lines = bool(unit.cause) and lane_h - 12 >= 2 * line + 8
-        width = 210 if two_lines or not unit.cause else 330
+        width = min(style.px(210 if two_lines or not unit.cause else 330), now_x - 110)
         box = QRectF(now_x + 40 - width - k * 12, y, width,
                      2 * line + 8 if two_lines else min(lane_h - 12, line + 8))
         colour = style.GREEN if unit.mode == "SRB" else style.ORANGE
@@ -189,7 +196,7 @@ class CpuView(ReplayViewBase):
         if unit.from_lane in rows and unit.from_lane != unit.lane:
             # The last switch: an arrow from the lane the work left to this one.
             ya = rows[unit.from_lane] + lane_h / 2
-            p.setPen(QPen(style.VERMILLION, 4))
+            p.setPen(QPen(style.VERMILLION, style.px(4)))
             p.drawLine(QPointF(box.x() - 20, ya), QPointF(box.x() - 20, y + 10))
             p.drawLine(QPointF(box.x() - 20, y + 10), QPointF(box.x(), y + 10))
         if two_lines:
@@ -227,7 +234,7 @@ class CpuView(ReplayViewBase):
         y += gap + style.text(p, x, y + gap, "Switches by cause", head, bold=True, w=360)
         top = max(s.causes.values(), default=1)
         ranked = sorted(s.causes.items(), key=lambda kv: -kv[1])
-        step = 22 if short else 26
+        step = style.px(22 if short else 26)
         fit = max(0, int((bottom - 4 - y) // step))
         shown = ranked[:min(8, fit if len(ranked) <= fit else max(0, fit - 1))]
         for cause, n in shown:

@@ -33,11 +33,31 @@ PURPLE = QColor("#CC79A7")
 STAGE_COLOURS = (SKY, YELLOW, PURPLE)
 STAGE_NAMES = ("record staged", "partial track staged", "full track staged")
 
+#: Presentation mode (ui/presentation.py) multiplies every size the views
+#: paint with (text, strokes, the offsets that leave room for text) by this, so
+#: a 1024×768 projector image reads from the back of a room; 1.0 on the desktop.
+#: The views read it at paint time through :func:`font`, :func:`px` and
+#: :func:`swatch`; :func:`set_scale` changes it, then the views repaint.
+SCALE = 1.0
+#: The scale presentation mode sets.
+PRESENT_SCALE = 1.4
+
+
+def set_scale(scale: float) -> None:
+    """Paint every view's text and lines ``scale`` times their desktop size."""
+    global SCALE
+    SCALE = float(scale)
+
+
+def px(v: float) -> float:
+    """A length in pixels (a line's width, room left for a line of text) at the current scale."""
+    return v * SCALE
+
 
 def font(points: int, bold: bool = False) -> QFont:
     """A sans font of ``points`` size."""
     f = QFont()
-    f.setPointSize(points)
+    f.setPointSizeF(points * SCALE)
     f.setBold(bold)
     return f
 
@@ -91,9 +111,9 @@ def legend(p: QPainter, x: float, y: float, items, w: float = 1200) -> float:
     h = fm.height()
     cx, cy = x, y
     for colour, label, outline in items:
-        width = h + 8 + fm.horizontalAdvance(label) + 22
+        width = h + 8 + fm.horizontalAdvance(label) + px(22)
         if cx + width > x + w and cx > x:
-            cx, cy = x, cy + h + 6
+            cx, cy = x, cy + h + px(6)
         swatch(p, QRectF(cx + 1, cy + 3, h - 6, h - 6), colour, outline, 3 if outline else 1)
         text(p, cx + h + 4, cy, label)
         cx += width
@@ -107,17 +127,17 @@ def legend_height(items, w: float = 1200) -> float:
     h = fm.height()
     cx, rows = 0.0, 1
     for _colour, label, _outline in items:
-        width = h + 8 + fm.horizontalAdvance(label) + 22
+        width = h + 8 + fm.horizontalAdvance(label) + px(22)
         if cx + width > w and cx > 0:
             cx, rows = 0.0, rows + 1
         cx += width
-    return rows * (h + 6)
+    return rows * (h + px(6))
 
 
 def swatch(p: QPainter, r: QRectF, colour: QColor | None, outline: QColor | None = None,
            width: float = 1.0) -> None:
-    """A filled rectangle with an outline (``outline`` None: thin grey)."""
-    p.setPen(QPen(outline if outline is not None else MUTED, width))
+    """A filled rectangle with an outline (``outline`` None: thin grey), ``width`` at the scale."""
+    p.setPen(QPen(outline if outline is not None else MUTED, width * SCALE))
     p.setBrush(colour if colour is not None else Qt.BrushStyle.NoBrush)
     p.drawRect(r)
 

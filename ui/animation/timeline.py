@@ -83,10 +83,10 @@ class ScrubBar(QWidget):
                 p.drawRect(QRectF(8 + i * bw, h - 6 - bh, max(bw, 1.0), bh))
         for m in self.markers:
             x = self.x_of(m.t)
-            p.setPen(QPen(MARKER_COLOURS.get(m.kind, style.INK), 3))
+            p.setPen(QPen(MARKER_COLOURS.get(m.kind, style.INK), style.px(3)))
             p.drawLine(int(x), 2, int(x), 14)
         x = self.x_of(self.controller.t)
-        p.setPen(QPen(style.INK, 3))
+        p.setPen(QPen(style.INK, style.px(3)))
         p.drawLine(int(x), 0, int(x), h)
         p.end()
 
@@ -144,7 +144,8 @@ class TimelineWidget(QWidget):
         col.setContentsMargins(6, 4, 6, 4)
         col.addLayout(row)
         col.addWidget(self.scrub)
-        hint = QLabel("Click or drag on the bar to move in time; grey relief = events per moment.")
+        self.hint = hint = QLabel(
+            "Click or drag on the bar to move in time; grey relief = events per moment.")
         hint.setFont(style.font(style.TEXT_PT - 2))
         # May wrap: at 2× scale this line alone held the page 935 px wide,
         # and the page scrolled sideways once a vertical scroll bar appeared.

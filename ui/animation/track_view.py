@@ -241,6 +241,15 @@ class TrackView(ReplayViewBase):
     #: Below this width a drive's text is the short form ("drive 3 · seek").
     NARROW_PX = 190
 
+    def min_height(self) -> float:
+        """Heading, the I/O's pages, the rank line, one row of drives with a
+        ring of at least 14 px radius, and the legend."""
+        s = self.state
+        pages = style.px(54.0) if s.io_id >= 0 else 0.0
+        drives = style.px(self.TOP_PX + self.BOTTOM_PX) + 2.24 * 14
+        return (16 + style.line_height(style.HEAD_PT) + pages + style.line_height()
+                + drives + 12 + self._legend(None, 16, 0, self.width() - 32, measure=True))
+
     def draw(self, p: QPainter) -> None:
         s = self.state
         w, h = self.width(), self.height()
@@ -257,7 +266,7 @@ class TrackView(ReplayViewBase):
         room = h - y - legend_h - 8
         # Two rows of four when each ring still gets a useful size; else one
         # row of eight rather than labels running over the gauges above.
-        rows = 2 if n > 4 and room / 2 >= self.TOP_PX + self.BOTTOM_PX + 70 else 1
+        rows = 2 if n > 4 and room / 2 >= style.px(self.TOP_PX + self.BOTTOM_PX) + 70 else 1
         cols = math.ceil(n / rows)
         cw, ch = (w - 32) / cols, room / rows
         for i, d in enumerate(s.drives):
@@ -266,6 +275,12 @@ class TrackView(ReplayViewBase):
         self._legend(p, 16, h - legend_h - 4, w - 32)
 
     def _legend(self, p: QPainter, x: float, y: float, w: float, measure: bool = False) -> float:
+        items = self._legend_items()
+        if measure:
+            return style.legend_height(items, w)
+        return style.legend(p, x, y, items, w=w)
+
+    def _legend_items(self) -> list:
         items = [(style.BLUE, "record read in this pass", None)]
         if self._flash:
             items.append((style.ORANGE, "record being read from flash", None))
@@ -276,15 +291,7 @@ class TrackView(ReplayViewBase):
                   (style.VERMILLION, "page: miss, waiting", None),
                   (style.SKY, "page: staged after a miss", None),
                   (style.EMPTY, "not read yet", None)]
-        if measure:
-            from PySide6.QtGui import QImage
-            scratch = QImage(8, 8, QImage.Format.Format_ARGB32)
-            q = QPainter(scratch)
-            try:
-                return style.legend(q, x, 0, items, w=w)
-            finally:
-                q.end()
-        return style.legend(p, x, y, items, w=w)
+        return items
 
     def _draw_pages(self, p: QPainter, s: TrackState, x: float, y: float, w: float) -> float:
         if s.io_id < 0:
@@ -300,14 +307,16 @@ class TrackView(ReplayViewBase):
                    "staged": style.SKY}
         bw = min(36.0, w / max(1, len(s.pages)))
         for i, pg in enumerate(s.pages):
-            style.swatch(p, QRectF(x + i * bw, y + 26, bw - 3, 20), colours[pg.status])
-        return 54.0
+            style.swatch(p, QRectF(x + i * bw, y + style.px(26), bw - 3, style.px(20)),
+                         colours[pg.status])
+        return style.px(54.0)
 
     def _draw_drive(self, p: QPainter, d: DriveState, name: str, box: QRectF) -> None:
-        r = max(8.0, min(box.width() * 0.3, (box.height() - self.TOP_PX - self.BOTTOM_PX) / 2.24))
-        c = QPointF(box.center().x(), box.y() + self.TOP_PX + 1.12 * r)
+        top, bottom = style.px(self.TOP_PX), style.px(self.BOTTOM_PX)
+        r = max(8.0, min(box.width() * 0.3, (box.height() - top - bottom) / 2.24))
+        c = QPointF(box.center().x(), box.y() + top + 1.12 * r)
         busy = d.state in ("positioning", "flash access")
-        narrow = box.width() < self.NARROW_PX
+        narrow = box.width() < style.px(self.NARROW_PX)
         state = {"positioning": "seeks", "flash access": "flash", "reading": "read"}.get(
             d.state, d.state) if narrow else d.state
         label = f"{name}{' · ' if narrow else ': '}{state}"
@@ -328,7 +337,7 @@ class TrackView(ReplayViewBase):
             lines = where.split(" · rec ")
             lines[1] = "rec " + lines[1]
         for k, line in enumerate(lines):
-            style.text(p, box.x(), box.y() + 22 + 17 * k, line, style.TEXT_PT - 2,
+            style.text(p, box.x(), box.y() + style.px(22 + 17 * k), line, style.TEXT_PT - 2,
                        w=box.width(), align=Qt.AlignmentFlag.AlignHCenter, colour=style.MUTED)
         if d.flash:
             self._draw_flash(p, d, QRectF(c.x() - 1.1 * r, c.y() - 1.1 * r, 2.2 * r, 2.2 * r))
@@ -350,10 +359,11 @@ class TrackView(ReplayViewBase):
                 style.text(p, c.x() + r * math.cos(ang) - 15, c.y() - r * math.sin(ang) - 10,
                            str(rec), style.TEXT_PT - 3, colour=ink, w=30,
                            align=Qt.AlignmentFlag.AlignHCenter)
-        self._draw_head(p, c, r + pen_w / 2 + 2, 90 - d.head * slot)
+        self._draw_head(p, c, r + pen_w / 2 + 2, 90 - d.head * slot, style.px(18))
         gauge_w = min(box.width() - 20, 220)
         # Below the reach of the head marker (18 px outside the ring).
-        self._draw_arm(p, d, QRectF(c.x() - gauge_w / 2, c.y() + r + pen_w / 2 + 24, gauge_w, 10))
+        self._draw_arm(p, d, QRectF(c.x() - gauge_w / 2, c.y() + r + pen_w / 2 + style.px(24),
+                                    gauge_w, style.px(10)))
 
     @staticmethod
     def _draw_flash(p: QPainter, d: DriveState, r: QRectF) -> None:
@@ -372,11 +382,13 @@ class TrackView(ReplayViewBase):
                                    cw - 2, ch - 2), colour)
 
     @staticmethod
-    def _draw_head(p: QPainter, c: QPointF, radius: float, deg: float) -> None:
+    def _draw_head(p: QPainter, c: QPointF, radius: float, deg: float, length: float = 18) -> None:
         ang = math.radians(deg)
         tip = QPointF(c.x() + radius * math.cos(ang), c.y() - radius * math.sin(ang))
-        out = QPointF(c.x() + (radius + 18) * math.cos(ang), c.y() - (radius + 18) * math.sin(ang))
-        side = QPointF(-7 * math.sin(ang), -7 * math.cos(ang))
+        out = QPointF(c.x() + (radius + length) * math.cos(ang),
+                      c.y() - (radius + length) * math.sin(ang))
+        half = 7 * length / 18
+        side = QPointF(-half * math.sin(ang), -half * math.cos(ang))
         p.setPen(QPen(style.INK, 1))
         p.setBrush(style.VERMILLION)
         p.drawPolygon(QPolygonF([tip, out + side, out - side]))

@@ -18,6 +18,30 @@ LINE_PX = 3
 BACKGROUND = "w"
 FOREGROUND = "#222222"
 
+#: Presentation mode (ui/presentation.py) multiplies the fonts, line widths and
+#: the axis and title room of every chart styled after it by this (1.0 on the
+#: desktop); :meth:`ui.charts.view.ChartWidget.restyle` redraws a chart shown before.
+SCALE = 1.0
+#: The scale presentation mode sets.
+PRESENT_SCALE = 1.4
+
+
+def set_scale(scale: float) -> None:
+    """Style charts from now on with fonts and lines ``scale`` times their desktop size."""
+    global SCALE
+    SCALE = float(scale)
+
+
+def pt(points: float) -> str:
+    """A font size at the current scale, for pyqtgraph's text options ("18.2pt")."""
+    return f"{points * SCALE:.1f}pt"
+
+
+def line_px(width: float = LINE_PX) -> float:
+    """A line width at the current scale."""
+    return width * SCALE
+
+
 #: Okabe–Ito colours, most distinct first.
 PALETTE = ("#0072B2", "#E69F00", "#009E73", "#D55E00", "#CC79A7", "#56B4E9",
            "#F0E442", "#000000")
@@ -34,13 +58,13 @@ def colour(i: int, name: str = "") -> QColor:
 
 def pen(i: int, name: str = "") -> pg.mkPen:
     """A thick pen for series ``i``."""
-    return pg.mkPen(colour(i, name), width=LINE_PX)
+    return pg.mkPen(colour(i, name), width=line_px())
 
 
 def font(points: int, bold: bool = False) -> QFont:
     """A sans font of ``points`` size."""
     f = QFont()
-    f.setPointSize(points)
+    f.setPointSizeF(points * SCALE)
     f.setBold(bold)
     return f
 
@@ -67,11 +91,12 @@ def set_title(plot: pg.PlotItem, title: str, scope: str = "") -> None:
         return
     text = f"<b>{title}</b>" if title else ""
     if scope:
-        text += ("<br>" if title else "") + f"<span style='font-size:{TICK_PT}pt;'>{scope}</span>"
-    plot.setTitle(text, size=f"{TITLE_PT}pt", color=FOREGROUND)
+        text += ("<br>" if title else "") + f"<span style='font-size:{pt(TICK_PT)};'>{scope}</span>"
+    plot.setTitle(text, size=pt(TITLE_PT), color=FOREGROUND)
     # pyqtgraph gives the title row 30 px: room for one line only.
     rows = (1 if title else 0) + (1 if scope else 0)
-    height = 34 if rows == 1 and title else 28 + 24 * (rows - 1) + (0 if title else 6)
+    height = round(SCALE * (34 if rows == 1 and title
+                            else 28 + 24 * (rows - 1) + (0 if title else 6)))
     plot.titleLabel.setMaximumHeight(height)
     plot.layout.setRowFixedHeight(0, height)
 
@@ -82,11 +107,13 @@ def style_plot(plot: pg.PlotItem, title: str, x_label: str, y_label: str,
     set_title(plot, title, scope)
     for side, text in (("bottom", x_label), ("left", y_label)):
         axis = plot.getAxis(side)
-        axis.setPen(pg.mkPen(FOREGROUND, width=1.5))
+        axis.setPen(pg.mkPen(FOREGROUND, width=line_px(1.5)))
         axis.setTextPen(pg.mkPen(FOREGROUND))
-        axis.setStyle(tickFont=font(TICK_PT), tickTextOffset=6)
+        axis.setStyle(tickFont=font(TICK_PT), tickTextOffset=round(6 * SCALE))
         no_si_prefix(axis)
-        axis.setLabel(text, color=FOREGROUND, **{"font-size": f"{LABEL_PT}pt"})
-    plot.getAxis("left").setWidth(90)
-    plot.getAxis("bottom").setHeight(70)
+        axis.setLabel(text, color=FOREGROUND, **{"font-size": pt(LABEL_PT)})
+    plot.getAxis("left").setWidth(round(90 * SCALE))
+    plot.getAxis("bottom").setHeight(round(70 * SCALE))
+    # Room under the x-axis title: a lesson's highlight frame (6 px) drew over it.
+    plot.setContentsMargins(0, 0, 0, 10)
     plot.showGrid(x=False, y=True, alpha=0.25)

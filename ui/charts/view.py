@@ -45,6 +45,7 @@ class ChartWidget(pg.PlotWidget):
         self.data: ChartData | None = None
         self._buffers: list[_Buffer] = []
         self._curves: list[pg.PlotDataItem] = []
+        self._title_shown = True
         self.setMinimumSize(480, 320)
         item = self.getPlotItem()
         item.setClipToView(True)
@@ -58,9 +59,10 @@ class ChartWidget(pg.PlotWidget):
             item.legend.scene().removeItem(item.legend)
             item.legend = None
         self.data = data
+        self._title_shown = True
         style.style_plot(item, data.title, _label(data.x_label, data.x_unit),
                          _label(data.y_label, data.y_unit), data.scope)
-        legend = item.addLegend(offset=(-10, 10), labelTextSize=f"{style.LEGEND_PT}pt",
+        legend = item.addLegend(offset=(-10, 10), labelTextSize=style.pt(style.LEGEND_PT),
                                 brush=pg.mkBrush(255, 255, 255, 220), pen=pg.mkPen("#888888"))
         legend.setLabelTextColor(style.FOREGROUND)
         kinds = {s.kind for s in data.series}
@@ -77,9 +79,18 @@ class ChartWidget(pg.PlotWidget):
             item.enableAutoRange(axis="y")
         # Bars and spans keep the ranges they set: room above for the value labels.
 
+    def restyle(self) -> None:
+        """Draw the data again at the current style scale (presentation mode on or off)."""
+        if self.data is not None:
+            shown = self._title_shown
+            self.show_data(self.data)
+            if not shown:
+                self.set_title_shown(False)
+
     def set_title_shown(self, shown: bool) -> None:
         """Show or hide the title row (a slide carries the title itself; the
         slice of the run a chart shows stays under it either way)."""
+        self._title_shown = shown
         if self.data is not None:
             style.set_title(self.getPlotItem(), self.data.title if shown else "", self.data.scope)
 
@@ -104,7 +115,8 @@ class ChartWidget(pg.PlotWidget):
         for i, s in enumerate(data.series):
             y0 = base.copy() if stacked else np.zeros(n)
             bars = pg.BarGraphItem(x=s.x, y0=y0, height=s.y, width=0.6, name=s.name,
-                                   brush=style.colour(i, s.name), pen=pg.mkPen("w", width=1))
+                                   brush=style.colour(i, s.name),
+                                   pen=pg.mkPen("w", width=style.line_px(1)))
             item.addItem(bars)
             base = base + s.y if stacked else base
         top = base if stacked else np.max([s.y for s in data.series], axis=0)
@@ -114,7 +126,7 @@ class ChartWidget(pg.PlotWidget):
             half = np.nan_to_num(np.asarray(ci, dtype=float))
             item.addItem(pg.ErrorBarItem(x=np.arange(n, dtype=float), y=top, top=half,
                                          bottom=half, beam=0.25,
-                                         pen=pg.mkPen(style.FOREGROUND, width=2)))
+                                         pen=pg.mkPen(style.FOREGROUND, width=style.line_px(2))))
             texts = [f"{_short(v)}\n± {h:.2g}" for v, h in zip(top, half)]
             top = top + half
         else:
@@ -125,7 +137,12 @@ class ChartWidget(pg.PlotWidget):
             label.setPos(x, v)
             item.addItem(label)
         item.getAxis("bottom").setTicks([list(enumerate(data.categories))])
-        item.setXRange(-0.6, n - 0.4, padding=0)
+        right = n - 0.4
+        if len(data.series) > 1:
+            # Room on the right for the legend (larger in presentation mode),
+            # so it does not cover the last bar's top and value label.
+            right += (n + 0.2) * 0.3 * style.SCALE
+        item.setXRange(-0.6, right, padding=0)
         item.setYRange(0, float(np.max(top)) * 1.18 if len(top) and np.max(top) > 0 else 1)
         item.getViewBox().setMouseEnabled(x=False, y=True)
 
