@@ -406,7 +406,10 @@ def main() -> None:
                     f"C6 load overlap {m['overlap_pct']:5.1f} %{_flag(m['overlap_pct'], C6_LOAD):6}")
             if seed == 1:
                 d = dump_of(layout)
-                line += f"  dump of this layout {d:5.0f} s = {d / even:.2f} x even"
+                rv, rs_ = placement.allocate(len(layout[0]), int(layout[0].max()) + 1)
+                same = 100.0 * np.mean((rv == layout[0]) & (rs_ == layout[1]))
+                line += (f"  dump of this layout {d:5.0f} s = {d / even:.2f} x even; "
+                         f"{same:.2f} % of pages where restored puts them")
             print(line)
     print(f"({time.perf_counter() - t0:.0f} s)")
 
