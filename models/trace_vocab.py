@@ -34,6 +34,7 @@ TAPE_CHANGE_START = "tape_change_start"  #: tape drive; a = cartridge number
 TAPE_CHANGE_END = "tape_change_end"      #: tape drive; a = cartridge number
 BUFFER_LEVEL = "buffer_level"    #: buffer; a = pages buffered, b = capacity
 VOLUME_READ = "volume_read"      #: volume; a = pages, b = file number
+VOLUME_WRITE = "volume_write"    #: volume; a = pages, b = file number (a load writing spool pages)
 CF_REQUEST = "cf_request"        #: coupling facility; a = request type, b = microseconds
 LOCK_WAIT = "lock_wait"          #: coupling facility; a = record id, b = microseconds
 
@@ -41,7 +42,7 @@ LOCK_WAIT = "lock_wait"          #: coupling facility; a = record id, b = micros
 KINDS = (IO_START, IO_END, IO_PHASE, SEEK, TRACK_READ, CACHE_HIT, CACHE_MISS, CACHE_WAIT,
          STAGE, EVICT,
          CHANNEL_BUSY, SRB_TO_TCB, TCB_TO_SRB, CPU_BUSY, TAPE_WRITE, TAPE_READ, TAPE_MARK,
-         TAPE_CHANGE_START, TAPE_CHANGE_END, BUFFER_LEVEL, VOLUME_READ, CF_REQUEST, LOCK_WAIT)
+         TAPE_CHANGE_START, TAPE_CHANGE_END, BUFFER_LEVEL, VOLUME_READ, VOLUME_WRITE, CF_REQUEST, LOCK_WAIT)
 #: The CPU mode switches (the CPU view draws them).
 SWITCH_KINDS = (SRB_TO_TCB, TCB_TO_SRB)
 

@@ -90,8 +90,11 @@ def _engine(data: ReplayData, name: str, t: float) -> Activity:
 
 
 def _volume(data: ReplayData, name: str, t: float) -> Activity:
-    if len(data.rows_of(name, V.VOLUME_READ)) and not len(data.rows_of(name, V.IO_START)):
-        return _spool_volume(data, name, t)
+    if not len(data.rows_of(name, V.IO_START)):
+        if len(data.rows_of(name, V.VOLUME_READ)):
+            return _spool_volume(data, name, t, V.VOLUME_READ, "read", "reading")
+        if len(data.rows_of(name, V.VOLUME_WRITE)):
+            return _spool_volume(data, name, t, V.VOLUME_WRITE, "written", "writing")
     active = data.count_of(name, V.IO_START, t) - data.count_of(name, V.IO_END, t)
     queued = _queued(data, name, t) if active > 0 else 0
     done = data.count_of(name, V.IO_END, t)
@@ -106,15 +109,17 @@ def _volume(data: ReplayData, name: str, t: float) -> Activity:
     return Activity("volume", "busy", text + f"; {done} done", count=active, queued=queued)
 
 
-def _spool_volume(data: ReplayData, name: str, t: float) -> Activity:
-    """A spool volume: pages read so far, as a share of all it reads in the run."""
-    pages = data.total(name, V.VOLUME_READ, "a", t)
-    everything = data.total(name, V.VOLUME_READ, "a", data.t1)
-    times = data.times_of(name, V.VOLUME_READ)
-    reading = times[0] <= t < times[-1]
-    return Activity("volume", "reading" if reading else "idle",
-                    f"{pages:,} of {everything:,} spool pages read",
-                    level=pages / everything if everything else 0.0, count=int(reading))
+def _spool_volume(data: ReplayData, name: str, t: float, kind: str, done: str,
+                  state: str) -> Activity:
+    """A spool volume: pages read (a dump) or written (a load) so far, as a
+    share of all it reads or writes in the run."""
+    pages = data.total(name, kind, "a", t)
+    everything = data.total(name, kind, "a", data.t1)
+    times = data.times_of(name, kind)
+    busy = times[0] <= t < times[-1]
+    return Activity("volume", state if busy else "idle",
+                    f"{pages:,} of {everything:,} spool pages {done}",
+                    level=pages / everything if everything else 0.0, count=int(busy))
 
 
 def _last_phase(data: ReplayData, name: str, t: float) -> str:

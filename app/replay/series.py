@@ -202,7 +202,8 @@ def _bins(t0: float, t1: float, events: int) -> np.ndarray:
 def throughput_chart(result) -> ChartData | None:
     """MB/s over time: DASD I/O (pages per completed I/O), tape blocks, spool reads."""
     trace = result.trace
-    rows = _kind_rows(trace, V.IO_START, V.IO_END, V.TAPE_WRITE, V.TAPE_READ, V.VOLUME_READ)
+    rows = _kind_rows(trace, V.IO_START, V.IO_END, V.TAPE_WRITE, V.TAPE_READ, V.VOLUME_READ,
+                      V.VOLUME_WRITE)
     if rows is None:
         return None
     times = trace.columns()["t"]
@@ -216,9 +217,11 @@ def throughput_chart(result) -> ChartData | None:
         r = rows[rows["kind"] == _kid(trace, kind)]
         if len(r):
             series.append((label, r["t"], r["a"].astype(float)))
-    r = rows[rows["kind"] == _kid(trace, V.VOLUME_READ)]
-    if len(r):
-        series.append(("spool volume reads", r["t"], r["a"] * float(PAGE_BYTES)))
+    for kind, label in ((V.VOLUME_READ, "spool volume reads"),
+                        (V.VOLUME_WRITE, "spool volume writes")):
+        r = rows[rows["kind"] == _kid(trace, kind)]
+        if len(r):
+            series.append((label, r["t"], r["a"] * float(PAGE_BYTES)))
     if not series:
         return None
     mids = (edges[:-1] + edges[1:]) / 2

@@ -72,7 +72,7 @@ def _load_file(s: Setup, t: float, f: int) -> float:
         v = int(vol[p])
         t = vols[v].access(t + cpu.step(ios=1, pages=1, allocated=1), slot[p])
         if tr is not None:
-            tr.volume_page(t, v, f)
+            tr.volume_page(t, v, f, write=True)
     if not drive.fits_mark():
         t = _change(s, t, drive)
     t = drive.read(t, 0, mark=True)

@@ -293,7 +293,7 @@ class _Load(_Pipeline):
         s, now = self.s, self.eng.now
         s.activity.end(now)
         if s.trace is not None:
-            s.trace.volume_page(now, v, self.f)
+            s.trace.volume_page(now, v, self.f, write=True)
         self.p += 1
         self.reserved -= 1
         self._kick()

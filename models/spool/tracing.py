@@ -28,13 +28,15 @@ class SpoolTrace:
         self.buf = trace.component("Real storage buffer", V.BUF)
         k = trace.kind
         self.k_read, self.k_write = k(V.VOLUME_READ), k(V.TAPE_WRITE)
+        self.k_vwrite = k(V.VOLUME_WRITE)
         self.k_tread, self.k_mark = k(V.TAPE_READ), k(V.TAPE_MARK)
         self.k_cs, self.k_ce = k(V.TAPE_CHANGE_START), k(V.TAPE_CHANGE_END)
         self.k_buf = k(V.BUFFER_LEVEL)
         trace.meta.setdefault("records_per_track", 12)
 
-    def volume_page(self, t: float, vol: int, file_no: int) -> None:
-        self.rec(t, self.vol[vol], self.k_read, 1, file_no)
+    def volume_page(self, t: float, vol: int, file_no: int, write: bool = False) -> None:
+        """A spool page read from (a dump) or written to (a load) a volume."""
+        self.rec(t, self.vol[vol], self.k_vwrite if write else self.k_read, 1, file_no)
 
     def tape_block(self, t: float, drive: int, nbytes: int, file_no: int, read: bool = False) -> None:
         self.rec(t, self.tape[drive], self.k_tread if read else self.k_write, nbytes, file_no)

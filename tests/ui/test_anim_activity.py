@@ -106,3 +106,22 @@ def test_spool_volumes_report_reading_progress(spool):
     acts = activity_at(spool, t_mid)
     vols = [a for n, a in acts.items() if n.startswith("SPOOL")]
     assert vols and all(0.2 < a.level < 0.8 for a in vols)
+
+
+@pytest.mark.parametrize("program", ["SPTAPE", "SPXTAPE"])
+def test_a_load_writes_its_spool_pages_and_every_view_says_so(program):
+    """A load writes the spool volumes: the trace records page writes, the
+    Activity strip says pages written, and the throughput chart draws
+    spool volume writes (all three said 'read' before)."""
+    from app.replay.series import throughput_chart
+
+    result = run_experiment("spool_load", {"files": 200, "pages": 6000, "program": program},
+                            trace=True)
+    tr = result.trace
+    assert not len(_rows(tr, "volume_read")) and len(_rows(tr, "volume_write"))
+    t_mid = float(np.median(_rows(tr, "volume_write")["t"]))
+    vols = [a for n, a in activity_at(tr, t_mid).items() if n.startswith("SPOOL")]
+    assert vols and all("written" in a.text and "read" not in a.text for a in vols)
+    assert "writing" in {a.state for a in vols}
+    names = [s.name for s in throughput_chart(result).series]
+    assert "spool volume writes" in names and "spool volume reads" not in names

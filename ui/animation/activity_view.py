@@ -22,7 +22,7 @@ from ui.animation.base import ReplayViewBase
 MAX_ROWS = 24
 #: Lamp colour per state word.
 STATE_COLOURS = {"idle": style.EMPTY, "busy": style.BLUE, "reading": style.BLUE,
-                 "seeking": style.ORANGE, "changing": style.VERMILLION}
+                 "writing": style.BLUE, "seeking": style.ORANGE, "changing": style.VERMILLION}
 
 
 @dataclass
@@ -49,7 +49,7 @@ class ActivityView(ReplayViewBase):
         return ActivityState([(n, component_activity(data, n, t)) for n in names],
                              max(0, len(data.components) - MAX_ROWS))
 
-    LEGEND = [(style.EMPTY, "idle", None), (style.BLUE, "busy / reading", None),
+    LEGEND = [(style.EMPTY, "idle", None), (style.BLUE, "busy, reading, writing", None),
               (style.ORANGE, "seeking", None), (style.VERMILLION, "changing cartridge", None),
               (style.PURPLE, "I/O queued (IOSQ)", None),
               (style.GREEN, "level (buffer fill, hit ratio)", None)]
