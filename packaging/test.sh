@@ -14,7 +14,9 @@ echo "zperflab test: ruff"
 echo "zperflab test: mypy"
 .venv/bin/mypy || failed="$failed mypy"
 status=0
-.venv/bin/python -m pytest -q -p no:cacheprovider tests "$@" || status=$?
+# Two workers (pytest-xdist): a test module runs whole on one of them (see
+# tests/conftest.py). Arguments after the command come last: -n 0 runs serially.
+.venv/bin/python -m pytest -q -p no:cacheprovider -n 2 tests "$@" || status=$?
 if [ -n "$failed" ]; then
   echo "zperflab test: FAILED:$failed" >&2
   [ "$status" = 0 ] && status=1

@@ -30,3 +30,11 @@ def window(qtbot):
     qtbot.waitExposed(win)
     yield win
     win.shutdown()
+
+
+@pytest.fixture(scope="session")
+def case_runs(qapp, tmp_path_factory):
+    """Every case study run once in one window, read for the consistency and the
+    names checks (see tests/ui/case_runs.py)."""
+    from tests.ui.case_runs import run_every_case
+    return run_every_case(tmp_path_factory)

@@ -12,73 +12,21 @@ what it shows:
 """
 from __future__ import annotations
 
-import csv
 from collections import Counter
 
 import pytest
-from PySide6.QtWidgets import QApplication, QTableWidget
 
-from app import export
 from models import experiments
+from tests.ui.case_runs import CASES
 from ui.docks.results import format_number
-
-CASES = tuple(experiments.registry())
 
 
 @pytest.fixture(scope="module")
-def shown(qapp, tmp_path_factory):
-    """Per case: the run, the dock's tables as shown, the CSV, the charts, the replay."""
-    from ui.main_window import MainWindow
-    win = MainWindow()
-    win.resize(1280, 800)
-    win.show()
-    out = {}
-    try:
-        for case in CASES:
-            assert win.open_case_or_file(case) is None
-            win.run_and_wait()
-            result = win.document.result
-            assert result is not None and result.experiment == case, case
-            QApplication.processEvents()
-            dock = [_cells(t) for t in win.results.widget().findChildren(QTableWidget)]
-            path = tmp_path_factory.mktemp(case) / "tables.csv"
-            export.save_tables_csv(export.result_tables(result), path)
-            rows = list(csv.reader(path.open(encoding="utf-8")))
-            charts = {k: c.data for k, c in win.views["charts"].charts().items()}
-            replay = win.views["animation"]
-            pages = _replay_pages(replay)
-            out[case] = dict(result=result, dock=dock, csv=rows, charts=charts,
-                             headline=win.results.headline.text(), note=replay.note.text(),
-                             pages=pages)
-    finally:
-        win.shutdown()
-        win.close()
-    return out
-
-
-def _cells(table: QTableWidget) -> list[list[str]]:
-    head = [table.horizontalHeaderItem(c).text() for c in range(table.columnCount())]
-    return [head] + [[table.item(r, c).text() if table.item(r, c) else ""
-                      for c in range(table.columnCount())] for r in range(table.rowCount())]
-
-
-def _replay_pages(replay) -> list[tuple[int, int]]:
-    """(pages listed in the track view, pages of that I/O) at a few I/O starts."""
-    track = getattr(replay, "views", {}).get("Track reads")
-    data = replay.data
-    if track is None or data is None:
-        return []
-    vols = [v for v in data.component_names("VOL") if len(data.rows_of(v, "io_start"))]
-    if not vols:
-        return []
-    starts = data.rows_of(vols[0], "io_start")
-    out = []
-    for row in starts[len(starts) // 2: len(starts) // 2 + 5]:
-        state = track.compute(data, float(data.t[row]) + 1e-9)
-        io_row = next((r for r in starts if int(data.a[r]) == state.io_id), None)
-        if io_row is not None:
-            out.append((len(state.pages), int(data.b[io_row])))
-    return out
+def shown(case_runs):
+    """Per case: the run, the dock's tables as shown, the CSV, the charts, the
+    replay (read right after the case's run in the shared window, before
+    anything else is done there: tests/ui/case_runs.py)."""
+    return {case: run["consistency"] for case, run in case_runs.items()}
 
 
 def _as_shown(text: str) -> str:
