@@ -143,8 +143,10 @@ class Staging:
         as for a sequential stream (DOMAIN.md: "when a list is dense (it
         touches most of the tracks it spans), the unit streams those tracks
         into cache sequentially"). A structural test, not a cost one: on SSD
-        streaming costs about what staging the touched tracks would, and the
-        paper's SSD curve stays flat (streaming) down to ~20 % sampling.
+        streaming a list's span costs the back end several times what
+        staging its records would, yet the paper's SSD curve stays flat
+        (streaming) down to ~20 % sampling. Cost decides only whether a
+        running stream goes on through a sparser list (:meth:`_stream_pays`).
         """
         first, last = groups[0][0], groups[-1][0]
         span = last - first + 1
