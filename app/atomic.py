@@ -21,7 +21,7 @@ import time
 from pathlib import Path
 from typing import Callable
 
-from models.params import shorten
+from models.core.params import shorten
 
 TMP_SUFFIX = ".zpl-tmp"
 #: A temporary file older than this is stale even if its process id is in use.

@@ -14,7 +14,7 @@ from typing import Callable
 from PySide6.QtCore import QObject, QTimer, Signal
 
 from app import atomic, recovery
-from models.documents import ScenarioFileError
+from models.drawing.documents import ScenarioFileError
 
 
 class Autosaver(QObject):

@@ -2,9 +2,9 @@
 
 ``run --replications N`` runs the drawing over the seeds ``--seed``,
 ``--seed`` + 1, … and reports each metric's mean and 95 % confidence
-interval (:mod:`models.replicate`). ``sweep`` runs the cross product of its
+interval (:mod:`models.studies.replicate`). ``sweep`` runs the cross product of its
 ``--over`` values on all cores (:func:`app.sweep.run_points`) or on a Dask
-cluster (``--dask``), each point through :func:`models.sweep.point_metrics`
+cluster (``--dask``), each point through :func:`models.studies.sweep.point_metrics`
 like the GUI's Sweep tab, and writes CSV with human column names or JSON.
 
 Bad input (an unknown experiment or key, a value out of range, an unreadable
@@ -20,37 +20,17 @@ from __future__ import annotations
 import argparse
 import json
 import os
-import signal
 import sys
 import threading
-import time
 import traceback
-from contextlib import contextmanager
 from typing import Sequence
 
 from app import history
-from models import calibration, experiments, replicate
-from models.params import ParamError, parse_cli_value, shorten
-from models.run import Cancelled, NotImplementedYet, RunResult
-
-EXIT_USAGE = 2
-EXIT_INTERNAL = 70
-EXIT_INTERRUPTED = 130
-#: A run whose estimated length is over this many seconds is announced.
-LONG_RUN_S = 180.0
-#: Longest error line printed.
-LINE_CHARS = 500
-
-
-class _Parser(argparse.ArgumentParser):
-    def error(self, message: str) -> None:  # one clear line, status 2
-        self.exit(EXIT_USAGE, f"zperflab: error: {shorten(message, LINE_CHARS)}\n")
-
-
-def _fail(message: str) -> int:
-    print(f"zperflab: error: {shorten(message, LINE_CHARS)}", file=sys.stderr)
-    return EXIT_USAGE
-
+from app.cli_common import (EXIT_INTERNAL, EXIT_INTERRUPTED, Parser, Progress, ctrl_c_cancels, drawing_of, fail, parse_sets)
+from models import experiments
+from models.studies import calibration, replicate
+from models.core.params import ParamError, shorten
+from models.core.run import Cancelled, NotImplementedYet, RunResult
 
 def _seed(text: str) -> int:
     """``--seed``: a whole number 0 to 2**63-1."""
@@ -63,114 +43,6 @@ def _seed(text: str) -> int:
     return value
 
 
-def _clock(seconds: float) -> str:
-    if seconds >= 5400:
-        return f"{seconds / 3600:.1f} h"
-    if seconds >= 90:
-        return f"{seconds / 60:.0f} min"
-    return f"{seconds:.0f} s"
-
-
-class Progress:
-    """Progress of a long run on stderr: a line redrawn in place when stderr
-    is a terminal, and one warning (terminal or not) when the run will take
-    more than :data:`LONG_RUN_S`."""
-
-    def __init__(self, what: str, stream=None) -> None:
-        self.what = what
-        self.stream = stream or sys.stderr
-        self.tty = bool(getattr(self.stream, "isatty", lambda: False)())
-        self.start = time.monotonic()
-        self.warned = False
-        self.drawn = False
-
-    def __call__(self, fraction: float) -> None:
-        elapsed = time.monotonic() - self.start
-        if not self.warned and elapsed >= 2.0 and 0.0 < fraction < 1.0:
-            total = elapsed / fraction
-            if total > LONG_RUN_S:
-                self.warned = True
-                self._line(f"zperflab: note: {self.what} will take about {_clock(total)} "
-                           "in all; Ctrl-C stops it")
-        if self.tty:
-            left = f", about {_clock(elapsed / fraction - elapsed)} left" if 0 < fraction < 1 \
-                and elapsed >= 2.0 else ""
-            self.stream.write(f"\r{self.what}: {fraction * 100:5.1f}% ({_clock(elapsed)}{left})\033[K")
-            self.stream.flush()
-            self.drawn = True
-
-    def _line(self, text: str) -> None:
-        if self.drawn:
-            self.stream.write("\r\033[K")
-        self.stream.write(text + "\n")
-        self.stream.flush()
-
-    def done(self) -> None:
-        if self.drawn:
-            self.stream.write("\r\033[K")
-            self.stream.flush()
-            self.drawn = False
-
-
-#: What the first Ctrl-C says (some models report progress only every few
-#: seconds, or a minute).
-STOPPING = "stopping at the run's next progress report; Ctrl-C again stops at once"
-
-
-@contextmanager
-def _ctrl_c_cancels(cancel: threading.Event, message: str = STOPPING):
-    """The first Ctrl-C asks the run to stop at its next progress report; a
-    second one interrupts at once."""
-    def handler(signum, frame):
-        if cancel.is_set():
-            raise KeyboardInterrupt
-        cancel.set()
-        print(f"\nzperflab: {message}", file=sys.stderr, flush=True)
-    try:
-        old = signal.signal(signal.SIGINT, handler)
-    except ValueError:          # not the main thread (tests): leave Ctrl-C alone
-        yield
-        return
-    try:
-        yield
-    finally:
-        signal.signal(signal.SIGINT, old)
-
-
-def _parse_sets(items: Sequence[str]) -> dict:
-    out = {}
-    for item in items:
-        if "=" not in item:
-            raise ParamError(f"--set needs KEY=VALUE, got '{item}'")
-        key, _, text = item.partition("=")
-        key = key.strip()
-        if key in out:
-            raise ParamError(f"--set {key} is given twice: give each key once")
-        out[key] = parse_cli_value(text)
-    return out
-
-
-def _drawing(args: argparse.Namespace):
-    """(experiment name, scenario or None) the run command was asked for."""
-    if not args.scenario:
-        if not args.experiment:
-            raise ParamError("name an experiment, or give --scenario FILE")
-        return args.experiment, None
-    from app import scenario_io
-
-    notes: list[str] = []
-    try:
-        sc = scenario_io.load(args.scenario, notes)
-    except scenario_io.ScenarioFileError as exc:
-        raise ParamError(str(exc)) from None
-    for line in notes:
-        print(f"zperflab: {line}", file=sys.stderr)
-    name = args.experiment or sc.experiment
-    if name is None:
-        raise ParamError(f"{args.scenario} has no experiment: name one before the file")
-    return name, sc
-
-
 def _fmt(v: object) -> str:
     if isinstance(v, float):
         return f"{v:.6g}"
@@ -180,14 +52,14 @@ def _fmt(v: object) -> str:
 def cmd_run(args: argparse.Namespace) -> int:
     cancel = threading.Event()
     try:
-        overrides = _parse_sets(args.set or [])
-        name, scenario = _drawing(args)
+        overrides = parse_sets(args.set or [])
+        name, scenario = drawing_of(args)
         reps = args.replications
         progress = Progress(f"run {name}" + (f" × {reps} seeds" if reps else ""))
         warmup = {"warmup_s": args.warmup} if args.warmup else {}
         result: RunResult | replicate.Replicated
         try:
-            with _ctrl_c_cancels(cancel):
+            with ctrl_c_cancels(cancel):
                 if reps:
                     result = replicate.replicate(name, overrides, reps, args.seed, scenario,
                                                  progress, cancel, args.warmup)
@@ -198,7 +70,7 @@ def cmd_run(args: argparse.Namespace) -> int:
         finally:
             progress.done()
     except ParamError as exc:
-        return _fail(str(exc))
+        return fail(str(exc))
     except NotImplementedYet as exc:
         print(f"zperflab: {exc}", file=sys.stderr)
         return 3
@@ -286,7 +158,7 @@ def cmd_validate(args: argparse.Namespace) -> int:
     try:
         targets = calibration.load_targets(args.targets)
     except calibration.TargetsError as exc:
-        return _fail(str(exc))
+        return fail(str(exc))
     progress = Progress("validate")
     try:
         verdicts = calibration.validate(targets, seed=args.seed,
@@ -327,10 +199,10 @@ class _Version(argparse.Action):
 
 
 def _build_parser() -> argparse.ArgumentParser:
-    p = _Parser(prog="zperflab", description="zPerfLab: mainframe I/O and CPU performance lab. "
+    p = Parser(prog="zperflab", description="zPerfLab: mainframe I/O and CPU performance lab. "
                 "Without a command, opens the desktop app.")
     p.add_argument("--version", action=_Version)
-    sub = p.add_subparsers(dest="command", parser_class=_Parser)
+    sub = p.add_subparsers(dest="command", parser_class=Parser)
 
     r = sub.add_parser(
         "run", help="run one experiment headless",
@@ -412,11 +284,11 @@ def _build_parser() -> argparse.ArgumentParser:
 
 def cmd_export(args: argparse.Namespace) -> int:
     try:
-        args.sets = _parse_sets(args.set or [])
+        args.sets = parse_sets(args.set or [])
     except ParamError as exc:
-        return _fail(str(exc))
+        return fail(str(exc))
     if not args.list_charts and not args.out:
-        return _fail("export needs OUT (a .pptx, .csv, .png or .svg file), or --list-charts")
+        return fail("export needs OUT (a .pptx, .csv, .png or .svg file), or --list-charts")
     from app.gui import export  # Qt only when an export is wanted
     return export(args)
 
@@ -428,7 +300,7 @@ def cmd_lessons(args: argparse.Namespace) -> int:
     try:
         found = lessons.load_all()
     except lessons.LessonError as exc:
-        return _fail(str(exc))
+        return fail(str(exc))
     problems = []
     for lesson in found:
         print(lesson.name)

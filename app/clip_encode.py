@@ -42,8 +42,8 @@ from typing import Any, Callable, Iterable
 import numpy as np
 
 from app import atomic
-from models.params import shorten
-from models.run import Cancelled
+from models.core.params import shorten
+from models.core.run import Cancelled
 
 #: Formats and their file extensions.
 FORMATS = {"mp4": ".mp4", "gif": ".gif"}
@@ -329,7 +329,7 @@ def write_clips(targets: dict[str, str | os.PathLike], frames: Iterable[np.ndarr
 
     ``progress(fraction)`` is called after each frame when ``total`` is
     known; ``cancel`` (anything with ``is_set()``) stops the export with
-    :class:`models.run.Cancelled`, and then no file is written. A clip
+    :class:`models.core.run.Cancelled`, and then no file is written. A clip
     replaces its target only once it is complete. ``palette_frames``: see
     :class:`ClipWriter`.
     """

@@ -12,7 +12,7 @@ results dock, the charts, the replay and the exports subscribe to
 - the edit-batch boundary: a paste of a hundred components, a drag, or
   undoing either reaches the listeners as **one** ``changed`` (the edits go
   through :meth:`batch`, which is :meth:`Scenario.batch
-  <models.scenario.Scenario.batch>`);
+  <models.drawing.scenario.Scenario.batch>`);
 - the scenario's issues, checked once per batch and cached (:meth:`issues`);
 - the last run's result (:attr:`result`) and the scenario document as it was
   when that run started (:attr:`run_document`), so any view can ask whether
@@ -29,8 +29,10 @@ from contextlib import contextmanager
 from dataclasses import dataclass
 from typing import Any
 
-from models import documents, experiments
-from models.scenario import Callbacks, Issue, Scenario, ScenarioError
+from models import experiments
+
+from models.drawing import documents
+from models.drawing.scenario import Callbacks, Issue, Scenario, ScenarioError
 
 #: The scenario callbacks that mean "the drawing changed".
 EDIT_SIGNALS = ("node_added", "node_removed", "link_added", "link_removed",

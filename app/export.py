@@ -161,7 +161,7 @@ def csv_value(v: object) -> object:
 
 
 def save_table_csv(table, path: str | Path) -> Path:
-    """Save a report :class:`~models.run.Table` as CSV (title row first)."""
+    """Save a report :class:`~models.core.run.Table` as CSV (title row first)."""
     return save_rows_csv([[table.title], list(table.columns), *map(list, table.rows)], path)
 
 
@@ -232,7 +232,7 @@ def copy_chart(chart, scale: float = 1.0) -> QImage:
 def result_tables(result) -> list:
     """A run's tables for export: its metrics (with units) first, then its reports."""
     from models import experiments
-    from models.run import Table
+    from models.core.run import Table
     known = {m.name: m for m in experiments.get(result.experiment).metrics}
     rows = []
     for k, v in result.metrics.items():

@@ -11,7 +11,7 @@ import argparse
 import os
 import sys
 
-from models.params import shorten
+from models.core.params import shorten
 
 
 class UsageError(ValueError):

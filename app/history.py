@@ -38,8 +38,8 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
-from models.params import shorten
-from models.run import RunResult
+from models.core.params import shorten
+from models.core.run import RunResult
 
 DB_NAME = "history.sqlite3"
 ENV_DIR = "ZPERFLAB_DATA_DIR"

@@ -29,10 +29,12 @@ from typing import Any, Callable
 
 import numpy as np
 
-from models import components, documents, experiments
-from models import trace_vocab as V
-from models.params import ParamError, shorten, show_value
-from models.scenario import Node, Link, Scenario, ScenarioError
+from models import experiments
+
+from models.drawing import components, documents
+from models.engine import trace_vocab as V
+from models.core.params import ParamError, shorten, show_value
+from models.drawing.scenario import Node, Link, Scenario, ScenarioError
 
 LESSONS = Path(__file__).resolve().parent.parent / "resources" / "lessons"
 
@@ -271,7 +273,7 @@ def open_case(case: str, where: str = "lesson") -> Scenario:
     """The drawing a lesson opens: a case study, or ``whatif:NAME`` (the
     what-if study's before drawing)."""
     from app import scenario_io
-    from models import whatif
+    from models.studies import whatif
 
     if case.startswith("whatif:"):
         name = case.removeprefix("whatif:")

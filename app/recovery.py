@@ -19,8 +19,8 @@ from dataclasses import dataclass
 from pathlib import Path
 
 from app import atomic, history
-from models import documents
-from models.scenario import Scenario
+from models.drawing import documents
+from models.drawing.scenario import Scenario
 
 #: Seconds between autosaves while there are unsaved changes.
 INTERVAL_S = 60.0

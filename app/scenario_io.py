@@ -1,7 +1,7 @@
 """Scenario files: versioned JSON, read strictly and written atomically.
 
 A file is one JSON object ``{"format": "zperflab-scenario", "version": 2,
-...}`` with the fields of :meth:`models.scenario.Scenario.to_dict` (see
+...}`` with the fields of :meth:`models.drawing.scenario.Scenario.to_dict` (see
 docs/scenario-format.md). :func:`load` either returns a whole scenario or
 raises :class:`ScenarioFileError` with one clear line: a corrupt file, a file
 from a newer zPerfLab or a bad value opens nothing half-way. :func:`save`
@@ -19,11 +19,12 @@ import os
 from pathlib import Path
 
 from app import atomic
-from models import documents, experiments
-from models.documents import FORMAT, VERSION, ScenarioFileError, from_document, to_document
-from models.params import shorten
-from models.resources import SCENARIOS as CASES_DIR
-from models.scenario import Scenario
+from models import experiments
+from models.drawing import documents
+from models.drawing.documents import FORMAT, VERSION, ScenarioFileError, from_document, to_document
+from models.core.params import shorten
+from models.core.resources import SCENARIOS as CASES_DIR
+from models.drawing.scenario import Scenario
 
 SUFFIX = ".zpl.json"
 __all__ = ["FORMAT", "VERSION", "ScenarioFileError", "from_document", "to_document", "load",
@@ -34,7 +35,7 @@ def load(path: str | os.PathLike, notes: list | None = None) -> Scenario:
     """Read a scenario file; :class:`ScenarioFileError` if it cannot be used.
 
     ``notes`` receives a line for the user when an older file was migrated
-    (:func:`models.documents.from_document`).
+    (:func:`models.drawing.documents.from_document`).
     """
     path = Path(path)
     try:

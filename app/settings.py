@@ -85,7 +85,7 @@ def about() -> list[tuple[str, str]]:
     from PySide6.QtCore import qVersion
 
     from app import __version__, history
-    from models.resources import RESOURCES
+    from models.core.resources import RESOURCES
 
     try:
         runs = str(history.data_dir() / history.DB_NAME)

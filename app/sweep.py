@@ -32,7 +32,7 @@ import traceback
 from concurrent.futures import FIRST_COMPLETED, ProcessPoolExecutor, wait
 from typing import Any, Callable, Sequence
 
-from models.sweep import (DEFAULT_RUNNER, SweepCancelled, SweepResult, SweepSpec,  # noqa: F401
+from models.studies.sweep import (DEFAULT_RUNNER, SweepCancelled, SweepResult, SweepSpec,  # noqa: F401
                           point_metrics)
 
 #: In a pool process: the sweep's shared cancel event (set by :func:`_init_worker`).
@@ -54,7 +54,7 @@ def run_point(runner: str, experiment: str, overrides: dict, seed: int,
               scenario: dict | None = None) -> dict:
     """Run one point (in a worker process); returns its metrics as floats.
 
-    Raises ``models.run.Cancelled`` when the sweep is cancelled mid-point.
+    Raises ``models.core.run.Cancelled`` when the sweep is cancelled mid-point.
     """
     return point_metrics(runner, experiment, overrides, seed, _CANCEL, scenario)
 
@@ -148,7 +148,7 @@ def run_points_dask(address: Any, runner: str, experiment: str,
     """Run the same points as :func:`run_points` on an existing Dask
     distributed cluster: ``dask.distributed.Client(address)`` (a scheduler
     address such as ``tcp://host:8786``, or a cluster object), one task per
-    point, each :func:`models.sweep.point_metrics` — the same numbers as the
+    point, each :func:`models.studies.sweep.point_metrics` — the same numbers as the
     local pool, whatever the workers.
 
     Cancel drops the queued tasks; tasks already running on a worker cannot
@@ -228,8 +228,8 @@ def _qt_worker_class() -> type:
 
         @Slot()
         def run(self) -> None:
-            from models.params import ParamError
-            from models.run import NotImplementedYet
+            from models.core.params import ParamError
+            from models.core.run import NotImplementedYet
             try:
                 result = run_sweep(self.spec, self.workers, self.progressed.emit, self._cancel)
             except SweepCancelled:

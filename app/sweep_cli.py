@@ -8,7 +8,7 @@ Every combination is checked before anything runs (a bad key or value: one
 line, status 2). The points run on a local process pool
 (:func:`app.sweep.run_points`, all cores unless ``--workers``) or on an
 existing Dask cluster (:func:`app.sweep.run_points_dask`), each through
-:func:`models.sweep.point_metrics`, the Sweep tab's point runner, so the
+:func:`models.studies.sweep.point_metrics`, the Sweep tab's point runner, so the
 numbers are the same wherever they run. Progress goes to stderr at a
 terminal. The first Ctrl-C stops the sweep and writes the points that
 finished (status 130); the output says how many that is.
@@ -26,10 +26,11 @@ import threading
 import time
 
 from app import sweep as pool
+from app.cli_common import EXIT_INTERRUPTED, Progress, ctrl_c_cancels, drawing_of, fail, parse_sets
 from models import experiments
-from models.params import ParamError, json_value, parse_cli_value, shorten
-from models.run import NotImplementedYet
-from models.sweep import (GridSpec, SweepCancelled, check_grid, grid_json, grid_rows,
+from models.core.params import ParamError, json_value, parse_cli_value, shorten
+from models.core.run import NotImplementedYet
+from models.studies.sweep import (GridSpec, SweepCancelled, check_grid, grid_json, grid_rows,
                           grid_table, metric_headings, metric_order, param_heading)
 
 #: What the first Ctrl-C says during a sweep.
@@ -108,10 +109,9 @@ def _values(text: str) -> list:
 
 
 def _spec(args: argparse.Namespace) -> GridSpec:
-    from app.cli import _drawing, _parse_sets
 
-    base = _parse_sets(args.set or [])
-    name, scenario = _drawing(args)
+    base = parse_sets(args.set or [])
+    name, scenario = drawing_of(args)
     axes = parse_over(args.over, base)
     spec = GridSpec(name, axes, base, seed=args.seed, replications=args.replications,
                     scenario=None if scenario is None else scenario.to_dict())
@@ -124,12 +124,11 @@ def _spec(args: argparse.Namespace) -> GridSpec:
 
 
 def cmd_sweep(args: argparse.Namespace) -> int:
-    from app.cli import EXIT_INTERRUPTED, Progress, _ctrl_c_cancels, _fail
 
     try:
         spec = _spec(args)
     except ParamError as exc:
-        return _fail(str(exc))
+        return fail(str(exc))
     points = spec.points()
     combos = len(points) // spec.replications
     where = f"Dask at {args.dask}" if args.dask else \
@@ -141,14 +140,14 @@ def cmd_sweep(args: argparse.Namespace) -> int:
     start = time.monotonic()
     results, stopped = None, False
     try:
-        with _ctrl_c_cancels(cancel, STOPPING):
+        with ctrl_c_cancels(cancel, STOPPING):
             results = _run(args, spec, points, lambda d, n: progress(d / n), cancel)
     except SweepCancelled as exc:
         results, stopped = exc.partial or [None] * len(points), True
     except pool.ClusterError as exc:
-        return _fail(str(exc))
+        return fail(str(exc))
     except ParamError as exc:
-        return _fail(str(exc))
+        return fail(str(exc))
     except NotImplementedYet as exc:
         print(f"zperflab: {exc}", file=sys.stderr)
         return 3
@@ -158,7 +157,7 @@ def cmd_sweep(args: argparse.Namespace) -> int:
     try:
         _write(args, spec, rows, combos)
     except OSError as exc:
-        return _fail(str(exc))
+        return fail(str(exc))
     took = time.monotonic() - start
     if stopped:
         dest = f" to {args.csv}" if args.csv and args.csv != "-" else ""

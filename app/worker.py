@@ -22,8 +22,8 @@ from PySide6.QtCore import QObject, QThread, Signal, Slot
 from app import settings
 from models import experiments
 from models.engine import Trace
-from models.params import ParamError
-from models.run import Cancelled, NotImplementedYet
+from models.core.params import ParamError
+from models.core.run import Cancelled, NotImplementedYet
 
 
 class RunWorker(QObject):
@@ -153,7 +153,7 @@ class TaskRunner(QObject):
     """Runs ``job(progress, cancel)`` on its own thread, one job at a time.
 
     ``progress(fraction)`` may be called from the job; ``cancel`` is a
-    ``threading.Event`` the job checks (raising :class:`models.run.Cancelled`).
+    ``threading.Event`` the job checks (raising :class:`models.core.run.Cancelled`).
     Signals, delivered on the GUI thread: ``progressed(float)``,
     ``succeeded(object)`` with the job's value, ``failed(str)`` (one line),
     ``cancelled()`` and ``done()`` after any of them.

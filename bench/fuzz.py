@@ -40,10 +40,12 @@ from pathlib import Path
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 
 from app import cli, scenario_io  # noqa: E402
-from models import calibration, components, experiments  # noqa: E402
-from models.resources import TARGETS  # noqa: E402
-from models.run import Cancelled, NotImplementedYet  # noqa: E402
-from models.params import ParamError  # noqa: E402
+from models import experiments  # noqa: E402
+from models.drawing import components
+from models.studies import calibration
+from models.core.resources import TARGETS  # noqa: E402
+from models.core.run import Cancelled, NotImplementedYet  # noqa: E402
+from models.core.params import ParamError  # noqa: E402
 
 DEEP = "[" * 3000 + "]" * 3000
 NASTY = [None, True, False, 0, -1, 1, 2 ** 63, 10 ** 30, 1e308, -1e308, 1e-320, 0.5, "", " ",

@@ -29,7 +29,7 @@ import random
 import sys
 import time
 
-from models.config import ChannelPath, Configuration, ControlUnit, Rank, Volume
+from models.drawing.config import ChannelPath, Configuration, ControlUnit, Rank, Volume
 from models.engine import Engine
 from models.io.system import IOSystem
 

@@ -3,7 +3,7 @@
 Each entry of :data:`REGISTRY` names a global (``module``, ``attribute``,
 where it comes from). The bench moves one global at a time to 0.8× and
 1.2× its value, re-runs the shared targets through the public tools
-(``models.calibration.load_targets`` and ``validate``, the same path as
+(``models.studies.calibration.load_targets`` and ``validate``, the same path as
 ``zperflab validate``) and prints the targets whose verdict differs from
 the unperturbed run.
 
@@ -40,7 +40,7 @@ from pathlib import Path
 ROOT = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(ROOT))
 
-from models import calibration  # noqa: E402
+from models.studies import calibration  # noqa: E402
 
 
 @dataclass(frozen=True)

@@ -57,7 +57,7 @@ ROOT = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(ROOT))
 
 from models.experiments import run_experiment  # noqa: E402
-from models.params import ParamError  # noqa: E402
+from models.core.params import ParamError  # noqa: E402
 from models.spool import placement, spxtape  # noqa: E402
 from models.spool import setup as spool_setup  # noqa: E402
 from models.spool.sptape import CHECKPOINT_IOS_PER_FILE  # noqa: E402

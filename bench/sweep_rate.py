@@ -4,7 +4,7 @@
 The sweep is what ``zperflab sweep`` runs: the cross product of its
 ``--over`` values (default: DB2 index scan, protocol × device × cache ×
 pct_read, 36 points of 0.1–0.6 s), every point through
-``models.sweep.point_metrics``. The pool's figure includes starting its
+``models.studies.sweep.point_metrics``. The pool's figure includes starting its
 ``spawn`` processes (each imports the models once), as a command-line
 sweep pays it. Both runs must give the same numbers; the bench checks.
 
@@ -21,7 +21,7 @@ sys.path.insert(0, os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
 
 from app.sweep import default_workers, run_points  # noqa: E402
 from app.sweep_cli import parse_over  # noqa: E402
-from models.sweep import GridSpec, check_grid, point_metrics  # noqa: E402
+from models.studies.sweep import GridSpec, check_grid, point_metrics  # noqa: E402
 
 DEFAULT = ("db2_index_scan", ["protocol=FICON,zHPF", "device=HDD10K,HDD15K,SSD",
                               "cache=cold,warm", "pct_read=25,50,100"])

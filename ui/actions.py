@@ -15,7 +15,8 @@ from PySide6.QtWidgets import QComboBox, QInputDialog, QLabel, QMainWindow, QToo
 
 from app import scenario_io, settings
 from app.worker import TaskRunner
-from models import experiments, replicate
+from models import experiments
+from models.studies import replicate
 
 K = QKeySequence.StandardKey
 
@@ -214,7 +215,7 @@ DEFAULT_REPLICATIONS = 10
 class Replications:
     """Run ▸ Replications…: the scenario over N seeds on a worker thread, with
     progress and Cancel in the status bar; the results dock shows each
-    figure's mean ± 95 % interval (:func:`models.replicate.replicate`)."""
+    figure's mean ± 95 % interval (:func:`models.studies.replicate.replicate`)."""
 
     def __init__(self, document, shell) -> None:
         self.document, self.shell = document, shell
@@ -275,9 +276,9 @@ class Replications:
 # ---- What-if studies --------------------------------------------------------------
 def whatif_menu(win, open_study) -> None:
     """Add the "What-if studies" menu: one entry per built-in study
-    (:mod:`models.whatif`); ``open_study(name)`` opens Compare with both
+    (:mod:`models.studies.whatif`); ``open_study(name)`` opens Compare with both
     sides run. The menu is ``win.whatif_menu``."""
-    from models import whatif
+    from models.studies import whatif
 
     menu = win.menuBar().addMenu("&What-if studies")
     for st in whatif.studies():

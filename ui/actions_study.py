@@ -21,9 +21,11 @@ from app import scenario_io
 from app.history import History, HistoryError, RunRecord
 from app.names import words
 from app.worker import TaskRunner
-from models import documents, experiments, whatif
-from models.params import ParamError
-from models.scenario import ScenarioError
+from models import experiments
+from models.drawing import documents
+from models.studies import whatif
+from models.core.params import ParamError
+from models.drawing.scenario import ScenarioError
 from ui.actions import shortcut_action, whatif_menu
 from ui.charts.published import PublishedDialog
 from ui.compare import CompareView

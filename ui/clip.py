@@ -36,7 +36,7 @@ from PySide6.QtGui import QColor, QImage, QPalette
 from PySide6.QtWidgets import QLabel, QSizePolicy, QVBoxLayout, QWidget
 
 from app import atomic, clip_encode
-from models.run import Cancelled
+from models.core.run import Cancelled
 from ui.animation import style
 from ui.animation.controller import READABLE, READABLE_MS, ReplayController
 from app.replay.data import ReplayData

@@ -1,7 +1,7 @@
 """Undo commands: every edit is a small QUndoCommand that calls model methods.
 
 Commands never touch graphics items: ``redo``/``undo`` change the
-:class:`~models.scenario.Scenario`, which tells the scene. Compound edits
+:class:`~models.drawing.scenario.Scenario`, which tells the scene. Compound edits
 (delete a selection, paste, drop a workload that picks the experiment) are
 parent commands whose children run in order on redo and in reverse on undo.
 """
@@ -11,7 +11,7 @@ from typing import Any
 
 from PySide6.QtGui import QUndoCommand
 
-from models.scenario import Link, Node, Scenario
+from models.drawing.scenario import Link, Node, Scenario
 
 
 class Macro(QUndoCommand):

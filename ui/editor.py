@@ -14,9 +14,9 @@ from PySide6.QtCore import QObject, Signal
 from PySide6.QtGui import QUndoStack
 
 from app.document import Document
-from models import components
-from models.params import ParamError
-from models.scenario import Link, Node, Scenario
+from models.drawing import components
+from models.core.params import ParamError
+from models.drawing.scenario import Link, Node, Scenario
 from ui import commands as cmd
 
 #: Grid the canvas snaps positions to, in scene units.

@@ -13,7 +13,7 @@ from PySide6.QtWidgets import (QAbstractItemView, QComboBox, QHBoxLayout, QHeade
 from app.history import History, HistoryError, RunRecord
 from app.names import metric_title, param_title, words
 from models import experiments
-from models.params import ParamError
+from models.core.params import ParamError
 from ui.docks.results import format_number
 
 COLUMNS = ("#", "Time", "Experiment", "Parameters (changed from defaults)", "Key metrics")

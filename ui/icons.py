@@ -9,7 +9,7 @@ from pathlib import Path
 
 from PySide6.QtGui import QIcon
 
-from models.resources import ICONS as ICON_DIR
+from models.core.resources import ICONS as ICON_DIR
 
 
 def icon_path(kind_key: str) -> Path:

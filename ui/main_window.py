@@ -20,8 +20,8 @@ from app import autosave, collector, scenario_io, settings
 from app.document import Document
 from app.worker import RunThread
 from models import experiments
-from models.run import RunResult
-from models.scenario import Scenario, ScenarioError
+from models.core.run import RunResult
+from models.drawing.scenario import Scenario, ScenarioError
 from ui.about import add_help_menu, app_icon
 from ui.actions import build_actions, extend_menus
 from ui.actions_export import ExportActions

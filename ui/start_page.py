@@ -7,7 +7,8 @@ from PySide6.QtWidgets import (QGridLayout, QHBoxLayout, QLabel, QPushButton, QS
                                QSizePolicy, QVBoxLayout, QWidget)
 
 from app import scenario_io
-from models import experiments, whatif
+from models import experiments
+from models.studies import whatif
 
 
 class StartPage(QWidget):

@@ -18,8 +18,8 @@ from app.names import words
 from app.replay.series import ChartData, Series
 from app.sweep import SweepResult, SweepSpec, SweepWorker
 from models import experiments
-from models.params import ParamError
-from models.sweep import PROTOCOL_DEVICE_VARIANTS
+from models.core.params import ParamError
+from models.studies.sweep import PROTOCOL_DEVICE_VARIANTS
 from ui.charts import ChartWidget
 
 #: Points a prefilled sweep has (the user can type any list).

@@ -8,5 +8,5 @@ animation show, computed once here and drawn by the views in ``ui/``.
 - :mod:`app.replay.series` — the chart data (series, titles, units, scope)
   derived from a result.
 
-Kinds, phases and roles come from :mod:`models.trace_vocab`.
+Kinds, phases and roles come from :mod:`models.engine.trace_vocab`.
 """

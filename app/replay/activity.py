@@ -15,7 +15,7 @@ from dataclasses import dataclass
 import numpy as np
 
 from app.replay.data import ReplayData
-from models import trace_vocab as V
+from models.engine import trace_vocab as V
 
 #: Phases of ``io_phase`` rows (docs/trace.md).
 PHASES = V.PHASES

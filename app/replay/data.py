@@ -15,8 +15,8 @@ from dataclasses import dataclass
 
 import numpy as np
 
-from models import trace_vocab as V
-from models.trace_vocab import ROLES
+from models.engine import trace_vocab as V
+from models.engine.trace_vocab import ROLES
 
 #: Bins across the run used to find bursts for the scrubber's markers.
 MARKER_BINS = 300

@@ -1,4 +1,4 @@
-"""Chart data derived from a :class:`~models.run.RunResult` (numpy only, no Qt).
+"""Chart data derived from a :class:`~models.core.run.RunResult` (numpy only, no Qt).
 
 Each ``*_chart`` function looks at what a run carries — its trace rows (see
 docs/trace.md), its metrics and its RMF-style report tables — and returns a
@@ -14,7 +14,7 @@ from dataclasses import dataclass, field, replace
 import numpy as np
 
 from app.names import cause_title
-from models import trace_vocab as V
+from models.engine import trace_vocab as V
 
 #: DB2 and z/VM spool pages are 4 KB (DOMAIN.md §1); ``io_start``'s ``b`` counts them.
 PAGE_BYTES = 4096

@@ -18,7 +18,7 @@ def simulate(params: dict, seed: int = 1, trace=None, progress=None, config=None
         Where to record animation rows.
     progress : callable or None
         Called with the fraction of transactions done.
-    config : models.config.Configuration or None
+    config : models.drawing.config.Configuration or None
         The drawing: the file's volume, its control unit and paths, and the
         coupling facility, by canvas name.
 

@@ -9,7 +9,7 @@ from __future__ import annotations
 
 import math
 
-from models import trace_vocab as V
+from models.engine import trace_vocab as V
 from models.cics.task import LockTable
 from models.vsam import costs
 from models.vsam.buffers import BufferPool

@@ -3,7 +3,7 @@ from __future__ import annotations
 
 from models.cics.coupling import CF_REQUESTS
 from models.cics.task import REQUEST_TYPES
-from models.run import Table
+from models.core.run import Table
 
 
 def metrics(sp) -> dict:

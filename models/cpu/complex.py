@@ -25,11 +25,11 @@ from __future__ import annotations
 from bisect import insort
 from collections import deque
 
-from models import trace_vocab as V
+from models.engine import trace_vocab as V
 from models.cpu.costs import DEFAULT_COSTS, CpuCosts
 from models.cpu.services import CAUSES, Service
 from models.engine import Engine, Trace
-from models.run import Table
+from models.core.run import Table
 
 SRB = "srb"
 TCB = "tcb"
@@ -149,7 +149,7 @@ class ProcessorComplex:
         Fraction 0–0.95 of each engine's time taken by other work.
     trace : Trace or None
         Where to record switches and CPU slices (``None``: record nothing).
-    engines : sequence of models.config.Processor or None
+    engines : sequence of models.drawing.config.Processor or None
         The processors drawn on the canvas (their type, name and speed);
         when given, ``gcps`` and ``ziips`` are their counts.
     """

@@ -11,5 +11,5 @@
 * :mod:`models.db2.runs` — the experiments' run functions and reports.
 
 Sweeps over a parameter (the paper's figure families) are generic:
-:mod:`models.sweep`.
+:mod:`models.studies.sweep`.
 """

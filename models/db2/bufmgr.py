@@ -22,7 +22,7 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 from typing import Callable, Iterable, Iterator
 
-from models import trace_vocab as V
+from models.engine import trace_vocab as V
 from models.db2 import cpu
 from models.db2.access import MODE_NAMES, SYNC, ReadPlan
 from models.engine import Engine

@@ -27,8 +27,8 @@ from models.db2.iopath import CacheCounts, IOPath
 from models.io.system import IOSystem
 from models.engine import Engine
 from models.io.geometry import PAGE_BYTES
-from models.params import ParamError
-from models.run import RunContext, RunResult, Table
+from models.core.params import ParamError
+from models.core.run import RunContext, RunResult, Table
 
 #: Most I/Os one run simulates; beyond it a leading slice is simulated and
 #: scaled (see the module docstring). Sized so that ``zperflab validate``

@@ -17,7 +17,7 @@ from typing import Iterable
 
 import numpy as np
 
-from models.trace_vocab import KINDS, ROLES  # noqa: F401  (ROLES: re-exported)
+from models.engine.trace_vocab import KINDS, ROLES  # noqa: F401  (ROLES: re-exported)
 
 DTYPE = np.dtype([("t", "f8"), ("comp", "i4"), ("kind", "i4"), ("a", "i8"), ("b", "i8")])
 
@@ -68,12 +68,12 @@ class Trace:
         return cid
 
     def kind(self, name: str) -> int:
-        """The id of event kind ``name`` (one of :data:`~models.trace_vocab.KINDS`;
+        """The id of event kind ``name`` (one of :data:`~models.engine.trace_vocab.KINDS`;
         created on first use)."""
         kid = self._kind_ids.get(name)
         if kid is None:
             if name not in KINDS:
-                raise ValueError(f"unknown trace kind {name!r}; add it to models.trace_vocab")
+                raise ValueError(f"unknown trace kind {name!r}; add it to models.engine.trace_vocab")
             kid = self._kind_ids[name] = len(self.kinds)
             self.kinds.append(name)
         return kid

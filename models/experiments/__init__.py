@@ -13,8 +13,11 @@ from dataclasses import dataclass
 from typing import Any, Callable
 
 from models.engine import Trace
-from models.params import Metric, ParamError, Schema
-from models.run import NotImplementedYet, RunContext, RunResult
+from models.core.params import Metric, ParamError, Schema
+from models.core.run import NotImplementedYet, RunContext, RunResult
+from models.drawing import catalog, documents, hardware
+from models.drawing.config import from_scenario
+from models.drawing.scenario import Scenario, ScenarioError
 
 #: Run seed used when the user gives none.
 DEFAULT_SEED = 1
@@ -35,7 +38,7 @@ class Experiment:
     """A built-in scenario with its parameters, metrics and model.
 
     ``run(params, ctx)`` gets fully resolved parameters and returns a
-    :class:`~models.run.RunResult`; ``None`` means the model is not built yet.
+    :class:`~models.core.run.RunResult`; ``None`` means the model is not built yet.
     ``does_io``: the run moves data over channels (its drawing needs the
     whole path dataset → volume → control unit → channel → processor);
     ``False`` for a layout computation that only needs the dataset on its
@@ -91,11 +94,11 @@ def run_experiment(name: str, overrides: dict | None = None, seed: int = DEFAULT
 
     The one path of every run (GUI, ``zperflab run``, ``sweep``,
     ``validate``): the drawing — ``scenario`` (a
-    :class:`~models.scenario.Scenario` or its dict), else the experiment's
+    :class:`~models.drawing.scenario.Scenario` or its dict), else the experiment's
     built-in case study — is copied, the hardware parameters among
-    ``overrides`` edit the copy (:func:`models.hardware.apply`), the copy
+    ``overrides`` edit the copy (:func:`models.drawing.hardware.apply`), the copy
     must be runnable, and the run gets its configuration
-    (:func:`models.config.from_scenario`) in ``ctx.config`` and its
+    (:func:`models.drawing.config.from_scenario`) in ``ctx.config`` and its
     parameter values as drawn plus the other overrides. ``warmup_s`` asks
     the model to leave the first seconds out (``RunContext.warmup_s``); the
     result's ``warmup_removed_s`` says what it did, and a note says when it
@@ -111,8 +114,6 @@ def run_experiment(name: str, overrides: dict | None = None, seed: int = DEFAULT
     Cancelled
         ``cancel`` was set during the run.
     """
-    from models.config import from_scenario
-
     exp, sc, params = prepare(name, overrides, scenario)
     if exp.run is None:
         raise NotImplementedYet(f"experiment '{name}' is not implemented yet")
@@ -146,10 +147,6 @@ def prepare(name: str, overrides: dict | None = None, scenario: Any = None):
     ParamError
         As :func:`run_experiment`.
     """
-    # The drawing's modules import this registry: import them when it exists.
-    from models import hardware
-    from models.scenario import ScenarioError
-
     exp = get(name)
     sc = drawing(name, scenario)
     rest = hardware.apply(sc, dict(overrides or {}))
@@ -167,9 +164,6 @@ def drawing(name: str, scenario: Any = None):
     study of ``name``. A drawing set to another experiment (or to none) is
     run as ``name``.
     """
-    from models import documents
-    from models.scenario import Scenario, ScenarioError
-
     if scenario is None:
         try:
             sc = documents.load_case(name)
@@ -193,3 +187,7 @@ def metric_names(name: str) -> list[str]:
 
 def params_of(name: str) -> list[Any]:
     return list(get(name).schema.params)
+
+
+# The drawing learns of the experiments from here (models.drawing.catalog).
+catalog.install(get)

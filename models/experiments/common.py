@@ -1,7 +1,7 @@
 """Parameters several experiments share, declared once."""
 from __future__ import annotations
 
-from models.params import Param
+from models.core.params import Param
 
 DEVICES = ("HDD10K", "HDD15K", "SSD")
 

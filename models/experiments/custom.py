@@ -5,16 +5,16 @@ it is linked to through their volumes, control units and channel paths;
 every CPU workload (``wl_cpu``) runs on the processors it is linked to
 (models/workloads). Several workloads may share the configuration (a mixed
 system); each carries its own values. The run reports RMF-style tables per
-component and, beside them, the analytic estimate (models/analytic.py).
+component and, beside them, the analytic estimate (models/core/analytic.py).
 """
 from __future__ import annotations
 
 from models.experiments import Experiment
-from models.params import Metric, Schema
-from models.run import RunContext, RunResult
+from models.core.params import Metric, Schema
+from models.core.run import RunContext, RunResult
 from models.workloads import params as wp
 from models.workloads.system import cpu_table, figures, run_system, workload_table
-from models import analytic
+from models.core import analytic
 
 SCHEMA = Schema(wp.ALL)
 

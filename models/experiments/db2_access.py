@@ -5,7 +5,7 @@ from __future__ import annotations
 from models.db2 import runs
 from models.experiments import Experiment
 from models.experiments.common import device_param, protocol_param, table_pages_param
-from models.params import Metric, Param, Schema
+from models.core.params import Metric, Param, Schema
 
 SKIP_SCHEMA = Schema((
     device_param("HDD15K"),

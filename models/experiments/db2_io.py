@@ -16,8 +16,8 @@ from models.experiments.common import device_param, protocol_param
 from models.io.reports import cache_table, channel_activity, device_table, rank_activity
 from models.io.subsystem import one_volume_config, pages_to_groups
 from models.io.system import IOSystem
-from models.params import Metric, Param, ParamError, Schema
-from models.run import RunContext, RunResult
+from models.core.params import Metric, Param, ParamError, Schema
+from models.core.run import RunContext, RunResult
 
 #: I/Os averaged per run: enough that rotational luck averages out (the
 #: standard error of a cold 1-page I/O is then ~2 %).

@@ -11,8 +11,8 @@ from models.cpu import ProcessorComplex
 from models.engine import Engine
 from models.experiments import Experiment
 from models.natural import NaturalSession, Profile, program_for
-from models.params import Metric, Param, Schema
-from models.run import RunContext, RunResult, Table
+from models.core.params import Metric, Param, Schema
+from models.core.run import RunContext, RunResult, Table
 
 NATURAL_SCHEMA = Schema((
     Param("operation", "choice", "adabas_read",

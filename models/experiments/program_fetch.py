@@ -7,8 +7,8 @@ from __future__ import annotations
 from models.experiments import Experiment
 from models.experiments.common import device_param
 from models.loadlib.runs import run_library_space, run_program_fetch
-from models.params import Metric, Param, Schema
-from models.run import RunResult
+from models.core.params import Metric, Param, Schema
+from models.core.run import RunResult
 
 MODULES = ("IEFBR14", "ARCCTL", "CSQLINK", "CSQUDMSG")
 
@@ -68,7 +68,7 @@ def _run_library_space(params: dict, ctx) -> "RunResult":
 
     from models.loadlib.layout import library_space
     from models.loadlib.linklib import linklib_sizes
-    from models.run import Table
+    from models.core.run import Table
 
     result = run_library_space(params, ctx)
     contents = params["contents"]

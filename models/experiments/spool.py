@@ -2,8 +2,8 @@
 from __future__ import annotations
 
 from models.experiments import Experiment
-from models.params import Metric, Param, Schema
-from models.run import RunContext, RunResult
+from models.core.params import Metric, Param, Schema
+from models.core.run import RunContext, RunResult
 
 SPOOL_SCHEMA = Schema((
     Param("program", "choice", "SPXTAPE", choices=("SPTAPE", "SPXTAPE"), group="workload",

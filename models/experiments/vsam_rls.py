@@ -7,8 +7,8 @@ from __future__ import annotations
 
 from models import cics
 from models.experiments import Experiment
-from models.params import Metric, Param, ParamError, Schema
-from models.run import RunContext, RunResult, Table
+from models.core.params import Metric, Param, ParamError, Schema
+from models.core.run import RunContext, RunResult, Table
 
 REQUEST_TYPES = ("read", "read_update", "update", "add", "delete", "browse")
 

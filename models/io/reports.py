@@ -9,8 +9,10 @@ volume) and rank activity.
 """
 from __future__ import annotations
 
+import math
+
 from models.io.cache import MODE_NAMES
-from models.run import Table
+from models.core.run import Table
 
 
 def cache_table(sub) -> Table:
@@ -63,7 +65,6 @@ def system_tables(system, elapsed: float) -> tuple[Table, ...]:
 
 def device_activity(system, elapsed: float) -> Table:
     """RMF Device Activity, one row per volume used (canvas labels)."""
-    from models.io.system import volume_figures
     rows = []
     for vol in system.volumes():
         f = volume_figures(vol, elapsed)
@@ -106,3 +107,17 @@ def rank_activity(system, elapsed: float) -> Table:
                   round(100.0 * r.busy_s() / elapsed / r.n_drives, 1) if elapsed > 0 else 0.0)
                  for name, r in system.ranks.items())
     return Table("Rank activity", ("rank", "drive type", "drives", "% busy"), rows)
+
+
+def volume_figures(vol, elapsed: float) -> dict[str, float]:
+    """RMF Device Activity figures of one volume (zeros when unused)."""
+    keys = ("io_rate", "resp_ms", "iosq_ms", "pend_ms", "disc_ms", "conn_ms", "busy_pct")
+    if vol is None or not vol.completed:
+        return dict.fromkeys(keys, 0.0)
+    tot = vol.totals
+    n = vol.completed
+    ms = 1e3 / n
+    busy = 100.0 * (tot.disc + tot.conn) / elapsed / (1 + vol.aliases)
+    return {"io_rate": n / elapsed if math.isfinite(elapsed) else 0.0,
+            "resp_ms": tot.total * ms, "iosq_ms": tot.iosq * ms, "pend_ms": tot.pend * ms,
+            "disc_ms": tot.disc * ms, "conn_ms": tot.conn * ms, "busy_pct": min(100.0, busy)}

@@ -14,7 +14,7 @@ re-exported here.
 """
 from __future__ import annotations
 
-from models.config import ChannelPath, Configuration, ControlUnit, Rank, Volume
+from models.drawing.config import ChannelPath, Configuration, ControlUnit, Rank, Volume
 from models.engine import Engine
 from models.io import geometry
 from models.io.request import IOResult, pages_to_groups, range_to_groups, res_pages

@@ -1,6 +1,6 @@
 """The I/O configuration as a simulation: channels, control units, ranks, volumes.
 
-:class:`IOSystem` builds, from a :class:`models.config.Configuration`, one
+:class:`IOSystem` builds, from a :class:`models.drawing.config.Configuration`, one
 :class:`~models.io.paths.ChannelPath` per CHPID, one :class:`ControlUnitIO`
 per control unit (cache and NVS shared by its volumes, the paths that reach
 it), one :class:`~models.io.backend.Rank` per RAID rank (drives shared by
@@ -23,18 +23,18 @@ one rank get their extents one after the other in canvas order. A native
 """
 from __future__ import annotations
 
-import math
 
-from models import trace_vocab as V
-from models.config import RAID
+from models.engine import trace_vocab as V
+from models.drawing.config import RAID
 from models.io import channel as ch
-from models.io import geometry
+from models.io import geometry, reports
 from models.io.backend import EXTENT_TRACKS, Backend, DrivePool, Rank
 from models.io.cache import CacheDirectory, CacheStats
 from models.io.devices import profile
 from models.io.paths import ChannelPath, PathGroup
 from models.io.request import IOResult
 from models.io.trace_io import IOTrace
+from models.io.reports import volume_figures
 from models.io.volume import KEY_BITS, VolumeIO
 from models.io.writes import NVS, NVS_FRACTION
 
@@ -101,7 +101,7 @@ class IOSystem:
     Parameters
     ----------
     engine : Engine
-    config : models.config.Configuration
+    config : models.drawing.config.Configuration
     trace : Trace or None
     trace_names : str
         ``"canvas"``: drive components are ``<rank> drive <n>``; ``"legacy"``:
@@ -270,19 +270,4 @@ class IOSystem:
 
     def reports(self, elapsed_s: float) -> tuple:
         """RMF-style tables: device, channel path, cache subsystem and rank activity."""
-        from models.io import reports
         return reports.system_tables(self, elapsed_s)
-
-
-def volume_figures(vol: VolumeIO | None, elapsed: float) -> dict[str, float]:
-    """RMF Device Activity figures of one volume (zeros when unused)."""
-    keys = ("io_rate", "resp_ms", "iosq_ms", "pend_ms", "disc_ms", "conn_ms", "busy_pct")
-    if vol is None or not vol.completed:
-        return dict.fromkeys(keys, 0.0)
-    tot = vol.totals
-    n = vol.completed
-    ms = 1e3 / n
-    busy = 100.0 * (tot.disc + tot.conn) / elapsed / (1 + vol.aliases)
-    return {"io_rate": n / elapsed if math.isfinite(elapsed) else 0.0,
-            "resp_ms": tot.total * ms, "iosq_ms": tot.iosq * ms, "pend_ms": tot.pend * ms,
-            "disc_ms": tot.disc * ms, "conn_ms": tot.conn * ms, "busy_pct": min(100.0, busy)}

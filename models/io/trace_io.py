@@ -5,9 +5,9 @@ None`` test per step otherwise.
 """
 from __future__ import annotations
 
-from models import trace_vocab as V
+from models.engine import trace_vocab as V
 from models.io.cache import MODE_NAMES
-from models.trace_vocab import CONN, DISC, IOSQ, PEND  # noqa: F401  (phase numbers)
+from models.engine.trace_vocab import CONN, DISC, IOSQ, PEND  # noqa: F401  (phase numbers)
 
 
 class IOTrace:

@@ -129,7 +129,7 @@ class FetchJob:
         Called with the fraction of LOADs done (may raise ``Cancelled``).
     replay : bool
         Replay LOADs that repeat exactly (off only to prove it changes nothing).
-    processors : sequence of models.config.Processor or None
+    processors : sequence of models.drawing.config.Processor or None
         The CPs and zIIPs drawn; ``None``: one general CP.
     """
 

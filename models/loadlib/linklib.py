@@ -15,7 +15,7 @@ from pathlib import Path
 
 import numpy as np
 
-from models.resources import RESOURCES
+from models.core.resources import RESOURCES
 
 LINKLIB_CSV = RESOURCES / "linklib" / "sys1_linklib_sizes.csv"
 

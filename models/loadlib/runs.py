@@ -4,7 +4,7 @@ from __future__ import annotations
 from models.loadlib.fetch import FetchConfig, FetchJob
 from models.loadlib.layout import directory_blocks, library_space
 from models.loadlib.linklib import linklib_sizes
-from models.run import RunContext, RunResult, Table
+from models.core.run import RunContext, RunResult, Table
 
 #: Text sizes of the named modules (Longpela, "Load Library Performance",
 #: 2019: IEFBR14 8 bytes, ARCCTL about 4 MB; the IBM MQ modules CSQLINK and

@@ -33,7 +33,7 @@ from models.io.channel import LINK_BYTES_S as _LINKS
 from models.io.devices import profile
 from models.io.geometry import (CELLS_PER_TRACK, MODELS, PAGE_BYTES, TRACK_CAPACITY,
                                 TRACKS_PER_CYLINDER, record_cells)
-from models import trace_vocab as V
+from models.engine import trace_vocab as V
 from models.loadlib import costs as C
 from models.loadlib.layout import Record
 

@@ -10,7 +10,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 from typing import Union
 
-from models.params import ParamError
+from models.core.params import ParamError
 
 
 @dataclass(frozen=True)

@@ -14,7 +14,7 @@ import math
 import numpy as np
 
 from models.io.geometry import PAGE_BYTES
-from models.params import ParamError
+from models.core.params import ParamError
 
 RECORD_BYTES = 80
 MIN_RECORDS = 100

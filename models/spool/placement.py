@@ -24,7 +24,7 @@ from __future__ import annotations
 import numpy as np
 
 from models.io.geometry import MODELS, PAGE_BYTES, TRACKS_PER_CYLINDER, records_per_track
-from models.params import ParamError
+from models.core.params import ParamError
 
 #: The spool volumes of the published measurement.
 SPOOL_MODEL = "3390-2"

@@ -1,7 +1,7 @@
 """Entry point: pick the program, lay out the files, run, report."""
 from __future__ import annotations
 
-from models.run import RunContext
+from models.core.run import RunContext
 from models.spool import sptape, spxtape
 from models.spool.results import Outcome, component_figures, metrics, tables
 

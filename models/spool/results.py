@@ -3,7 +3,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass, field
 
-from models.run import Table
+from models.core.run import Table
 from models.spool.costs import Cpu
 from models.spool import volume as spool_volume
 from models.spool.volume import SpoolVolume

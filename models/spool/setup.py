@@ -6,8 +6,8 @@ from dataclasses import dataclass
 import numpy as np
 
 from models.engine import Engine
-from models.params import ParamError
-from models.run import RunContext
+from models.core.params import ParamError
+from models.core.run import RunContext
 from models.spool.costs import Activity, Cpu
 from models.spool.files import file_sizes
 from models.spool.placement import place

@@ -5,7 +5,7 @@ no trace, and test for it at each call site, so the hot path does nothing.
 """
 from __future__ import annotations
 
-from models import trace_vocab as V
+from models.engine import trace_vocab as V
 from models.engine import Trace
 
 

@@ -42,7 +42,7 @@ class Volume:
     trace : Trace or None
         The subsystem records ``io_start``/``io_end`` (and cache rows) on
         the volume (``VOL0`` without a drawing) when given.
-    config : models.config.Configuration or None
+    config : models.drawing.config.Configuration or None
         The drawing: the file is on the first volume of its VSAM data set.
     """
 

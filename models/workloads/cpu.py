@@ -21,7 +21,7 @@ class CPUWorkload:
     ----------
     engine : Engine
     cpx : models.cpu.ProcessorComplex
-    workload : models.config.Workload
+    workload : models.drawing.config.Workload
     values : dict
         Its values of :data:`models.workloads.params.CPU_PARAMS` and ``duration_s``.
     """

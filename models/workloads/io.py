@@ -69,7 +69,7 @@ class Layout:
 
     Parameters
     ----------
-    config : models.config.Configuration
+    config : models.drawing.config.Configuration
     needs : dict
         ``{dataset name: pages}`` the workloads using it need (the largest).
 
@@ -93,7 +93,7 @@ class Layout:
             vol = config.volume(v)
             cap = geometry.MODELS[vol.model] * geometry.TRACKS_PER_CYLINDER * RPT
             if pages > cap:
-                from models.params import ParamError
+                from models.core.params import ParamError
                 raise ParamError(
                     f"the datasets on volume '{v}' need {pages * PAGE / 2**20:,.0f} MB and a "
                     f"{vol.model} holds {cap * PAGE / 2**20:,.0f} MB: shrink the working set or "
@@ -107,7 +107,7 @@ class IOWorkload:
     ----------
     engine : Engine
     system : models.io.system.IOSystem
-    workload : models.config.Workload
+    workload : models.drawing.config.Workload
     values : dict
         Its parameter values (:data:`models.workloads.params.IO_PARAMS`).
     layout : Layout

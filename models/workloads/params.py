@@ -2,13 +2,13 @@
 
 Each I/O workload (``wl_io``) and CPU workload (``wl_cpu``) on a canvas
 carries its own values of these (the component kinds name them in
-:attr:`models.components.ComponentKind.carries`); a value a component does
+:attr:`models.drawing.components.ComponentKind.carries`); a value a component does
 not set is the default here. The command line's ``--set``, a sweep or a
 comparison sets a value on every workload of the kind that carries it.
 """
 from __future__ import annotations
 
-from models.params import Param
+from models.core.params import Param
 
 IO_PARAMS = (
     Param("arrival", "choice", "open", choices=("open", "closed"),

@@ -5,19 +5,21 @@ and, when a CPU workload is drawn, the processor complex from the
 configuration, starts each workload with its own values, runs for the
 longest run length and returns a :class:`SystemRun` with the figures per
 component, the RMF-style tables and the stations of the analytic
-estimate (:mod:`models.analytic`).
+estimate (:mod:`models.core.analytic`).
 """
 from __future__ import annotations
 
 from dataclasses import dataclass, field
 
-from models import analytic, components
+from models.core import analytic
+
+from models.drawing import components
 from models.cpu import ProcessorComplex
 from models.engine import Engine
 from models.io import backend as be
 from models.io import channel as ch
 from models.io.system import IOSystem
-from models.run import Table
+from models.core.run import Table
 from models.workloads.cpu import CPUWorkload
 from models.workloads.io import PAGE, WARM_LIMIT_PAGES, IOWorkload, Layout, VolumeCounts
 from models.workloads.params import BY_NAME

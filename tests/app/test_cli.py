@@ -78,7 +78,7 @@ def test_run_json_has_params_with_defaults_metrics_and_seed():
 
 def test_unimplemented_experiment_says_so_and_fails(monkeypatch, capsys):
     """A declared experiment without a model is reported, never run or passed."""
-    from models import calibration
+    from models.studies import calibration
 
     exp = experiments.get("db2_io")
     reg = experiments.registry()

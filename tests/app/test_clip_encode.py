@@ -12,7 +12,7 @@ from PIL import Image
 
 from app import atomic, clip_encode
 from app.clip_encode import ClipError, frame_times, write_clips
-from models.run import Cancelled
+from models.core.run import Cancelled
 
 W, H = 160, 96
 

@@ -8,7 +8,7 @@ from dask.distributed import LocalCluster
 
 from app import cli
 from app.sweep import ClusterError, run_points, run_points_dask
-from models.sweep import GridSpec
+from models.studies.sweep import GridSpec
 
 
 @pytest.fixture(scope="module")

@@ -5,7 +5,7 @@ import sys
 
 from app import scenario_io
 from app.document import Document
-from models.scenario import Node
+from models.drawing.scenario import Node
 
 
 def _opened(name="db2_io"):

@@ -14,8 +14,9 @@ import pytest
 from app import atomic, scenario_io
 from app.cli import main
 from app.scenario_io import ScenarioFileError
-from models import calibration, experiments
-from models.params import ParamError
+from models import experiments
+from models.studies import calibration
+from models.core.params import ParamError
 
 
 def _doc(**over):
@@ -65,7 +66,7 @@ def test_3_odd_ids_open_or_are_refused_cleanly(tmp_path, ident):
 
 
 def test_3_odd_ids_from_other_sources_do_not_reach_int():
-    from models.scenario import Node, Scenario
+    from models.drawing.scenario import Node, Scenario
     sc = Scenario()
     for ident in ("n²", "n" + "7" * 5000, "l٣"):
         sc.add_node(Node(ident, "cpu_cp", "CP"))
@@ -105,7 +106,7 @@ def test_3_devices_and_fifos_are_refused_not_read(tmp_path):
 
 
 def test_3_oversized_file_is_refused_before_reading(tmp_path, monkeypatch):
-    from models import documents
+    from models.drawing import documents
     monkeypatch.setattr(documents, "MAX_FILE_BYTES", 1000)
     big = _write(tmp_path, _doc(title="x" * 1000))
     _one_line_error(big, "too large")

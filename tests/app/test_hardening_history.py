@@ -9,7 +9,7 @@ import pytest
 from app import history as history_mod
 from app.cli import main
 from app.history import History, HistoryError
-from models.run import RunResult
+from models.core.run import RunResult
 
 
 def result(exp="db2_io", seed=1, metric=0.98):

@@ -14,7 +14,7 @@ import pytest
 from app import gui
 from app.cli import main
 from models import experiments
-from models.params import MAX_SIZES, ParamError
+from models.core.params import MAX_SIZES, ParamError
 
 ROOT = Path(__file__).resolve().parents[2]
 
@@ -58,7 +58,7 @@ def test_4_cancel_right_after_start_is_not_lost(qtbot):
 
 def test_4_task_runner_cancel_right_after_start(qtbot):
     from app.worker import TaskRunner
-    from models.run import Cancelled
+    from models.core.run import Cancelled
 
     def job(progress, cancel):
         time.sleep(0.2)

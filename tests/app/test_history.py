@@ -8,7 +8,7 @@ from pathlib import Path
 import pytest
 
 from app.history import MIGRATIONS, SCHEMA_VERSION, History, HistoryError
-from models.run import RunResult
+from models.core.run import RunResult
 
 ROOT = Path(__file__).resolve().parents[2]
 

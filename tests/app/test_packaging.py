@@ -69,7 +69,7 @@ def test_an_installed_copy_finds_its_own_data(wheel, tmp_path):
                            "--disable-pip-version-check", "--target", str(target), str(whl)],
                           capture_output=True, text=True, timeout=300)
     assert inst.returncode == 0, inst.stderr[-3000:]
-    code = ("from models import resources, calibration\n"
+    code = ("from models.core import resources\nfrom models.studies import calibration\n"
             "from app import scenario_io\n"
             "print(resources.RESOURCES)\n"
             "print(len(calibration.load_targets()))\n"

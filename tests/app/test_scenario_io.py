@@ -7,7 +7,7 @@ import pytest
 from app import scenario_io
 from app.scenario_io import ScenarioFileError
 from models import experiments
-from models.scenario import Node, Scenario
+from models.drawing.scenario import Node, Scenario
 
 
 #: Case studies that open away from the defaults: db2_io with a cold cache (so

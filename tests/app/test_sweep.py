@@ -29,8 +29,8 @@ def test_sweep_curves_are_the_same_with_one_or_two_workers():
 
 
 def test_in_process_sweep_gives_the_pools_numbers():
-    """models.sweep.run_serial (tests, scripts) and the GUI's pool agree point by point."""
-    from models.sweep import run_serial
+    """models.studies.sweep.run_serial (tests, scripts) and the GUI's pool agree point by point."""
+    from models.studies.sweep import run_serial
     pooled = run_sweep(toy_spec(), workers=2)
     here = run_serial(toy_spec())
     for name in ("disc_ms", "io_ms"):

@@ -6,7 +6,7 @@ from pathlib import Path
 import pytest
 
 from app.sweep import SweepCancelled, SweepSpec, run_sweep
-from models.run import RunContext, RunResult
+from models.core.run import RunContext, RunResult
 
 RUNNER = "tests.app.test_sweep_cancel:slow_point"
 
@@ -52,6 +52,6 @@ def test_cancel_stops_running_points_and_frees_the_pool(tmp_path):
 
 def test_a_failing_point_fails_the_sweep_with_its_message():
     spec = SweepSpec("db2_io", "pages", (1, 10_000_000))
-    from models.params import ParamError
+    from models.core.params import ParamError
     with pytest.raises(ParamError):
         run_sweep(spec, workers=1)

@@ -10,7 +10,7 @@ import pytest
 from app import cli, scenario_io, sweep_cli
 from app.sweep import SweepCancelled, run_points
 from models import experiments
-from models.run import RunContext, RunResult
+from models.core.run import RunContext, RunResult
 
 
 def test_sweep_writes_the_cross_product_with_titled_columns(tmp_path, capsys):

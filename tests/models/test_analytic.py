@@ -1,8 +1,12 @@
 """The analytic estimate: queueing formulas, and the simulation obeys the utilisation law."""
 import pytest
 
-from models import analytic, documents, experiments
-from models.analytic import Station
+from models import experiments
+
+from models.core import analytic
+
+from models.drawing import documents
+from models.core.analytic import Station
 
 
 def test_queueing_formulas():

@@ -1,7 +1,7 @@
 """The validator's arithmetic: tolerances, ratios against a baseline."""
 import math
 
-from models import calibration
+from models.studies import calibration
 
 
 def test_check_tolerances():

@@ -9,10 +9,11 @@ import json
 import pytest
 
 from app import scenario_io
-from models import documents, experiments, hardware
-from models.config import Configuration, from_scenario
-from models.params import ParamError
-from models.scenario import Link, Node
+from models import experiments
+from models.drawing import documents, hardware
+from models.drawing.config import Configuration, from_scenario
+from models.core.params import ParamError
+from models.drawing.scenario import Link, Node
 
 
 def _case(name):

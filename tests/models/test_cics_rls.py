@@ -14,7 +14,7 @@ import pytest
 
 from models.engine import Trace
 from models.experiments import run_experiment
-from models.params import ParamError
+from models.core.params import ParamError
 
 TARGETS = Path(__file__).resolve().parents[2] / "resources/calibration/targets.json"
 READ_ONLY = {"read": 100}

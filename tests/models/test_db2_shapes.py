@@ -12,7 +12,7 @@ import math
 import pytest
 
 from models.db2 import runs
-from models.sweep import SweepSpec, run_serial
+from models.studies.sweep import SweepSpec, run_serial
 from models.experiments import run_experiment
 
 
@@ -26,7 +26,7 @@ def m(exp, **params):
 
 
 def curve(exp, param, values, fixed, metric):
-    """One metric along a sweep (models.sweep, the GUI's sweep points run here)."""
+    """One metric along a sweep (models.studies.sweep, the GUI's sweep points run here)."""
     spec = SweepSpec(exp, param, tuple(values), base=fixed)
     return list(run_serial(spec).metric(metric)[0])
 

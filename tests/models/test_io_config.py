@@ -1,6 +1,6 @@
 """The canvas is the configuration: counts and wiring change what a run does.
 
-Each test builds a :class:`models.config.Configuration` directly, runs a
+Each test builds a :class:`models.drawing.config.Configuration` directly, runs a
 workload through :class:`models.io.system.IOSystem` and checks what a user
 would see in RMF's reports: channel utilisation and PEND, IOSQ, DISC, the
 cache hit ratio, under the volumes' and channels' canvas names.
@@ -11,7 +11,7 @@ import random
 
 import pytest
 
-from models.config import ChannelPath, Configuration, ControlUnit, Rank, Volume
+from models.drawing.config import ChannelPath, Configuration, ControlUnit, Rank, Volume
 from models.engine import Engine, Trace
 from models.io.request import pages_to_groups
 from models.io.system import IOSystem

@@ -2,7 +2,7 @@
 import pytest
 
 from models.experiments import run_experiment
-from models.params import ParamError
+from models.core.params import ParamError
 
 
 def test_metrics_and_parts_add_up():

@@ -3,13 +3,13 @@ import math
 
 import pytest
 
-from models.calibration import check, load_targets
+from models.studies.calibration import check, load_targets
 from models.cpu import ProcessorComplex
 from models.engine import Engine, Trace
 from models.experiments import get, run_experiment
 from models.natural import (STORAGE_INCREMENT_KB, FetchPrograms, NaturalSession, Profile,
                             WriteLines)
-from models.run import RunContext
+from models.core.run import RunContext
 
 
 def _metrics(**params):

@@ -2,7 +2,7 @@
 import pytest
 
 from models import experiments
-from models.params import Param, ParamError, parse_cli_value
+from models.core.params import Param, ParamError, parse_cli_value
 
 
 def test_every_experiment_resolves_its_defaults():

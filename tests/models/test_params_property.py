@@ -9,9 +9,11 @@ import math
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
-from models import components, documents, experiments
-from models.documents import InputError, ScenarioFileError, from_document
-from models.params import Param, ParamError
+from models import experiments
+
+from models.drawing import components, documents
+from models.drawing.documents import InputError, ScenarioFileError, from_document
+from models.core.params import Param, ParamError
 
 SCALARS = (st.none() | st.booleans() | st.integers() | st.integers(min_value=10 ** 300)
            | st.floats(allow_nan=True, allow_infinity=True) | st.text(max_size=30)

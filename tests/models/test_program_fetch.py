@@ -187,7 +187,7 @@ def test_bigger_blocks_load_a_big_pds_module_faster():
 
 def test_cancel_stops_the_run():
     import threading
-    from models.run import Cancelled
+    from models.core.run import Cancelled
     cancel = threading.Event()
     cancel.set()
     with pytest.raises(Cancelled):

@@ -5,10 +5,12 @@ import math
 import numpy as np
 import pytest
 
-from models import experiments, replicate
-from models.params import ParamError
-from models.replicate import after_warmup, estimate, seed_list, summarize, t_quantile
-from models.run import RunContext, RunResult
+from models import experiments
+
+from models.studies import replicate
+from models.core.params import ParamError
+from models.studies.replicate import after_warmup, estimate, seed_list, summarize, t_quantile
+from models.core.run import RunContext, RunResult
 
 #: Two-sided 95 % Student t from printed tables (4 decimals).
 T_TABLE = {1: 12.7062, 2: 4.3027, 3: 3.1824, 4: 2.7764, 5: 2.5706, 9: 2.2622, 10: 2.2281,

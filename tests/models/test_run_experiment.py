@@ -5,7 +5,7 @@ import pytest
 
 from models import experiments
 from models.engine import Trace
-from models.run import Cancelled, RunResult
+from models.core.run import Cancelled, RunResult
 
 
 def _implemented():

@@ -1,9 +1,11 @@
 """The scenario data model: callbacks, topology rules, run requests, plain data."""
 import pytest
 
-from models import components, experiments
-from models.params import ParamError
-from models.scenario import Link, Node, Scenario, ScenarioError
+from models import experiments
+
+from models.drawing import components
+from models.core.params import ParamError
+from models.drawing.scenario import Link, Node, Scenario, ScenarioError
 
 
 def _db2_chain(device_kind="vol_ssd"):

@@ -2,10 +2,10 @@
 import numpy as np
 import pytest
 
-from models import calibration
+from models.studies import calibration
 from models.engine import Trace
 from models.experiments import run_experiment
-from models.params import ParamError
+from models.core.params import ParamError
 from models.spool.files import MAX_PAGES, file_sizes
 from models.spool.placement import even, restored
 

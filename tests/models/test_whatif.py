@@ -2,7 +2,9 @@
 expected direction, with a size."""
 import pytest
 
-from models import experiments, whatif
+from models import experiments
+
+from models.studies import whatif
 
 
 def _pair(name):

@@ -1,9 +1,11 @@
 """General workloads (wl_io, wl_cpu) on a drawn configuration: what a user would see."""
 import pytest
 
-from models import documents, experiments
-from models.params import ParamError
-from models.scenario import Link, Node
+from models import experiments
+
+from models.drawing import documents
+from models.core.params import ParamError
+from models.drawing.scenario import Link, Node
 
 
 def _case():

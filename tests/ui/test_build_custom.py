@@ -3,7 +3,7 @@ I/O workload through the real widgets, run it and read the per-component reports
 open a what-if study from the start page and from its menu."""
 from PySide6.QtCore import Qt
 
-from models import whatif
+from models.studies import whatif
 from tests.ui.helpers import drop, link
 
 

@@ -10,7 +10,7 @@ from PySide6.QtCore import QPoint, QPointF, QRectF
 from PySide6.QtGui import QColor, QImage, QPainter
 
 from models.engine import Trace
-from models.run import RunResult
+from models.core.run import RunResult
 from ui.canvas.activity import WINDOW_SHARE
 from ui.canvas.items import NODE_H, NODE_W
 

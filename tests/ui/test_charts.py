@@ -9,7 +9,7 @@ import pytest
 
 from models import experiments
 from models.engine import Trace
-from models.run import RunResult
+from models.core.run import RunResult
 from tests.ui.test_charts_support import toy_run
 from app.replay.series import PAGE_BYTES, derive_charts
 from ui.charts import ChartsView

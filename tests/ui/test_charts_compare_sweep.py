@@ -56,7 +56,7 @@ def test_sweep_view_offers_the_papers_six_protocol_device_curves(qtbot):
 
 
 def test_published_vs_model_lists_every_target_of_a_case_study(qtbot):
-    from models import calibration
+    from models.studies import calibration
     from ui.charts.published import PublishedTable
     table = PublishedTable()
     qtbot.addWidget(table)

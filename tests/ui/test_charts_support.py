@@ -15,7 +15,7 @@ from __future__ import annotations
 
 from models.engine import Counters, Engine, Resource, Trace
 from models.io.devices import profile
-from models.run import RunResult, Table
+from models.core.run import RunResult, Table
 
 PAGE = 4096
 CHANNEL_MB_S = 800.0        # FICON Express 8S class link (for this toy only)

@@ -7,7 +7,7 @@ import pytest
 from PySide6.QtGui import QGuiApplication, QImage
 from PySide6.QtWidgets import QFileDialog, QInputDialog
 
-from models import calibration
+from models.studies import calibration
 
 
 @pytest.fixture

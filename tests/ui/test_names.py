@@ -90,7 +90,7 @@ def test_every_parameter_and_metric_has_a_title_a_person_reads():
 
 
 def test_a_refused_value_can_be_told_by_title():
-    from models.params import ParamError
+    from models.core.params import ParamError
     schema = experiments.get("program_fetch").schema
     with pytest.raises(ParamError) as err:
         schema.resolve({"blksize": "big"})

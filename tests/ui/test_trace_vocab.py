@@ -1,11 +1,11 @@
-"""One trace vocabulary: every kind, phase and role is named in models.trace_vocab,
+"""One trace vocabulary: every kind, phase and role is named in models.engine.trace_vocab,
 and no writer or reader spells one out by itself."""
 import pathlib
 import re
 
 import pytest
 
-from models import trace_vocab as V
+from models.engine import trace_vocab as V
 from models.engine.trace import Trace
 
 ROOT = pathlib.Path(__file__).resolve().parents[2]

@@ -17,7 +17,7 @@ from PySide6.QtGui import QPainter, QPen
 
 from app.names import cause_title
 from app.replay.data import ReplayData
-from models import trace_vocab as V
+from models.engine import trace_vocab as V
 from ui.animation import style
 from ui.animation.base import ReplayViewBase
 

@@ -1,6 +1,6 @@
 """ReplayView: the replay timeline with every view the run's trace supports.
 
-``set_result(result)`` takes a finished :class:`~models.run.RunResult`,
+``set_result(result)`` takes a finished :class:`~models.core.run.RunResult`,
 sorts and indexes its trace once (:class:`~app.replay.data.ReplayData`)
 and offers, as tabs, the views that trace can animate: track reads, cache
 staging, SRB/TCB switches, and the activity strip. A one-sentence caption

@@ -24,7 +24,7 @@ from PySide6.QtCore import QPointF, QRectF, Qt
 from PySide6.QtGui import QPainter, QPainterPath, QPen, QPolygonF
 
 from app.replay.data import ReplayData
-from models import trace_vocab as V
+from models.engine import trace_vocab as V
 from ui.animation import style
 from ui.animation.base import ReplayViewBase
 

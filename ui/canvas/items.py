@@ -15,7 +15,7 @@ from PySide6.QtCore import QLineF, QPointF, QRectF, Qt
 from PySide6.QtGui import QColor, QFont, QPainterPath, QPainterPathStroker, QPen
 from PySide6.QtWidgets import QGraphicsItem, QGraphicsObject, QGraphicsPathItem
 
-from models import components
+from models.drawing import components
 from ui.icons import icon_for
 
 NODE_W, NODE_H = 150.0, 92.0

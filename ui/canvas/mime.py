@@ -3,7 +3,7 @@ from __future__ import annotations
 
 from PySide6.QtCore import QMimeData
 
-from models import components
+from models.drawing import components
 
 #: The one MIME type the palette offers and the canvas accepts.
 MIME_TYPE = "application/x-zperflab-component"

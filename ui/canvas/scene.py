@@ -12,7 +12,7 @@ from PySide6.QtCore import QLineF, QPointF, QRectF, Qt, Signal
 from PySide6.QtGui import QColor, QPen
 from PySide6.QtWidgets import QGraphicsLineItem, QGraphicsScene, QToolTip
 
-from models.scenario import Issue, Link, Node, Scenario
+from models.drawing.scenario import Issue, Link, Node, Scenario
 from ui.canvas.items import LinkItem, NodeItem, PortItem
 from ui.editor import GRID, Editor
 
@@ -35,7 +35,7 @@ class CanvasScene(QGraphicsScene):
     redrawn once, when the document announces the batch.
     """
 
-    #: The scenario's problems changed (list of :class:`~models.scenario.Issue`).
+    #: The scenario's problems changed (list of :class:`~models.drawing.scenario.Issue`).
     issues_changed = Signal(list)
     #: A hint for the status bar (link refusals while dragging).
     hint = Signal(str)
@@ -156,7 +156,7 @@ class CanvasScene(QGraphicsScene):
         """Nothing to redraw: the issues follow the document's batch."""
 
     def _tooltip(self, node: Node) -> str:
-        from models import components
+        from models.drawing import components
         k = components.kind(node.kind)
         return f"<b>{node.label}</b> — {k.label}<br>{k.help}"
 

@@ -17,8 +17,9 @@ from PySide6.QtWidgets import (QAbstractItemView, QDialog, QHBoxLayout, QHeaderV
 
 from app import names
 from app.worker import TaskRunner
-from models import calibration, experiments
-from models.run import Cancelled
+from models import experiments
+from models.studies import calibration
+from models.core.run import Cancelled
 
 #: Columns of :func:`published_rows` (the first holds the target id, for
 #: files and tests) and of what a person sees (:func:`display_rows`: the
@@ -98,7 +99,7 @@ def published_rows(experiment: str, evaluator: calibration.Evaluator | None = No
     """One row per bundled target of ``experiment`` (runs the model as validate does).
 
     ``progress(fraction)`` is told after each target; a set ``cancel`` raises
-    :class:`models.run.Cancelled` before the next one.
+    :class:`models.core.run.Cancelled` before the next one.
     """
     ev = evaluator or calibration.Evaluator()
     rows = []

@@ -2,7 +2,7 @@
 
 For the selected component it shows the label and the parameters of the
 scenario's experiment whose ``group`` is the component's category — the same
-:class:`~models.params.Param` objects ``zperflab run --set`` uses, with their
+:class:`~models.core.params.Param` objects ``zperflab run --set`` uses, with their
 units, ranges and help text as tooltips. Values go through the editor; a value
 the parameter refuses is shown with the reason and never clamped.
 """
@@ -16,8 +16,9 @@ from PySide6.QtWidgets import (QCheckBox, QComboBox, QFormLayout, QLabel, QLineE
                                QScrollArea, QVBoxLayout, QWidget)
 
 from app.names import words
-from models import components, experiments
-from models.params import Param
+from models import experiments
+from models.drawing import components
+from models.core.params import Param
 from ui.canvas.scene import CanvasScene
 from ui.editor import Editor
 

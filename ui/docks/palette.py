@@ -5,7 +5,7 @@ from PySide6.QtCore import QSize, Qt, Signal
 from PySide6.QtGui import QDrag, QFont
 from PySide6.QtWidgets import QAbstractItemView, QTreeWidget, QTreeWidgetItem
 
-from models import components
+from models.drawing import components
 from ui.canvas.mime import encode_kind
 from ui.icons import icon_for
 

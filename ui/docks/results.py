@@ -1,6 +1,6 @@
 """The results dock: key metrics with units and the RMF-style report tables.
 
-It only shows a :class:`~models.run.RunResult`; it never computes anything.
+It only shows a :class:`~models.core.run.RunResult`; it never computes anything.
 """
 from __future__ import annotations
 
@@ -10,8 +10,8 @@ from PySide6.QtWidgets import (QAbstractItemView, QHeaderView, QLabel, QScrollAr
 
 from app.names import words
 from models import experiments
-from models.replicate import Replicated
-from models.run import RunResult, Table
+from models.studies.replicate import Replicated
+from models.core.run import RunResult, Table
 
 
 def format_number(v) -> str:

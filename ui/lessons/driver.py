@@ -16,7 +16,7 @@ from PySide6.QtCore import QRectF, Qt
 from PySide6.QtGui import QColor, QPen
 from PySide6.QtWidgets import QDockWidget, QGraphicsRectItem, QTabWidget, QWidget
 
-from models.scenario import Node
+from models.drawing.scenario import Node
 
 #: Highlight colour: a saturated orange that survives a washed-out projector.
 HIGHLIGHT = QColor("#ff6d00")

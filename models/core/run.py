@@ -51,7 +51,7 @@ class RunContext:
     cancel : threading.Event or None
         Set by another thread to stop the run; :meth:`check` raises
         :class:`Cancelled` once it is set.
-    config : models.config.Configuration or None
+    config : models.drawing.config.Configuration or None
         The hardware and workloads drawn on the canvas. Models build their
         processors, channels, control units, ranks, volumes and tape
         drives from it, under their canvas names.
@@ -60,7 +60,7 @@ class RunContext:
         figures (warm-up removal). Only a model with open arrivals can
         honour it: it drops what finished before then and records what it
         removed with :meth:`removed_warmup` (see
-        :func:`models.replicate.after_warmup`). A model that does not (a
+        :func:`models.studies.replicate.after_warmup`). A model that does not (a
         closed case study that runs a fixed piece of work to its end)
         leaves :attr:`warmup_removed_s` at ``None``, and the run says so.
     """

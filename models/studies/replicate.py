@@ -28,8 +28,8 @@ from typing import Any, Callable, Mapping, Sequence
 
 import numpy as np
 
-from models.params import ParamError
-from models.run import COMPONENT_FIGURES, RunContext, RunResult, Table
+from models.core.params import ParamError
+from models.core.run import COMPONENT_FIGURES, RunContext, RunResult, Table
 
 #: Most replications of one run or sweep point.
 MAX_REPLICATIONS = 1000

@@ -5,7 +5,7 @@ experiments' hardware parameters (``device``, ``protocol``, ``tape_drives``,
 ``spool_volumes``, ``gcps``, ``ziips``, a channel's ``channel`` generation,
 a control unit's ``cache``, …) are kept as a shorthand for the command line,
 the sweeps and the target files: :func:`apply` turns each into an edit of a
-:class:`~models.scenario.Scenario` —
+:class:`~models.drawing.scenario.Scenario` —
 
 * a **kind** parameter swaps the kind of every component of its category
   (``device=SSD`` makes every volume a ``3390 on SSD``);
@@ -28,10 +28,10 @@ from dataclasses import dataclass
 from types import MappingProxyType
 from typing import Any, Mapping
 
-from models import components
-from models.config import CHANNEL_PROTOCOLS, VOLUME_DEVICES
-from models.params import Param, ParamError
-from models.scenario import id_order
+from models.drawing import catalog, components
+from models.drawing.config import CHANNEL_PROTOCOLS, VOLUME_DEVICES
+from models.core.params import Param, ParamError
+from models.drawing.elements import Link, Node, id_order
 
 #: Categories whose parameters describe hardware (the rest: workload, dataset).
 HARDWARE_GROUPS = frozenset(("processor", "channel", "control_unit", "volume", "rank", "tape"))
@@ -149,9 +149,7 @@ def apply(sc, overrides: Mapping[str, Any]) -> dict:
     ParamError
         A bad value, or a count the drawing cannot reach (nothing to copy).
     """
-    from models import experiments
-
-    schema = experiments.get(sc.experiment).schema
+    schema = catalog.experiment(sc.experiment).schema
     rest = {}
     for key, raw in overrides.items():
         param = schema[key] if key in schema.names() else None
@@ -213,8 +211,6 @@ def set_count(sc, shape: CountParam, count: int, param: Param) -> None:
                          f"{components.kind(shape.kind).label} to copy; draw one first")
     model = have[-1]
     used = {n.label for n in sc.nodes.values()}
-    from models.scenario import Link, Node
-
     while len(have) < count:
         label = next_label(have[-1].label, used)
         used.add(label)

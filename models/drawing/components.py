@@ -3,7 +3,7 @@
 Each :class:`ComponentKind` is one entry of the palette: a registry key (the
 value carried by drag and drop and stored in scenario files), a label, the
 category it belongs to (which is also the ``group`` of the experiment
-parameters it carries, see :mod:`models.params`), an icon name and the
+parameters it carries, see :mod:`models.core.params`), an icon name and the
 parameter values the kind itself implies (an SSD volume implies
 ``device=SSD``).
 

@@ -13,10 +13,12 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any, Callable
 
-from models import documents, experiments
-from models.params import ParamError, shorten
-from models.resources import TARGETS
-from models.run import NotImplementedYet
+from models import experiments
+
+from models.drawing import documents
+from models.core.params import ParamError, shorten
+from models.core.resources import TARGETS
+from models.core.run import NotImplementedYet
 
 
 class TargetsError(ValueError):

@@ -29,7 +29,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
-from models.run import Table
+from models.core.run import Table
 
 #: Relative difference between simulated and estimated response beyond which
 #: the table gives a reason.

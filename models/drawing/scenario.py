@@ -1,7 +1,7 @@
 """The scenario drawn on the canvas, as plain data that announces its changes.
 
 A :class:`Scenario` holds components (:class:`Node`: a registry key from
-:mod:`models.components`, a label, a position and parameter values) and the
+:mod:`models.drawing.components`, a label, a position and parameter values) and the
 links between them, plus the experiment it runs. Every change goes through a
 method that tells the listeners (plain-Python :class:`Callbacks` lists, no
 Qt): ``node_added``, ``node_removed``, ``link_added``, ``link_removed``,
@@ -18,11 +18,11 @@ from __future__ import annotations
 import json
 import math
 from contextlib import contextmanager
-from dataclasses import dataclass, field
 from typing import Any, Callable, Iterable
 
-from models import components, experiments
-from models.params import Param, ParamError, shorten, show_value
+from models.drawing import catalog, components, hardware
+from models.drawing.elements import Issue, Link, Node, id_number, id_order
+from models.core.params import Param, ParamError, shorten, show_value
 
 # Categories on the I/O path, from the workload's dataset to the processor.
 _IO_GROUPS = frozenset(("dataset", "volume", "control_unit", "channel"))
@@ -59,47 +59,6 @@ class Callbacks:
     def clear(self) -> None:
         """Drop every listener (their owner is closing)."""
         self._fns.clear()
-
-
-@dataclass
-class Node:
-    """One component on the canvas.
-
-    ``properties`` holds the parameter values set on this component (values
-    the user has not set come from the kind, the other components of the
-    same category or the experiment's default).
-    """
-
-    id: str
-    kind: str
-    label: str
-    x: float = 0.0
-    y: float = 0.0
-    properties: dict = field(default_factory=dict)
-
-    @property
-    def category(self) -> str:
-        return components.kind(self.kind).category
-
-    def copy(self) -> "Node":
-        return Node(self.id, self.kind, self.label, self.x, self.y, dict(self.properties))
-
-
-@dataclass(frozen=True)
-class Link:
-    """A link between two components (``source`` was dragged to ``target``)."""
-
-    id: str
-    source: str
-    target: str
-
-
-@dataclass(frozen=True)
-class Issue:
-    """Something that stops a run; ``node`` is ``None`` for the whole scenario."""
-
-    node: str | None
-    message: str
 
 
 class Scenario:
@@ -140,7 +99,7 @@ class Scenario:
                 return candidate
 
     def _note_id(self, ident: str) -> None:
-        number = _id_number(ident)
+        number = id_number(ident)
         if number is not None:
             self._next = max(self._next, number + 1)
 
@@ -217,8 +176,8 @@ class Scenario:
         """Set (or with ``None`` unset) a parameter value on one component.
 
         The value must be acceptable to the experiment's parameter of that
-        name (checked with :meth:`models.params.Param.coerce`); nothing is
-        clamped. Raises :class:`~models.params.ParamError` otherwise.
+        name (checked with :meth:`models.core.params.Param.coerce`); nothing is
+        clamped. Raises :class:`~models.core.params.ParamError` otherwise.
         """
         node = self.nodes[node_id]
         if value is None:
@@ -230,7 +189,7 @@ class Scenario:
 
     def set_experiment(self, name: str | None) -> None:
         if name is not None:
-            experiments.get(name)
+            catalog.experiment(name)
         self.experiment = name
         self.experiment_changed.emit(name)
 
@@ -279,11 +238,9 @@ class Scenario:
     def param(self, key: str, category: str | None = None) -> Param | None:
         """The parameter called ``key``: the experiment's, else a component
         property (of ``category``, or of any category) that every canvas
-        offers (:data:`models.hardware.COMPONENT_PARAMS`). ``None`` if none."""
-        from models import hardware
-
+        offers (:data:`models.drawing.hardware.COMPONENT_PARAMS`). ``None`` if none."""
         if self.experiment is not None:
-            schema = experiments.get(self.experiment).schema
+            schema = catalog.experiment(self.experiment).schema
             if key in schema.names():
                 return schema[key]
         cats = (category,) if category is not None else tuple(hardware.COMPONENT_PARAMS)
@@ -298,15 +255,13 @@ class Scenario:
         parameters of its category, then its category's component
         properties. Counts are drawn, not typed: ``tape_drives``, ``gcps`` …
         are left out (a kind's value, ``device``, shows fixed)."""
-        from models import hardware
-
         node = self.nodes[node_id]
         cat = node.category
         # A general workload shows the parameters of its own kind only.
         mine = components.kind(node.kind).carries
         out: list[Param] = []
         if self.experiment is not None:
-            out = [p for p in experiments.get(self.experiment).schema.params
+            out = [p for p in catalog.experiment(self.experiment).schema.params
                    if p.group == cat and not hardware.is_count(p.name)
                    and (not mine or p.name in mine)]
         have = {p.name for p in out}
@@ -339,7 +294,7 @@ class Scenario:
         """Everything that stops a run, each attached to a component where possible."""
         if self.experiment is None:
             return [Issue(None, "Choose an experiment, or drop a workload onto the canvas.")]
-        exp = experiments.get(self.experiment)
+        exp = catalog.experiment(self.experiment)
         out = self._workload_issues(exp)
         work = self._workload()
         groups = {p.group for p in exp.schema.params}
@@ -466,8 +421,6 @@ class Scenario:
         return out
 
     def _value_issues(self, exp) -> list[Issue]:
-        from models import hardware
-
         out = []
         for p in exp.schema.params:
             if hardware.is_count(p.name):
@@ -510,14 +463,12 @@ class Scenario:
     def parameters(self) -> dict:
         """The experiment's parameter values as drawn.
 
-        A structural parameter (a count or a kind, :mod:`models.hardware`)
+        A structural parameter (a count or a kind, :mod:`models.drawing.hardware`)
         is read from the drawing; any other from the first component of its
         category that sets it. Values set nowhere are left to the
         experiment's defaults.
         """
-        from models import hardware
-
-        exp = experiments.get(self.experiment)
+        exp = catalog.experiment(self.experiment)
         out = {}
         for p in exp.schema.params:
             if hardware.is_count(p.name):
@@ -575,7 +526,7 @@ class Scenario:
                                 f"{show_value(exp)}")
         if exp is not None:
             try:
-                experiments.get(exp)
+                catalog.experiment(exp)
             except ParamError as exc:
                 raise ScenarioError(str(exc)) from None
         title = data.get("title", "")
@@ -591,22 +542,6 @@ class Scenario:
                                     "'target'")
             sc.add_link(Link(raw["id"], raw["source"], raw["target"]))
         return sc
-
-
-def _id_number(ident: str) -> int | None:
-    """The number in an id like ``n7`` or ``l12``; ``None`` for any other id
-    (``n²`` and 5,000-digit ids included: only 1–18 ASCII digits count)."""
-    digits = ident.lstrip("nl")
-    if 0 < len(digits) <= 18 and digits.isascii() and digits.isdigit():
-        return int(digits)
-    return None
-
-
-def id_order(item) -> tuple:
-    """Sort key of a component or link: numbered ids (``n7``) in number order,
-    then any other id by its text."""
-    number = _id_number(item.id)
-    return (0, number, item.id) if number is not None else (1, 0, item.id)
 
 
 def _list(data: dict, key: str) -> Iterable:

@@ -7,7 +7,7 @@ tape drives and workloads drawn on a canvas, each under its canvas label,
 with the links that matter to the model turned into named references
 (a volume names its control unit and ranks, a channel path the control
 units and tape drives it reaches). :func:`from_scenario` builds it from a
-:class:`models.scenario.Scenario`; the models build their simulation from
+:class:`models.drawing.scenario.Scenario`; the models build their simulation from
 it (``models.io.system`` for channels, control units, ranks and volumes,
 ``models.cpu`` for the processors, ``models.tape`` for the drives).
 
@@ -20,6 +20,9 @@ from __future__ import annotations
 from dataclasses import asdict, dataclass, field, fields
 from types import MappingProxyType
 from typing import Any, Iterable, Mapping
+
+from models.drawing import components
+from models.drawing.elements import id_order
 
 #: Drive types a volume's kind implies (the rank behind it holds those drives).
 VOLUME_DEVICES: Mapping[str, str] = MappingProxyType({
@@ -293,15 +296,12 @@ def _item_from(klass, raw: Any, section: str):
 
 # ---- from the canvas ------------------------------------------------------------
 def from_scenario(sc) -> Configuration:
-    """The configuration drawn on a :class:`models.scenario.Scenario`.
+    """The configuration drawn on a :class:`models.drawing.scenario.Scenario`.
 
     Components are taken in canvas order (by id); references between them
     follow the links. Wiring problems are the scenario's to report
     (:meth:`Scenario.issues`): this function takes the drawing as it is.
     """
-    from models import components
-    from models.scenario import id_order
-
     nodes = sorted(sc.nodes.values(), key=id_order)
     label = {n.id: n.label for n in nodes}
     adj: dict[str, list] = {n.id: [] for n in nodes}

@@ -8,7 +8,7 @@ metrics; :func:`run_serial` runs every point in this process, in order.
 ``app.sweep.run_sweep`` runs the same points on a process pool for the GUI
 (same seed per point, so the same numbers). :class:`GridSpec` is the command
 line's cross product, optionally replicated over seeds
-(:func:`models.replicate.seed_list`); :func:`grid_rows` turns its finished
+(:func:`models.studies.replicate.seed_list`); :func:`grid_rows` turns its finished
 runs into one :class:`GridRow` per combination, with means and 95 %
 intervals. Every point, whichever way it is run (here, a process pool, a
 Dask cluster), is :func:`point_metrics`: an ordinary run through
@@ -27,7 +27,7 @@ import numpy as np
 
 from models import experiments
 from models.experiments import DEFAULT_SEED
-from models.replicate import Estimate, estimate, seed_list
+from models.studies.replicate import Estimate, estimate, seed_list
 
 #: The function each point runs: ``run(name, overrides, seed=...)``.
 DEFAULT_RUNNER = "models.experiments:run_experiment"
@@ -130,7 +130,7 @@ def run_serial(spec: SweepSpec, progress: Callable[[int, int], None] | None = No
     ------
     SweepCancelled
         ``cancel`` was set between points (a running point stops at its
-        model's next progress report with ``models.run.Cancelled``).
+        model's next progress report with ``models.core.run.Cancelled``).
     ParamError, NotImplementedYet
         From the first point that fails.
     """
@@ -192,7 +192,7 @@ class GridSpec:
 @dataclass(frozen=True)
 class GridRow:
     """One combination's results: its values of the swept keys and an
-    :class:`~models.replicate.Estimate` per metric."""
+    :class:`~models.studies.replicate.Estimate` per metric."""
 
     values: dict
     metrics: dict[str, Estimate]

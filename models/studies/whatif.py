@@ -13,9 +13,9 @@ from __future__ import annotations
 import json
 from dataclasses import dataclass
 
-from models import documents
-from models.resources import RESOURCES
-from models.scenario import Scenario
+from models.drawing import documents
+from models.core.resources import RESOURCES
+from models.drawing.scenario import Scenario
 
 WHATIF = RESOURCES / "whatif"
 #: The order the menu and the start page list them in.

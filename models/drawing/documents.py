@@ -1,7 +1,7 @@
 """Scenario documents: the versioned JSON form of a scenario, and the case studies.
 
 A document is ``{"format": "zperflab-scenario", "version": 2, ...}`` with the
-fields of :meth:`models.scenario.Scenario.to_dict` (docs/scenario-format.md).
+fields of :meth:`models.drawing.scenario.Scenario.to_dict` (docs/scenario-format.md).
 :func:`from_document` checks it, migrates an older version and builds the
 scenario, or raises :class:`ScenarioFileError` with one line. Reading and
 writing files is the app's (``app.scenario_io``); this module is pure data
@@ -37,9 +37,11 @@ import os
 import stat
 from typing import Any
 
-from models.params import shorten, show_value
-from models.resources import SCENARIOS, SCHEMAS
-from models.scenario import Scenario, ScenarioError
+from models.core.params import shorten, show_value
+from models.core.resources import SCENARIOS, SCHEMAS
+from models.drawing import hardware
+from models.drawing.elements import Link, Node
+from models.drawing.scenario import Scenario, ScenarioError
 
 FORMAT = "zperflab-scenario"
 #: Version written by this code; files with a higher number are refused.
@@ -329,8 +331,6 @@ def _migrate_v1(body: dict, steps: list) -> dict:
 
 def _migrate_v1_counts(sc: Scenario, body: dict, steps: list) -> None:
     """Counts stored as properties become that many components."""
-    from models import hardware
-
     if sc.experiment is None:
         return
     wanted: dict = {}
@@ -359,8 +359,6 @@ def _migrate_v1_counts(sc: Scenario, body: dict, steps: list) -> None:
 
 
 def _add_coupling_facility(sc: Scenario) -> None:
-    from models.scenario import Link, Node
-
     cps = [n for n in sc.of_category("processor") if n.kind == "cpu_cp"]
     y = max((n.y for n in sc.nodes.values()), default=0.0) + 140.0
     cf = sc.add_node(Node(sc.new_id("n"), "cf_icf", "CF01", 0.0, y, {}))
@@ -369,8 +367,6 @@ def _add_coupling_facility(sc: Scenario) -> None:
 
 
 def _add_log_staging(sc: Scenario) -> None:
-    from models.scenario import Link, Node
-
     cus = sc.of_category("control_unit")
     work = sc.of_category("workload")
     vol = sc.add_node(Node(sc.new_id("n"), "vol_hdd15k", "LOGV01", 400.0, -140.0, {}))
@@ -383,8 +379,6 @@ def _add_log_staging(sc: Scenario) -> None:
 
 
 def _add_checkpoint(sc: Scenario) -> None:
-    from models.scenario import Link, Node
-
     cus = sc.of_category("control_unit")
     work = sc.of_category("workload")
     x = max((n.x for n in sc.nodes.values()), default=0.0) + 160.0
