@@ -14,7 +14,7 @@ from PySide6.QtCore import QObject, Signal
 from PySide6.QtGui import QUndoStack
 
 from app.document import Document
-from models.drawing import components
+from models.drawing import components, hardware
 from models.core.params import ParamError
 from models.drawing.scenario import Link, Node, Scenario
 from ui import commands as cmd
@@ -148,17 +148,22 @@ class Editor(QObject):
         label = label.strip()
         if not label:
             return self._refuse("A component needs a label.")
+        if self.scenario.label_taken(label, node_id):
+            return self._refuse(f"Another component is already labelled '{label}': labels name "
+                                "components in every report, so each must be unique.")
         if label != self.scenario.nodes[node_id].label:
             self.undo_stack.push(cmd.RenameCommand(self.scenario, node_id, label))
         return None
 
     def set_property(self, node_id: str, key: str, value: Any) -> str | None:
-        """Set a parameter on every component of this one's category.
+        """Set a parameter on this component, or on every one of its category.
 
-        The experiment models one value per parameter, so the value is shared
-        by all components of the category whose kind does not fix it. Returns
-        ``None`` or the one-line reason the value is refused (nothing is
-        clamped).
+        An experiment parameter is modelled once per run, so its value is
+        shared by all components of the category whose kind does not fix it
+        (:meth:`Scenario.is_shared`); a component property (a volume's
+        aliases, a control unit's cache) is set on this component only.
+        Returns ``None`` or the one-line reason the value is refused
+        (nothing is clamped).
         """
         sc = self.scenario
         param = sc.param(key)
@@ -171,7 +176,9 @@ class Editor(QObject):
             value = None if value is None else param.coerce(value)
         except ParamError as exc:
             return self._refuse(exc.human)
-        targets = [n.id for n in sc.of_category(sc.nodes[node_id].category)
+        scope = (sc.of_category(sc.nodes[node_id].category) if sc.is_shared(node_id, key)
+                 else [sc.nodes[node_id]])
+        targets = [n.id for n in scope
                    if not sc.fixed_by_kind(n.id, key) and n.properties.get(key) != value]
         if targets:
             parent = BatchMacro(sc, f"Set {param.title} = {value}")
@@ -216,8 +223,14 @@ class Editor(QObject):
             return []
         sc = self.scenario
         parent, fresh = BatchMacro(sc, f"Paste {len(nodes)} component(s)"), {}
+        used = {n.label for n in sc.nodes.values()}
         for raw in nodes:
-            node = Node(sc.new_id(), raw["kind"], str(raw["label"]),
+            # A pasted copy is named after its original, never the same: labels are keys.
+            label = str(raw["label"])
+            if label in used:
+                label = hardware.next_label(label, used)
+            used.add(label)
+            node = Node(sc.new_id(), raw["kind"], label,
                         *snap(float(raw["x"]) + offset, float(raw["y"]) + offset),
                         dict(raw.get("properties", {})))
             fresh[raw["id"]] = node.id

@@ -361,7 +361,7 @@ def _migrate_v1_counts(sc: Scenario, body: dict, steps: list) -> None:
 def _add_coupling_facility(sc: Scenario) -> None:
     cps = [n for n in sc.of_category("processor") if n.kind == "cpu_cp"]
     y = max((n.y for n in sc.nodes.values()), default=0.0) + 140.0
-    cf = sc.add_node(Node(sc.new_id("n"), "cf_icf", "CF01", 0.0, y, {}))
+    cf = sc.add_node(Node(sc.new_id("n"), "cf_icf", _free(sc, "CF01"), 0.0, y, {}))
     if cps:
         sc.add_link(Link(sc.new_id("l"), cps[0].id, cf.id))
 
@@ -369,8 +369,8 @@ def _add_coupling_facility(sc: Scenario) -> None:
 def _add_log_staging(sc: Scenario) -> None:
     cus = sc.of_category("control_unit")
     work = sc.of_category("workload")
-    vol = sc.add_node(Node(sc.new_id("n"), "vol_hdd15k", "LOGV01", 400.0, -140.0, {}))
-    ds = sc.add_node(Node(sc.new_id("n"), "ds_log", "Log staging", 200.0, -140.0, {}))
+    vol = sc.add_node(Node(sc.new_id("n"), "vol_hdd15k", _free(sc, "LOGV01"), 400.0, -140.0, {}))
+    ds = sc.add_node(Node(sc.new_id("n"), "ds_log", _free(sc, "Log staging"), 200.0, -140.0, {}))
     sc.add_link(Link(sc.new_id("l"), ds.id, vol.id))
     if cus:
         sc.add_link(Link(sc.new_id("l"), vol.id, cus[0].id))
@@ -382,8 +382,8 @@ def _add_checkpoint(sc: Scenario) -> None:
     cus = sc.of_category("control_unit")
     work = sc.of_category("workload")
     x = max((n.x for n in sc.nodes.values()), default=0.0) + 160.0
-    vol = sc.add_node(Node(sc.new_id("n"), "vol_3390", "SPCKPT", x, 0.0, {}))
-    ds = sc.add_node(Node(sc.new_id("n"), "ds_spool_ckpt", "Checkpoint", x, -140.0, {}))
+    vol = sc.add_node(Node(sc.new_id("n"), "vol_3390", _free(sc, "SPCKPT"), x, 0.0, {}))
+    ds = sc.add_node(Node(sc.new_id("n"), "ds_spool_ckpt", _free(sc, "Checkpoint"), x, -140.0, {}))
     sc.add_link(Link(sc.new_id("l"), ds.id, vol.id))
     if cus:
         sc.add_link(Link(sc.new_id("l"), vol.id, cus[0].id))
@@ -392,6 +392,12 @@ def _add_checkpoint(sc: Scenario) -> None:
 
 
 # ---- case studies ---------------------------------------------------------------
+def _free(sc: Scenario, label: str) -> str:
+    """``label``, or the next free one after it: a migration never duplicates a label."""
+    used = {n.label for n in sc.nodes.values()}
+    return label if label not in used else hardware.next_label(label, used)
+
+
 def case_names(registered) -> list[str]:
     """Of the experiment names ``registered``, those with a built-in case study."""
     return [n for n in registered if (SCENARIOS / f"{n}.json").exists()]

@@ -109,6 +109,7 @@ class Scenario:
         components.kind(node.kind)
         if node.id in self.nodes:
             raise ScenarioError(f"component id '{node.id}' is already used")
+        self._check_label_free(node.label)
         self.nodes[node.id] = node
         self._note_id(node.id)
         self.node_added.emit(node)
@@ -169,6 +170,7 @@ class Scenario:
         label = label.strip()
         if not label:
             raise ScenarioError("a component needs a label")
+        self._check_label_free(label, node_id)
         self.nodes[node_id].label = label
         self.label_changed.emit(self.nodes[node_id])
 
@@ -192,6 +194,20 @@ class Scenario:
             catalog.experiment(name)
         self.experiment = name
         self.experiment_changed.emit(name)
+
+    def label_taken(self, label: str, node_id: str | None = None) -> bool:
+        """Whether another component than ``node_id`` is labelled ``label``.
+
+        Labels are compared as written, after trimming: they are the keys of
+        every report, CSV and slide, so two components must never share one.
+        """
+        label = label.strip()
+        return any(n.label == label and n.id != node_id for n in self.nodes.values())
+
+    def _check_label_free(self, label: str, node_id: str | None = None) -> None:
+        if self.label_taken(label, node_id):
+            raise ScenarioError(f"two components are labelled '{shorten(label)}': a label names "
+                                "its component in every report, so each must be unique")
 
     # ---- batches of edits ------------------------------------------------
     _batch_depth = 0
@@ -267,6 +283,18 @@ class Scenario:
         have = {p.name for p in out}
         out += [p for p in hardware.COMPONENT_PARAMS.get(cat, ()) if p.name not in have]
         return out
+
+    def is_shared(self, node_id: str, key: str) -> bool:
+        """Whether ``key`` has one value for every component of this one's
+        category: an experiment's parameter is modelled once per run, unless
+        the component's kind carries its own (a general workload). A
+        component property every canvas offers (a volume's aliases, a
+        control unit's cache) is each component's own."""
+        if self.experiment is None:
+            return False
+        if key not in catalog.experiment(self.experiment).schema.names():
+            return False
+        return key not in components.kind(self.nodes[node_id].kind).carries
 
     def own_value(self, node: Node, key: str) -> Any:
         """What this component itself says about ``key`` (set value or its kind's)."""

@@ -173,8 +173,12 @@ class Inspector(QScrollArea):
             title = experiments.get(sc.experiment).title
             self._note(layout, f"<i>'{title}' has no parameters on a {k.label.lower()}.</i>")
         elif len(sc.of_category(k.category)) > 1:
-            self._note(layout, "<i>Values are shared by every component of this kind "
-                               "in the scenario: the experiment models one value each.</i>")
+            shared = [p.title for p in params if sc.is_shared(node.id, p.name)]
+            if shared:
+                what = k.category.replace("_", " ")
+                self._note(layout, f"<i>Shared by every {what} in the scenario (the experiment "
+                                   f"models one value): {', '.join(shared)}. The other values "
+                                   f"are this {what}'s own.</i>")
         for msg in self.scene.issues_for(node.id):
             self._note(layout, "⚠ " + msg, "color: #8a1c00;")
 
@@ -238,6 +242,8 @@ class Inspector(QScrollArea):
         w.setModified(False)
         why = self.editor.rename(self.node_id, w.text())
         self.error.setText(why or "")
+        # The refusal shows on the field too: red until a good label is typed.
+        w.setStyleSheet("border: 2px solid #c00000;" if why else "")
 
 
 def _where(sc, issue) -> str:
