@@ -84,6 +84,9 @@ class Scenario:
         # look-ups along links cost the component's links, not all of them.
         self._adj: dict[str, dict[str, str]] = {}
         self._next = 1
+        # How many components carry each label: labels must stay unique, and
+        # checking a drawing of 20,000 components must not cost n² steps.
+        self._labels: dict[str, int] = {}
         for name in ("node_added", "node_removed", "link_added", "link_removed",
                      "property_changed", "moved", "label_changed", "experiment_changed",
                      "batch_finished"):
@@ -111,6 +114,7 @@ class Scenario:
             raise ScenarioError(f"component id '{node.id}' is already used")
         self._check_label_free(node.label)
         self.nodes[node.id] = node
+        self._labels[node.label] = self._labels.get(node.label, 0) + 1
         self._note_id(node.id)
         self.node_added.emit(node)
         return node
@@ -123,6 +127,7 @@ class Scenario:
         for ln in gone:
             self.remove_link(ln.id)
         del self.nodes[node_id]
+        self._forget_label(node.label)
         self._adj.pop(node_id, None)
         self.node_removed.emit(node)
         return node, gone
@@ -171,7 +176,9 @@ class Scenario:
         if not label:
             raise ScenarioError("a component needs a label")
         self._check_label_free(label, node_id)
+        self._forget_label(self.nodes[node_id].label)
         self.nodes[node_id].label = label
+        self._labels[label] = self._labels.get(label, 0) + 1
         self.label_changed.emit(self.nodes[node_id])
 
     def set_property(self, node_id: str, key: str, value: Any) -> None:
@@ -202,7 +209,15 @@ class Scenario:
         every report, CSV and slide, so two components must never share one.
         """
         label = label.strip()
-        return any(n.label == label and n.id != node_id for n in self.nodes.values())
+        mine = node_id is not None and node_id in self.nodes and self.nodes[node_id].label == label
+        return self._labels.get(label, 0) > (1 if mine else 0)
+
+    def _forget_label(self, label: str) -> None:
+        left = self._labels.get(label, 0) - 1
+        if left > 0:
+            self._labels[label] = left
+        else:
+            self._labels.pop(label, None)
 
     def _check_label_free(self, label: str, node_id: str | None = None) -> None:
         if self.label_taken(label, node_id):

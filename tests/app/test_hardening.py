@@ -68,8 +68,8 @@ def test_3_odd_ids_open_or_are_refused_cleanly(tmp_path, ident):
 def test_3_odd_ids_from_other_sources_do_not_reach_int():
     from models.drawing.scenario import Node, Scenario
     sc = Scenario()
-    for ident in ("n²", "n" + "7" * 5000, "l٣"):
-        sc.add_node(Node(ident, "cpu_cp", "CP"))
+    for i, ident in enumerate(("n²", "n" + "7" * 5000, "l٣")):
+        sc.add_node(Node(ident, "cpu_cp", f"CP {i + 1}"))
     assert len(sc.to_dict()["nodes"]) == 3 and sc.new_id() == "n1"
 
 
