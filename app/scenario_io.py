@@ -28,7 +28,7 @@ from models.drawing.scenario import Scenario
 
 SUFFIX = ".zpl.json"
 __all__ = ["FORMAT", "VERSION", "ScenarioFileError", "from_document", "to_document", "load",
-           "save", "case_names", "load_case", "CASES_DIR", "SUFFIX"]
+           "save", "case_names", "example_names", "load_case", "CASES_DIR", "SUFFIX"]
 
 
 def load(path: str | os.PathLike, notes: list | None = None) -> Scenario:
@@ -37,6 +37,8 @@ def load(path: str | os.PathLike, notes: list | None = None) -> Scenario:
     ``notes`` receives a line for the user when an older file was migrated
     (:func:`models.drawing.documents.from_document`).
     """
+    if not os.path.exists(path) and str(path) in example_names():
+        return load_case(str(path))          # a built-in example by name: large_shop
     path = Path(path)
     try:
         doc = documents.read_json_file(path, "scenario")
@@ -80,11 +82,16 @@ def case_names() -> list[str]:
     return documents.case_names(experiments.registry())
 
 
+def example_names() -> list[str]:
+    """The built-in example drawings that are no experiment's case study."""
+    return documents.example_names(experiments.registry())
+
+
 def load_case(name: str) -> Scenario:
-    """The built-in case study for experiment ``name``."""
-    if name not in case_names():
+    """The built-in case study for experiment ``name``, or the example ``name``."""
+    if name not in case_names() and name not in example_names():
         raise ScenarioFileError(f"no built-in case study called '{shorten(name)}'; "
-                                f"known: {', '.join(case_names())}")
+                                f"known: {', '.join(case_names() + example_names())}")
     return documents.load_case(name)
 
 

@@ -84,6 +84,12 @@ def build_actions(win) -> SimpleNamespace:
     a.copy = _act(win, "&Copy", win.copy_selection, [K.Copy], "Copy the selected components")
     a.paste = _act(win, "&Paste", win.paste, [K.Paste], "Paste copied components")
     a.select_all = _act(win, "Select &all", win.select_all, [K.SelectAll])
+    a.expand = _act(win, "E&xpand group", win.expand_selected_group, ["Ctrl+U"],
+                    "Draw the selected storage or channel group as its single volumes or "
+                    "CHPIDs, wired as the group was (Ctrl+U, ungroup; undo gives the group back)")
+    a.collapse = _act(win, "Co&llapse into group", win.collapse_selection, ["Ctrl+G"],
+                      "Draw the selected volumes (or channels) of one kind, linked alike, as "
+                      "one group card with their count (Ctrl+G)")
     a.zoom_in = _act(win, "Zoom &in", lambda: win.view.zoom(1.25), ["Ctrl++", "Ctrl+="], "Zoom in (Ctrl++)")
     a.zoom_out = _act(win, "Zoom &out", lambda: win.view.zoom(0.8), ["Ctrl+-"], "Zoom out (Ctrl+-)")
     a.fit = _act(win, "&Fit scenario", win.view.fit, ["Ctrl+0"], "Show the whole scenario (Ctrl+0)")
@@ -117,7 +123,8 @@ def _menus(win, a: SimpleNamespace) -> None:
     f.addAction(a.start)
     f.addAction(a.quit)
     e = bar.addMenu("&Edit")
-    for act in (a.undo, a.redo, None, a.copy, a.paste, a.delete, a.select_all):
+    for act in (a.undo, a.redo, None, a.copy, a.paste, a.delete, a.select_all, None,
+                a.expand, a.collapse):
         e.addSeparator() if act is None else e.addAction(act)
     v = bar.addMenu("&View")
     for act in (a.zoom_in, a.zoom_out, a.fit):

@@ -18,6 +18,7 @@ from models.drawing import components, hardware
 from models.core.params import ParamError
 from models.drawing.scenario import Link, Node, Scenario
 from ui import commands as cmd
+from ui import groups
 
 #: Grid the canvas snaps positions to, in scene units.
 GRID = 20.0
@@ -200,6 +201,19 @@ class Editor(QObject):
     def set_experiment(self, name: str | None) -> None:
         if name != self.scenario.experiment:
             self.undo_stack.push(cmd.SetExperimentCommand(self.scenario, name))
+
+    # ---- group cards ---------------------------------------------------
+    def expand_group(self, node_id: str) -> str | None:
+        """Draw a storage or channel group as its single members (one undo
+        step); ``None`` or why not."""
+        out = groups.expand(self, node_id)
+        return self._refuse(out) if isinstance(out, str) else None
+
+    def collapse_group(self, node_ids: Iterable[str]) -> str | None:
+        """Draw components of one kind with the same links as one group card
+        (one undo step); ``None`` or why not."""
+        out = groups.collapse(self, list(node_ids))
+        return self._refuse(out) if out.startswith("Cannot") else None
 
     # ---- copy and paste ------------------------------------------------
     def copy_data(self, node_ids: Iterable[str]) -> bytes:

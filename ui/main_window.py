@@ -21,6 +21,7 @@ from app.document import Document
 from app.worker import RunThread
 from models import experiments
 from models.core.run import RunResult
+from models.drawing import components
 from models.drawing.scenario import Scenario, ScenarioError
 from ui.about import add_help_menu, app_icon
 from ui.actions import build_actions, extend_menus
@@ -410,7 +411,8 @@ class MainWindow(QMainWindow):
         """
         notes: list[str] = []
         try:
-            if name_or_path in experiments.registry() or not os.path.exists(name_or_path):
+            if (name_or_path in experiments.registry() or name_or_path in scenario_io.example_names()
+                    or not os.path.exists(name_or_path)):
                 scenario, path = scenario_io.load_case(name_or_path), None
             else:
                 scenario = scenario_io.load(name_or_path, notes)
@@ -516,6 +518,18 @@ class MainWindow(QMainWindow):
             self.study.history_panel.delete_selected()
             return
         self.editor.delete(self.scene.selected_node_ids(), self.scene.selected_link_ids())
+
+    def expand_selected_group(self) -> None:
+        ids = [i for i in self.scene.selected_node_ids()
+               if components.kind(self.editor.scenario.nodes[i].kind).is_group]
+        if not ids:
+            self.say("Select a storage group or channel group to expand.")
+            return
+        for nid in ids:
+            self.editor.expand_group(nid)
+
+    def collapse_selection(self) -> None:
+        self.editor.collapse_group(self.scene.selected_node_ids())
 
     def select_all(self) -> None:
         for item in self.scene.node_items.values():

@@ -85,6 +85,17 @@ class StartPage(QWidget):
             b.clicked.connect(lambda _=False, n=name: self.case_chosen.emit(n))
             self.buttons[name] = b
             self._row(grid, b, line, lesson)
+        for name in scenario_io.example_names():
+            # A built-in drawing that is no experiment's case (the Large shop).
+            sc = scenario_io.load_case(name)
+            title, _, about = sc.title.partition(":")
+            b = QPushButton(title.strip())
+            b.setToolTip(f"<b>{title.strip()}</b><br>{about.strip()}")
+            b.setObjectName(f"case_{name}")
+            b.setSizePolicy(QSizePolicy.Policy.Ignored, QSizePolicy.Policy.Fixed)
+            b.clicked.connect(lambda _=False, n=name: self.case_chosen.emit(n))
+            self.buttons[name] = b
+            self._row(grid, b, about.strip() or sc.title, None)
         grid.setColumnStretch(0, 1)
         outer.addLayout(grid)
         outer.addWidget(self._whatif_grid())

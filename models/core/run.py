@@ -103,6 +103,9 @@ COMPONENT_FIGURES = {
     "utilization_pct": "utilisation %", "busy_pct": "busy %",
     "read_hit_ratio": "read hit ratio",
     "tracks_used": "tracks used",
+    "members": "members", "max_busy_pct": "busiest member busy %",
+    "max_utilization_pct": "busiest member utilisation %",
+    "rank_busy_pct": "own ranks busy %", "max_rank_busy_pct": "busiest own rank busy %",
 }
 _FIGURE_ORDER = {k: i for i, k in enumerate(COMPONENT_FIGURES)}
 
@@ -115,7 +118,11 @@ class RunResult:
     canvas label (a volume's ``io_rate``, ``resp_ms``, ``iosq_ms``,
     ``pend_ms``, ``disc_ms``, ``conn_ms``, ``busy_pct``; a channel's
     ``utilization_pct``; a control unit's ``read_hit_ratio``; a
-    processor's or tape drive's ``busy_pct``). ``warmup_removed_s`` is the
+    processor's or tape drive's ``busy_pct``); a group card (storage group,
+    channel group) has its members' totals there (``members``, sums of
+    rates, rate-weighted means of times, mean and ``max_`` busy), and each
+    member's own figures are in ``members`` under the group's label.
+    ``warmup_removed_s`` is the
     simulated time left out of the figures as warm-up (``None``: the model
     removes none; see :class:`RunContext`).
     """
@@ -129,6 +136,7 @@ class RunResult:
     notes: tuple[str, ...] = ()
     components: Mapping[str, Mapping[str, float]] = field(default_factory=dict)
     warmup_removed_s: float | None = None
+    members: Mapping[str, Mapping[str, Mapping[str, float]]] = field(default_factory=dict)
 
     def __post_init__(self) -> None:
         object.__setattr__(self, "params", MappingProxyType(dict(self.params)))
@@ -150,6 +158,10 @@ class RunResult:
 
     def as_json(self) -> dict:
         """The ``run --json`` object."""
-        return {"experiment": self.experiment, "params": dict(self.params),
-                "metrics": dict(self.metrics), "seed": self.seed,
-                "components": {k: dict(v) for k, v in self.components.items()}}
+        out = {"experiment": self.experiment, "params": dict(self.params),
+               "metrics": dict(self.metrics), "seed": self.seed,
+               "components": {k: dict(v) for k, v in self.components.items()}}
+        if self.members:
+            out["members"] = {g: {m: dict(f) for m, f in ms.items()}
+                              for g, ms in self.members.items()}
+        return out

@@ -22,6 +22,7 @@ class ExperimentFacts(Protocol):
     title: str
     schema: Schema
     does_io: bool
+    draws_groups: bool
 
 
 _lookup: Callable[[str], Any] | None = None

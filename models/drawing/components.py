@@ -62,6 +62,11 @@ class ComponentKind:
     carries : tuple of str
         For general workloads: the workload parameters each component of the
         kind carries itself (the inspector shows these and no others).
+    member : str
+        For a group (a storage group, a channel group): the registry key of
+        one of its members. The card stands for ``count`` such components,
+        each simulated on its own (:func:`models.drawing.config.from_scenario`
+        expands it); empty for a single component.
     """
 
     key: str
@@ -72,6 +77,12 @@ class ComponentKind:
     experiments: tuple[str, ...] = ()
     general: str = ""
     carries: tuple[str, ...] = ()
+    member: str = ""
+
+    @property
+    def is_group(self) -> bool:
+        """Whether one card of this kind stands for several components."""
+        return bool(self.member)
 
     @property
     def icon(self) -> str:
@@ -79,10 +90,11 @@ class ComponentKind:
         return self.key
 
 
-def _k(key, label, category, help, implies=None, experiments=(), general="", carries=()):
+def _k(key, label, category, help, implies=None, experiments=(), general="", carries=(),
+       member=""):
     return ComponentKind(key, label, category, help,
                          MappingProxyType(dict(implies or {})), tuple(experiments),
-                         general, tuple(carries))
+                         general, tuple(carries), member)
 
 
 #: Parameters of the general workloads (declared in models/workloads/params.py).
@@ -136,6 +148,14 @@ _KINDS = (
     _k("chan_zhpf", "zHPF channel", "channel",
        "High Performance FICON (transport mode): one TCW carries the whole "
        "address list of an I/O.", implies={"protocol": "zHPF"}),
+    _k("chg_ficon", "FICON channel group", "channel",
+       "N FICON CHPIDs of one type drawn as one card: each is its own path, "
+       "and I/O to the control units they reach is spread over all of them.",
+       implies={"protocol": "FICON"}, member="chan_ficon"),
+    _k("chg_zhpf", "zHPF channel group", "channel",
+       "N zHPF CHPIDs of one type drawn as one card: each is its own path, "
+       "and I/O to the control units they reach is spread over all of them.",
+       implies={"protocol": "zHPF"}, member="chan_zhpf"),
     _k("cu_ds8000", "DS8000 control unit", "control_unit",
        "A DS8000-style storage control unit: cache in 4 KB slots, record, "
        "partial-track or full-track staging, sequential detection."),
@@ -152,6 +172,21 @@ _KINDS = (
        "An original 3390 drive: 4,224 RPM, 14.2 ms per turn and a 9.5 ms "
        "average seek. Every page I/O waits for the track to come round.",
        implies={"device": "3390"}),
+    _k("sg_hdd10k", "Storage group on HDD 10K", "volume",
+       "An SMS storage group: N emulated 3390 volumes on 10K RPM disks, drawn as "
+       "one card. Each volume has its own queue, aliases and rank; the group's "
+       "volumes spread over the ranks it is linked to.",
+       implies={"device": "HDD10K"}, member="vol_hdd10k"),
+    _k("sg_hdd15k", "Storage group on HDD 15K", "volume",
+       "An SMS storage group: N emulated 3390 volumes on 15K RPM disks, drawn as "
+       "one card. Each volume has its own queue, aliases and rank; the group's "
+       "volumes spread over the ranks it is linked to.",
+       implies={"device": "HDD15K"}, member="vol_hdd15k"),
+    _k("sg_ssd", "Storage group on SSD", "volume",
+       "An SMS storage group: N emulated 3390 volumes on solid-state drives, drawn "
+       "as one card. Each volume has its own queue, aliases and rank; the group's "
+       "volumes spread over the ranks it is linked to.",
+       implies={"device": "SSD"}, member="vol_ssd"),
     _k("vol_raid", "RAID rank", "rank",
        "A RAID-5 rank of 8 drives (7+P or 6+P+S) under the volumes linked to "
        "it: their tracks stripe over its drives, so requests issued together "

@@ -72,6 +72,7 @@ class ChannelPath:
     tape_drives: tuple[str, ...] = ()
     processors: tuple[str, ...] = ()
     properties: Mapping = field(default_factory=dict)
+    group: str | None = None        # the channel group's canvas label, if drawn in one
 
 
 @dataclass(frozen=True)
@@ -91,6 +92,7 @@ class Rank:
     drive: str
     raid: str = RAID
     properties: Mapping = field(default_factory=dict)
+    group: str | None = None        # the storage group that brings it (its ``ranks``)
 
 
 @dataclass(frozen=True)
@@ -110,6 +112,7 @@ class Volume:
     aliases: int = ALIASES
     model: str = VOLUME_MODEL
     properties: Mapping = field(default_factory=dict)
+    group: str | None = None        # the storage group's canvas label, if drawn in one
 
 
 @dataclass(frozen=True)
@@ -295,48 +298,104 @@ def _item_from(klass, raw: Any, section: str):
 
 
 # ---- from the canvas ------------------------------------------------------------
+def member_names(label: str, count: int, names: str | None = None) -> tuple[str, ...]:
+    """The names of a group card's members: ``names`` (comma separated) when
+    given, else the group's label and a number (``PRDSG`` → ``PRDSG001`` …).
+
+    Raises
+    ------
+    ValueError
+        ``names`` does not list ``count`` distinct names.
+    """
+    if names:
+        out = tuple(x.strip() for x in str(names).split(",") if x.strip())
+        if len(out) != count or len(set(out)) != count:
+            raise ValueError(f"'{label}' holds {count} but lists {len(set(out))} distinct names")
+        return out
+    width = max(2, len(str(count)))
+    head = label.replace(" ", "")
+    return tuple(f"{head}{i:0{width}d}" for i in range(1, count + 1))
+
+
+def members_of(node) -> tuple[str, ...]:
+    """A canvas component's simulated members: its own label, or a group's member names."""
+    if not components.kind(node.kind).is_group:
+        return (node.label,)
+    count = int(node.properties.get("count", _GROUP_COUNT[node.category]))
+    return member_names(node.label, count, node.properties.get("names"))
+
+
+def own_ranks(node) -> tuple[str, ...]:
+    """The ranks a storage group brings with it (its ``ranks`` property), by name."""
+    if not components.kind(node.kind).is_group or node.category != "volume":
+        return ()
+    n = int(node.properties.get("ranks", 0) or 0)
+    width = max(2, len(str(n)))
+    return tuple(f"{node.label.replace(' ', '')}-R{j:0{width}d}" for j in range(1, n + 1))
+
+
+#: Members of a group card whose count is not set (the property's default).
+_GROUP_COUNT = {"volume": 10, "channel": 4}
+
+
 def from_scenario(sc) -> Configuration:
     """The configuration drawn on a :class:`models.drawing.scenario.Scenario`.
 
     Components are taken in canvas order (by id); references between them
-    follow the links. Wiring problems are the scenario's to report
+    follow the links. A group card (a storage group, a channel group) gives
+    one record per member, named by :func:`member_names`: a storage group's
+    volumes go round the ranks it is linked to (volume ``i`` on rank
+    ``i mod k``), and whatever is linked to a group is linked to every
+    member. Wiring problems are the scenario's to report
     (:meth:`Scenario.issues`): this function takes the drawing as it is.
     """
     nodes = sorted(sc.nodes.values(), key=id_order)
-    label = {n.id: n.label for n in nodes}
+    label = {n.id: members_of(n) for n in nodes}
     adj: dict[str, list] = {n.id: [] for n in nodes}
     for ln in sorted(sc.links.values(), key=id_order):
         adj[ln.source].append(sc.nodes[ln.target])
         adj[ln.target].append(sc.nodes[ln.source])
 
     def near(node, category: str) -> tuple[str, ...]:
-        return tuple(label[m.id] for m in adj[node.id] if m.category == category)
+        return tuple(name for m in adj[node.id] if m.category == category for name in label[m.id])
 
     out: dict[str, list] = {s: [] for s, _ in _SECTIONS}
     for n in nodes:
         cat = n.category
         props = _props(n.properties)
+        group = n.label if components.kind(n.kind).is_group else None
         if cat == "processor":
             out["processors"].append(Processor(n.label, PROCESSOR_TYPES[n.kind],
                                                float(n.properties.get("speed", 1.0)), props))
         elif cat == "channel":
-            out["channels"].append(ChannelPath(
-                n.label, CHANNEL_PROTOCOLS[n.kind],
-                str(n.properties.get("channel", CHANNEL_GENERATION)),
-                near(n, "control_unit"), near(n, "tape"), near(n, "processor"), props))
+            for name in label[n.id]:
+                out["channels"].append(ChannelPath(
+                    name, CHANNEL_PROTOCOLS[_member_kind(n.kind)],
+                    str(n.properties.get("channel", CHANNEL_GENERATION)),
+                    near(n, "control_unit"), near(n, "tape"), near(n, "processor"), props,
+                    group))
         elif cat == "control_unit":
             out["control_units"].append(ControlUnit(
                 n.label, float(n.properties.get("cache_gb", CACHE_GB)), props))
         elif cat == "rank":
-            devices = [VOLUME_DEVICES[m.kind] for m in adj[n.id] if m.kind in VOLUME_DEVICES]
+            devices = [VOLUME_DEVICES[_member_kind(m.kind)] for m in adj[n.id]
+                       if _member_kind(m.kind) in VOLUME_DEVICES]
             out["ranks"].append(Rank(n.label, devices[0] if devices else "HDD15K",
                                      str(n.properties.get("raid", RAID)), props))
         elif cat == "volume":
             cus = near(n, "control_unit")
-            out["volumes"].append(Volume(
-                n.label, VOLUME_DEVICES[n.kind], cus[0] if cus else None, near(n, "rank"),
-                int(n.properties.get("aliases", ALIASES)),
-                str(n.properties.get("model", VOLUME_MODEL)), props))
+            ranks = near(n, "rank")
+            if group and not ranks and own_ranks(n):
+                ranks = own_ranks(n)
+                for r in ranks:
+                    out["ranks"].append(Rank(r, VOLUME_DEVICES[_member_kind(n.kind)],
+                                             RAID, _props({}), group))
+            for i, name in enumerate(label[n.id]):
+                out["volumes"].append(Volume(
+                    name, VOLUME_DEVICES[_member_kind(n.kind)], cus[0] if cus else None,
+                    (ranks[i % len(ranks)],) if group and ranks else ranks,
+                    int(n.properties.get("aliases", ALIASES)),
+                    str(n.properties.get("model", VOLUME_MODEL)), props, group))
         elif cat == "dataset":
             out["datasets"].append(Dataset(n.label, n.kind, near(n, "volume"), props))
         elif cat == "tape":
@@ -352,6 +411,11 @@ def from_scenario(sc) -> Configuration:
     return Configuration(**{k: tuple(v) for k, v in out.items()})
 
 
+
+
+def _member_kind(key: str) -> str:
+    """The kind of one member of a group kind (the kind itself otherwise)."""
+    return components.kind(key).member or key
 
 
 def names(items: Iterable) -> list[str]:

@@ -403,6 +403,12 @@ def case_names(registered) -> list[str]:
     return [n for n in registered if (SCENARIOS / f"{n}.json").exists()]
 
 
+def example_names(registered) -> list[str]:
+    """The built-in example drawings: scenario files named for no experiment
+    (``large_shop``), in name order."""
+    return sorted(p.stem for p in SCENARIOS.glob("*.json") if p.stem not in registered)
+
+
 @functools.lru_cache(maxsize=None)
 def _case_text(name: str) -> str:
     return (SCENARIOS / f"{name}.json").read_text(encoding="utf-8")

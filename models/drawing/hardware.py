@@ -110,6 +110,42 @@ COMPONENT_PARAMS: Mapping[str, tuple[Param, ...]] = MappingProxyType({
 })
 
 
+#: Properties of a group card (a storage group, a channel group), by category.
+GROUP_PARAMS: Mapping[str, tuple[Param, ...]] = MappingProxyType({
+    "volume": (
+        Param("count", "int", 10, min=1, max=4096, group="volume", label="Volumes",
+              help="How many 3390 volumes the storage group holds. Each is simulated "
+                   "with its own queue (IOSQ), aliases and rank; a dataset on the group "
+                   "spreads its blocks over all of them."),
+        Param("names", "text", None, optional=True, group="volume", label="Volume serials",
+              help="The volumes' serials, comma separated, as many as the group holds "
+                   "(an import from RMF fills them in). Not set: the group's label "
+                   "and a number, PRDSG001, PRDSG002, …"),
+        Param("ranks", "int", 0, min=0, max=512, group="volume", label="Own RAID ranks",
+              help="RAID ranks (8 drives each) the group's volumes stripe over when no "
+                   "rank card is linked to it: named after the group, PRDSG-R01 …, with "
+                   "volume i on rank i mod N. 0: each volume on a rank of its own, as a "
+                   "single volume. Linked rank cards take precedence."),
+    ),
+    "channel": (
+        Param("count", "int", 4, min=1, max=256, group="channel", label="Channels",
+              help="How many CHPIDs of this type the group holds. Each is its own path; "
+                   "a control unit linked to the group is reached over all of them."),
+        Param("names", "text", None, optional=True, group="channel", label="CHPIDs",
+              help="The CHPIDs, comma separated, as many as the group holds (an import "
+                   "from RMF fills them in). Not set: the group's label and a number."),
+    ),
+})
+
+
+def group_param(category: str, key: str) -> Param | None:
+    """The group-card property ``key`` of ``category`` (``None`` if none)."""
+    for p in GROUP_PARAMS.get(category, ()):
+        if p.name == key:
+            return p
+    return None
+
+
 def component_param(category: str, key: str) -> Param | None:
     """The component property ``key`` of ``category`` (``None`` if none)."""
     for p in COMPONENT_PARAMS.get(category, ()):
@@ -189,9 +225,16 @@ def _choice(key: str, raw: Any, choices: tuple) -> Any:
 
 def _swap_kinds(sc, shape: KindParam, value: Any) -> None:
     new = shape.kinds[value]
+    # A group card (storage group) swaps to the group of the new kind.
+    group_of = {k.member: k.key for k in components.KINDS.values() if k.is_group}
     for n in sc.of_category(shape.category):
         if n.kind in shape.kinds.values():
             n.kind = new
+        elif components.kind(n.kind).member in shape.kinds.values():
+            if new not in group_of:
+                raise ParamError(f"{shape.category.replace('_', ' ')} groups come in no "
+                                 f"{components.kind(new).label} kind: '{n.label}' cannot be one")
+            n.kind = group_of[new]
 
 
 def set_count(sc, shape: CountParam, count: int, param: Param) -> None:
@@ -247,7 +290,7 @@ def derive(sc, param: Param) -> Any:
         return sum(1 for n in sc.nodes.values() if shape.counts(sc, n))
     if isinstance(shape, KindParam):
         for n in _used_first(sc, shape.category):
-            v = shape.value(n.kind)
+            v = shape.value(components.kind(n.kind).member or n.kind)
             if v is not None and v in param.choices:
                 return v
     return None

@@ -20,7 +20,7 @@ import math
 from contextlib import contextmanager
 from typing import Any, Callable, Iterable
 
-from models.drawing import catalog, components, hardware
+from models.drawing import catalog, components, config, hardware
 from models.drawing.elements import Issue, Link, Node, id_number, id_order
 from models.core.params import Param, ParamError, shorten, show_value
 
@@ -279,6 +279,10 @@ class Scenario:
             p = hardware.component_param(cat, key)
             if p is not None:
                 return p
+        for cat in (category,) if category is not None else tuple(hardware.GROUP_PARAMS):
+            p = hardware.group_param(cat, key)
+            if p is not None:
+                return p
         return None
 
     def params_for(self, node_id: str) -> list[Param]:
@@ -297,6 +301,8 @@ class Scenario:
                    and (not mine or p.name in mine)]
         have = {p.name for p in out}
         out += [p for p in hardware.COMPONENT_PARAMS.get(cat, ()) if p.name not in have]
+        if components.kind(node.kind).is_group:
+            out = [*hardware.GROUP_PARAMS.get(cat, ()), *out]
         return out
 
     def is_shared(self, node_id: str, key: str) -> bool:
@@ -351,6 +357,7 @@ class Scenario:
                 out += self._tape_issues(work)
         out += self._value_issues(exp)
         out += self._rank_issues()
+        out += self._group_issues(exp)
         out += self._coupling_issues(exp)
         return out
 
@@ -388,7 +395,8 @@ class Scenario:
         """A rank holds one type of drive: its volumes' kinds must agree."""
         out = []
         for rank in self.of_category("rank"):
-            kinds = {n.kind for n in self.neighbours(rank.id, "volume")}
+            kinds = {components.kind(n.kind).member or n.kind
+                     for n in self.neighbours(rank.id, "volume")}
             if len(kinds) > 1:
                 shown = ", ".join(sorted(components.kind(k).label for k in kinds))
                 out.append(Issue(rank.id, f"one rank holds one type of drive, but its volumes "
@@ -396,6 +404,34 @@ class Scenario:
             if "vol_3390" in kinds:
                 out.append(Issue(rank.id, "a native 3390 is a drive of its own, not a volume "
                                           "on a RAID rank: remove the link"))
+        return out
+
+    def _group_issues(self, exp) -> list[Issue]:
+        """Group cards: their member names must be listed right and be names
+        of their own, and the experiment must simulate every member."""
+        out: list[Issue] = []
+        groups = [n for n in self.nodes.values() if components.kind(n.kind).is_group]
+        if not groups:
+            return out
+        if not getattr(exp, "draws_groups", False):
+            return [Issue(g.id, f"'{exp.title}' models one component of each kind: draw the "
+                                "group's members one by one, or run it as your own system")
+                    for g in groups]
+        seen = {n.label: n for n in self.nodes.values()}
+        for g in groups:
+            try:
+                names = config.members_of(g) + config.own_ranks(g)
+            except ValueError as exc:
+                out.append(Issue(g.id, str(exc)))
+                continue
+            for name in names:
+                other = seen.get(name)
+                if other is not None and other.id != g.id:
+                    out.append(Issue(g.id, f"its member '{name}' has the name of "
+                                           f"{other.label if other.label != name else 'a component'}"
+                                           ": names are keys of every report, so each must be unique"))
+                    break
+                seen[name] = g
         return out
 
     def _workload(self) -> Node | None:

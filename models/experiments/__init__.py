@@ -42,7 +42,9 @@ class Experiment:
     ``does_io``: the run moves data over channels (its drawing needs the
     whole path dataset → volume → control unit → channel → processor);
     ``False`` for a layout computation that only needs the dataset on its
-    volume.
+    volume. ``draws_groups``: the model simulates every volume and channel
+    of the drawing, so group cards (storage groups, channel groups) may be
+    drawn.
     """
 
     name: str
@@ -52,6 +54,7 @@ class Experiment:
     metrics: tuple[Metric, ...]
     run: Callable[[dict, RunContext], RunResult] | None = None
     does_io: bool = True
+    draws_groups: bool = False
 
     def resolve(self, overrides: dict | None) -> dict:
         return self.schema.resolve(overrides, self.name)

@@ -12,6 +12,7 @@ from __future__ import annotations
 from models.experiments import Experiment
 from models.core.params import Metric, Schema
 from models.core.run import RunContext, RunResult
+from models.io.reports import split_groups
 from models.workloads import params as wp
 from models.workloads.system import cpu_table, figures, run_system, workload_table
 from models.core import analytic
@@ -55,8 +56,10 @@ def run(params: dict, ctx: RunContext) -> RunResult:
         reports.append(cpu_table(sysrun))
     if sysrun.estimates:
         reports.append(analytic.table(sysrun.estimates))
+    drawn, members = (split_groups(sysrun.system.config, comps) if sysrun.system is not None
+                      else (comps, {}))
     return RunResult("custom", params, ctx.seed, metrics, reports=tuple(reports),
-                     trace=ctx.trace, components=comps)
+                     trace=ctx.trace, components=drawn, members=members)
 
 
 def _io_metrics(sysrun, comps: dict) -> dict:
@@ -107,5 +110,5 @@ EXPERIMENTS = [
         "Draw your own configuration (channels, control units, ranks, volumes, datasets, "
         "processors) and put general I/O and CPU workloads on it: RMF-style reports per "
         "component and an analytic estimate beside them.",
-        SCHEMA, METRICS, run),
+        SCHEMA, METRICS, run, draws_groups=True),
 ]

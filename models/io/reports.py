@@ -58,9 +58,91 @@ def device_table(sub, elapsed: float) -> Table:
 
 
 def system_tables(system, elapsed: float) -> tuple[Table, ...]:
-    """Device, channel path, cache subsystem and rank activity of a system."""
-    return (device_activity(system, elapsed), channel_activity(system, elapsed),
-            cache_activity(system), rank_activity(system, elapsed))
+    """Device, channel path, cache subsystem and rank activity of a system,
+    and storage group activity where the drawing has storage groups."""
+    tables = (device_activity(system, elapsed), channel_activity(system, elapsed),
+              cache_activity(system), rank_activity(system, elapsed))
+    if any(v.group for v in system.config.volumes):
+        tables += storage_group_activity(system.config, system.component_figures(elapsed))
+    return tables
+
+
+# ---- group cards ------------------------------------------------------------------
+#: Busiest volumes of each storage group listed in its report.
+TOP_N = 5
+_TIMES = ("resp_ms", "iosq_ms", "pend_ms", "disc_ms", "conn_ms")
+
+
+def group_totals(members: dict[str, dict[str, float]]) -> dict[str, float]:
+    """A group card's figures from its members': the number of members,
+    summed I/O rates, rate-weighted mean times, mean and busiest busy (or
+    utilisation) %."""
+    out: dict[str, float] = {"members": float(len(members))}
+    figs = list(members.values())
+    if figs and "io_rate" in figs[0]:
+        rate = sum(f["io_rate"] for f in figs)
+        out["io_rate"] = rate
+        for k in _TIMES:
+            out[k] = sum(f[k] * f["io_rate"] for f in figs) / rate if rate else 0.0
+    for k in ("busy_pct", "utilization_pct"):
+        if figs and k in figs[0]:
+            out[k] = sum(f[k] for f in figs) / len(figs)
+            out["max_" + k] = max(f[k] for f in figs)
+    return out
+
+
+def split_groups(config, figures: dict[str, dict[str, float]]) -> tuple[dict, dict]:
+    """(figures as drawn, members by group) from every simulated component's
+    figures: a group's members leave the first and appear in the second
+    under the group's label; the group's totals (:func:`group_totals`)
+    take their place under that label."""
+    groups: dict[str, list[str]] = {}
+    ranks: dict[str, list[str]] = {}
+    for item in (*config.volumes, *config.channels):
+        if item.group:
+            groups.setdefault(item.group, []).append(item.name)
+    for r in config.ranks:
+        if r.group:
+            ranks.setdefault(r.group, []).append(r.name)
+    if not groups:
+        return figures, {}
+    members = {g: {n: figures[n] for n in (*names, *ranks.get(g, ())) if n in figures}
+               for g, names in groups.items()}
+    inside = {n for ms in members.values() for n in ms}
+    drawn = {k: v for k, v in figures.items() if k not in inside}
+    for g, names in groups.items():
+        drawn[g] = group_totals({n: figures[n] for n in names if n in figures})
+        own = [figures[r]["busy_pct"] for r in ranks.get(g, ()) if r in figures]
+        if own:
+            drawn[g]["rank_busy_pct"] = sum(own) / len(own)
+            drawn[g]["max_rank_busy_pct"] = max(own)
+    return drawn, members
+
+
+def storage_group_activity(config, figures: dict[str, dict[str, float]]) -> tuple[Table, Table]:
+    """RMF's storage group line and the busiest volumes of each group."""
+    drawn, members = split_groups(config, figures)
+    sgs = [g for g in members if any(v.group == g for v in config.volumes)]
+    rows, top = [], []
+    for g in sgs:
+        ms = {n: f for n, f in members[g].items() if "io_rate" in f}
+        busy = sorted(f["busy_pct"] for f in ms.values())
+        t = drawn[g]
+        rows.append((g, len(ms), round(t["io_rate"], 1), round(t["resp_ms"], 3),
+                     round(t["iosq_ms"], 3), round(t["pend_ms"], 3), round(t["disc_ms"], 3),
+                     round(t["conn_ms"], 3), round(busy[0], 1), round(busy[len(busy) // 2], 1),
+                     round(busy[-1], 1)))
+        ranked = sorted(ms.items(), key=lambda kv: (-kv[1]["busy_pct"], kv[0]))[:TOP_N]
+        for i, (name, f) in enumerate(ranked, 1):
+            top.append((g, i, name, round(f["io_rate"], 1), round(f["resp_ms"], 3),
+                        round(f["busy_pct"], 1)))
+    return (Table("Storage group activity",
+                  ("storage group", "volumes", "I/O rate /s", "resp ms", "IOSQ ms", "PEND ms",
+                   "DISC ms", "CONN ms", "min % busy", "median % busy", "max % busy"),
+                  tuple(rows), note="times are I/O-rate-weighted means over the group's volumes"),
+            Table("Busiest volumes by storage group",
+                  ("storage group", "rank", "volume", "I/O rate /s", "resp ms", "% busy"),
+                  tuple(top), note=f"the {TOP_N} busiest volumes of each group"))
 
 
 def device_activity(system, elapsed: float) -> Table:

@@ -13,7 +13,7 @@ def test_case_studies_menu_and_start_page_list_every_experiment(window):
     menus = {a.text().replace("&", ""): a.menu() for a in window.menuBar().actions()}
     titles = [a.text() for a in menus["Case studies"].actions()]
     assert titles == [e.title for e in experiments.registry().values()]
-    assert set(window.start_page.buttons) == set(experiments.registry())
+    assert set(window.start_page.buttons) == set(experiments.registry()) | set(scenario_io.example_names())
     window.show_start_page()
     window.start_page.buttons["spool_dump"].click()
     assert window.editor.scenario.experiment == "spool_dump"

@@ -15,7 +15,7 @@ from PySide6.QtCore import QLineF, QPointF, QRectF, Qt
 from PySide6.QtGui import QColor, QFont, QPainterPath, QPainterPathStroker, QPen
 from PySide6.QtWidgets import QGraphicsItem, QGraphicsObject, QGraphicsPathItem
 
-from models.drawing import components
+from models.drawing import components, config
 from ui.icons import icon_for
 
 NODE_W, NODE_H = 150.0, 92.0
@@ -103,6 +103,8 @@ class NodeItem(QGraphicsObject):
         if activity is not None:
             self._paint_activity(painter, activity.level)
         icon_for(node.kind).paint(painter, QRectF((NODE_W - ICON) / 2, 6, ICON, ICON).toRect())
+        if kind.is_group:
+            self._paint_count(painter, node)
         font = QFont(painter.font())
         font.setPointSizeF(10.5)
         font.setBold(True)
@@ -115,6 +117,23 @@ class NodeItem(QGraphicsObject):
         issues = self.scene().issues_for(self.node_id)
         if issues:
             self._paint_issue(painter, "⚠ " + issues[0] + (f" (+{len(issues) - 1} more)" if len(issues) > 1 else ""))
+
+    def _paint_count(self, painter, node) -> None:
+        """A group card says how many it stands for: "×100" beside its icon."""
+        try:
+            count = len(config.members_of(node))
+        except ValueError:
+            count = int(node.properties.get("count", 0) or 0)
+        font = QFont(painter.font())
+        font.setPointSizeF(10.0)
+        font.setBold(True)
+        painter.setFont(font)
+        rect = QRectF(6, 8, (NODE_W - ICON) / 2 - 8, 20)
+        painter.setPen(Qt.PenStyle.NoPen)
+        painter.setBrush(QColor("#37474f"))
+        painter.drawRoundedRect(rect, 6, 6)
+        painter.setPen(QColor("#ffffff"))
+        painter.drawText(rect, Qt.AlignmentFlag.AlignCenter, f"×{count}")
 
     def _paint_activity(self, painter, level: float) -> None:
         """A ring as strong as the busy share, and the share in a corner badge."""
