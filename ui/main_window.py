@@ -596,9 +596,15 @@ class MainWindow(QMainWindow):
         if not self.run():
             return
         loop = QEventLoop()
+        # A timer of our own, stopped when the run ends: a pending single shot
+        # would keep the loop (and itself) alive for the whole timeout.
+        timer = QTimer()
+        timer.setSingleShot(True)
+        timer.timeout.connect(loop.quit)
         self.run_done.connect(loop.quit)
-        QTimer.singleShot(int(timeout_s * 1000), loop.quit)
+        timer.start(int(timeout_s * 1000))
         loop.exec()
+        timer.stop()
         self.run_done.disconnect(loop.quit)
 
     def _on_worker_progressed(self, fraction: float) -> None:

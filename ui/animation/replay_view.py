@@ -67,8 +67,7 @@ class ReplayView(QWidget):
             # The drive type a view draws (a disk's arm and platter, or flash).
             self.data.meta.setdefault("device", result.params["device"])
         self.tabs.blockSignals(True)
-        self.tabs.clear()
-        self.views = {}
+        self._drop_views()
         if self.data is not None:
             for cls in VIEW_CLASSES:
                 if cls.supports(self.data):
@@ -80,6 +79,17 @@ class ReplayView(QWidget):
         self.note.setText(self._note(result))
         self.controller.set_data(self.data)
         self._on_tabs_current_changed(self.tabs.currentIndex())
+
+    def _drop_views(self) -> None:
+        # QTabWidget.clear() only takes the tabs away: the views stay its
+        # children, each with the last run's trace. Delete them, so the window
+        # keeps no run it no longer shows (issue #29).
+        old = [self.tabs.widget(i) for i in range(self.tabs.count())]
+        self.tabs.clear()
+        for view in old:
+            view.setParent(None)
+            view.deleteLater()
+        self.views = {}
 
     def _note(self, result) -> str:
         if result is None:

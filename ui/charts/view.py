@@ -79,6 +79,17 @@ class ChartWidget(pg.PlotWidget):
             item.enableAutoRange(axis="y")
         # Bars and spans keep the ranges they set: room above for the value labels.
 
+    def clear_data(self) -> None:
+        """Show nothing and let go of the data (a run it no longer shows)."""
+        item = self.getPlotItem()
+        item.clear()
+        if item.legend is not None:
+            item.legend.scene().removeItem(item.legend)
+            item.legend = None
+        self.data = None
+        self._curves = []
+        self._buffers = []
+
     def restyle(self) -> None:
         """Draw the data again at the current style scale (presentation mode on or off)."""
         if self.data is not None:
@@ -217,6 +228,12 @@ class ChartsView(QWidget):
                 widget = self._widgets[data.key] = ChartWidget(self)
             widget.show_data(data)
             self.tabs.addTab(widget, data.title)
+        # A chart this run does not have keeps its widget (and the tab comes
+        # back the next time a run has it), not the data of an older run.
+        shown = {data.key for data in charts}
+        for key, widget in self._widgets.items():
+            if key not in shown and widget.data is not None:
+                widget.clear_data()
         self.tabs.setVisible(bool(charts))
         self.empty.setVisible(not charts)
         if result is not None and not charts:

@@ -14,6 +14,8 @@ text field; the student can still work on the canvas.
 """
 from __future__ import annotations
 
+import weakref
+
 from PySide6.QtCore import QEvent, QObject, Qt, Signal
 from PySide6.QtGui import QAction, QKeySequence, QPainter
 from PySide6.QtWidgets import (QAbstractSpinBox, QApplication, QComboBox, QDockWidget,
@@ -59,7 +61,7 @@ class LessonPlayer(QObject):
         self.driver = AppDriver(window)
         self.lesson: lessons_mod.Lesson | None = None
         self.index = -1
-        self.result = None
+        self._result: weakref.ref | None = None
         self._run_drawing: dict | None = None
         self.moment_t: float | None = None
         self.problem = ""
@@ -68,6 +70,19 @@ class LessonPlayer(QObject):
 
     def _on_window_run_finished(self, result) -> None:
         self.result = result
+
+    @property
+    def result(self):
+        """The last run the window finished, while the window still holds it.
+
+        Held weakly: the player never keeps a run the window no longer shows
+        (a scenario opened since dropped it; issue #29).
+        """
+        return self._result() if self._result is not None else None
+
+    @result.setter
+    def result(self, result) -> None:
+        self._result = weakref.ref(result) if result is not None else None
 
     # ---- control --------------------------------------------------------
     def start(self, lesson: lessons_mod.Lesson, step: int = 0) -> None:

@@ -1,0 +1,107 @@
+"""The window keeps no run it no longer shows (issue #29).
+
+A user runs case study after case study in one window and looks at the
+Charts, the Animation and the Canvas after each. Once a run is replaced (the
+next run, or another scenario opened), nothing of it may stay: not the
+result, its trace, the replay's index of it, the replay views drawn from it,
+nor the charts' data. Checked with weak references and a garbage collection,
+after Qt has deleted what was scheduled for deletion (as the event loop would
+when idle). bench/window_memory.py measures what that means in megabytes.
+"""
+from __future__ import annotations
+
+import gc
+import weakref
+
+import pytest
+from PySide6.QtCore import QEvent
+from PySide6.QtWidgets import QApplication
+
+CASE, OTHER = "natural_ziip", "program_fetch"
+
+
+def look(win) -> None:
+    """Charts, every replay tab, then the Canvas, each painted."""
+    for name in ("charts", "animation"):
+        assert win.show_view(name) is None
+        QApplication.processEvents()
+        win.grab()
+    replay = win.replay_view()
+    for i in range(replay.tabs.count()):
+        replay.tabs.setCurrentIndex(i)
+        QApplication.processEvents()
+        win.grab()
+    win.show_canvas()
+    QApplication.processEvents()
+    win.grab()
+
+
+def settle() -> None:
+    """What an idle event loop does: deferred deletes, then a collection."""
+    for _ in range(3):
+        QApplication.processEvents()
+        QApplication.sendPostedEvents(None, QEvent.Type.DeferredDelete.value)
+    gc.collect()
+
+
+def run_case(win, case: str):
+    assert win.open_case_or_file(case) is None
+    win.run_and_wait()
+    result = win.document.result
+    assert result is not None and result.experiment == case, win.status.text()
+    look(win)
+    return result
+
+
+def run_objects(win) -> dict[str, weakref.ref]:
+    """Weak references to what the window made of the run it shows now."""
+    result = win.document.result
+    replay, charts = win.replay_view(), win.charts_view()
+    refs = {"result": weakref.ref(result), "trace": weakref.ref(result.trace),
+            "replay data": weakref.ref(replay.data)}
+    refs.update({f"replay view {title}": weakref.ref(view)
+                 for title, view in replay.views.items()})
+    refs.update({f"chart data {key}": weakref.ref(chart.data)
+                 for key, chart in charts.charts().items()})
+    return refs
+
+
+def alive(refs: dict[str, weakref.ref]) -> list[str]:
+    return [name for name, ref in refs.items() if ref() is not None]
+
+
+@pytest.mark.parametrize("replace", ["run again", "run another case study",
+                                     "open another scenario"])
+def test_a_replaced_run_leaves_nothing_in_the_window(window, replace):
+    run_case(window, CASE)
+    old = run_objects(window)
+    # The run shown is the run held: a replay and charts of it exist.
+    assert any(name.startswith("replay view") for name in old)
+    assert any(name.startswith("chart data") for name in old)
+    if replace == "run again":
+        window.run_and_wait()
+        assert window.document.result is not None
+        look(window)
+    elif replace == "run another case study":
+        run_case(window, OTHER)
+    else:
+        assert window.open_case_or_file(OTHER) is None
+        look(window)
+    settle()
+    assert alive(old) == []
+    if replace != "open another scenario":
+        # The run now shown is still there (the check above is not vacuous).
+        assert "result" in alive(run_objects(window))
+
+
+def test_many_runs_hold_the_last_one_only(window):
+    """Runs of different case studies in turn: each one's objects go when the
+    next is shown (what a window holds does not grow with the runs)."""
+    runs = []
+    for case in (CASE, OTHER, "db2_io", CASE):
+        run_case(window, case)
+        runs.append((case, run_objects(window)))
+    settle()
+    assert [(case, alive(refs)) for case, refs in runs[:-1]] == [
+        (case, []) for case, _ in runs[:-1]]
+    assert "result" in alive(runs[-1][1])
