@@ -168,9 +168,9 @@ def main(argv: list[str] | None = None) -> int:
     sim_s = 1.0 if args.reference else 5.0
     sim_s = next(x for x in (args.seconds, args.sim_seconds, sim_s) if x is not None)
     rate = next(x for x in (args.rate, args.io_rate, rate) if x is not None)
-    vols = args.volumes or vols
-    chans = args.channels or chans
-    cus = args.control_units or cus
+    vols = vols if args.volumes is None else args.volumes
+    chans = chans if args.channels is None else args.channels
+    cus = cus if args.control_units is None else args.control_units
     if min(vols, chans, cus) < 1 or sim_s <= 0 or rate <= 0:
         ap.error("volumes, channels, control units, seconds and rate must be positive")
     run(sim_s, rate, args.profile, vols, chans, cus, args.seed)
