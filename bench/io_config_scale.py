@@ -1,9 +1,9 @@
 """Bench: a large I/O configuration under a mixed load, simulated vs wall time.
 
-64 volumes (3390-9, HDD15K, 3 HyperPAV aliases each) on 8 RAID-5 ranks (8
-volumes a rank), behind 2 control units (32 volumes and 64 GB each), both
-reached by 8 zHPF channel paths. Poisson arrivals at ``rate`` I/Os per
-second, each to a random volume:
+By default 64 volumes (3390-9, HDD15K, 3 HyperPAV aliases each) on 8 RAID-5
+ranks (8 volumes a rank), behind 2 control units (64 GB each, the volumes
+dealt out between them), all reached by 8 zHPF channel paths. Poisson
+arrivals at ``rate`` I/Os per second, each to a random volume:
 
 * 75 % single-page random reads of a hot set (mostly cache hits),
 * 5 % single-page random reads anywhere on the volume (misses),
@@ -13,51 +13,71 @@ second, each to a random volume:
   is a RAID-5 small write, 4 drive operations, in the background).
 
 The ranks do most of the work (destages and misses); the channels and
-the cache have room.
+the cache have room. ``--volumes``, ``--channels`` and ``--control-units``
+size the configuration (still 8 volumes a rank, every path to every
+unit); ``--reference`` is the shop of issue 29: 1,000 volumes, 16
+channels, 4 control units, 200,000 I/O/s.
 
-Prints simulated I/Os per wall second, simulated seconds per wall second,
-events per I/O, and the RMF figures of a few components; ``--profile``
-adds the top of a cProfile listing.
+Prints simulated seconds per wall second, µs of CPU per I/O, engine events
+per I/O and the peak RSS of the process, then the RMF figures of a few
+components; ``--profile`` adds the top of a cProfile listing.
 
     .venv/bin/python bench/io_config_scale.py [sim_seconds] [rate] [--profile]
+        [--volumes N] [--channels N] [--control-units N] [--rate R] [--seconds S]
+        [--reference] [--seed N]
 """
 from __future__ import annotations
 
+import argparse
 import cProfile
 import pstats
 import random
+import resource
 import sys
 import time
+from pathlib import Path
 
-from models.drawing.config import ChannelPath, Configuration, ControlUnit, Rank, Volume
-from models.engine import Engine
-from models.io.system import IOSystem
+sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 
-VOLUMES, RANKS, CHANNELS, CUS = 64, 8, 8, 2
+from models.drawing.config import ChannelPath, Configuration, ControlUnit, Rank, Volume  # noqa: E402
+from models.engine import Engine  # noqa: E402
+from models.io.system import IOSystem  # noqa: E402
+
+VOLUMES, CHANNELS, CUS = 64, 8, 2
+VOLUMES_PER_RANK = 8
+#: Issue 29's reference shop: (volumes, channels, control units, I/O/s).
+REFERENCE = (1000, 16, 4, 200_000.0)
 HOT_TRACKS = 2_000          # per volume: 24,000 pages, ~94 MB; 64 of them fit 2 x 64 GB
 VOLUME_TRACKS = 150_000     # a 3390-9
 
 
-def configuration() -> Configuration:
-    cus = tuple(f"DS8K-{c + 1}" for c in range(CUS))
+def configuration(volumes: int = VOLUMES, channels: int = CHANNELS,
+                  control_units: int = CUS) -> Configuration:
+    """Volumes dealt out over the units and the ranks in turn; every path reaches every unit."""
+    cus = tuple(f"DS8K-{c + 1}" for c in range(control_units))
+    ranks = max(1, volumes // VOLUMES_PER_RANK)
     return Configuration(
         channels=tuple(ChannelPath(f"CHPID {0x40 + i:02X}", "zHPF", "FEx8S", control_units=cus)
-                       for i in range(CHANNELS)),
+                       for i in range(channels)),
         control_units=tuple(ControlUnit(c, 64.0) for c in cus),
-        ranks=tuple(Rank(f"R{r + 1}", "HDD15K") for r in range(RANKS)),
-        volumes=tuple(Volume(f"PRD{v:03d}", "HDD15K", cus[v % CUS], (f"R{v % RANKS + 1}",), 3)
-                      for v in range(VOLUMES)))
+        ranks=tuple(Rank(f"R{r + 1}", "HDD15K") for r in range(ranks)),
+        volumes=tuple(Volume(f"PRD{v:03d}", "HDD15K", cus[v % control_units],
+                             (f"R{v % ranks + 1}",), 3)
+                      for v in range(volumes)))
 
 
-def build(sim_s: float, rate: float, seed: int = 1):
+def build(sim_s: float, rate: float, seed: int = 1, volumes: int = VOLUMES,
+          channels: int = CHANNELS, control_units: int = CUS):
+    """The engine and I/O system with ``sim_s * rate`` I/Os to start (not run yet)."""
     eng = Engine(seed)
-    system = IOSystem(eng, configuration())
+    system = IOSystem(eng, configuration(volumes, channels, control_units))
     vols = [system.volume(v.name) for v in system.config.volumes]
     for v in vols:
         v.warm_tracks(0, HOT_TRACKS)
     rng = random.Random(seed)
     seq_next = {v.name: 12 * (VOLUME_TRACKS // 2) for v in vols}
     n = int(sim_s * rate)
+    nvols = len(vols)
 
     def arrivals():
         rnd = rng.random
@@ -65,7 +85,7 @@ def build(sim_s: float, rate: float, seed: int = 1):
         rr = rng.randrange
         for _ in range(n):
             yield expo(rate)
-            vol = vols[rr(VOLUMES)]
+            vol = vols[rr(nvols)]
             u = rnd()
             if u < 0.75:
                 io = vol.read([(rr(HOT_TRACKS), 1 << rr(12))])
@@ -84,8 +104,19 @@ def build(sim_s: float, rate: float, seed: int = 1):
     return eng, system
 
 
-def run(sim_s: float, rate: float, profile: bool = False) -> None:
-    eng, system = build(sim_s, rate)
+def peak_rss_mb() -> float:
+    """Peak resident set size of this process so far, MB (Linux reports KB)."""
+    return resource.getrusage(resource.RUSAGE_SELF).ru_maxrss / 1024
+
+
+def run(sim_s: float, rate: float, profile: bool = False, volumes: int = VOLUMES,
+        channels: int = CHANNELS, control_units: int = CUS, seed: int = 1) -> dict:
+    """Build, run and print the figures; returns them."""
+    print(f"{volumes} volumes, {channels} channels, {control_units} control units, "
+          f"{rate:,.0f} I/O/s for {sim_s:g} simulated s")
+    t_build = time.perf_counter()
+    eng, system = build(sim_s, rate, seed, volumes, channels, control_units)
+    t_build = time.perf_counter() - t_build
     prof = cProfile.Profile() if profile else None
     t0, c0 = time.perf_counter(), time.process_time()
     if prof:
@@ -94,22 +125,57 @@ def run(sim_s: float, rate: float, profile: bool = False) -> None:
     if prof:
         prof.disable()
     wall, cpu = time.perf_counter() - t0, time.process_time() - c0
-    ios = sum(v.completed for v in system.volumes())
-    print(f"{ios} I/Os in {eng.now:.2f} simulated s at {rate:g}/s: wall {wall:.2f} s, "
-          f"CPU {cpu:.2f} s")
-    print(f"  {ios / wall:,.0f} simulated I/Os per wall second, "
-          f"{eng.now / wall:.2f} simulated s per wall s, {cpu / ios * 1e6:.1f} us CPU per I/O, "
-          f"{eng.events_run / ios:.2f} events per I/O")
-    figs = system.component_figures(eng.now)
-    for name in ("CHPID 40", "CHPID 47", "DS8K-1", "DS8K-2", "R1", "PRD000", "PRD063"):
-        print(f"  {name}: " + ", ".join(f"{k}={v:.3g}" for k, v in figs[name].items()))
-    waits = sum(v.path_waits for v in system.volumes())
+    vols = system.volumes()
+    ios = sum(v.completed for v in vols)
+    figs = {"sim_s_per_wall_s": eng.now / wall, "us_cpu_per_io": cpu / ios * 1e6,
+            "events_per_io": eng.events_run / ios, "peak_rss_mb": peak_rss_mb(),
+            "ios_per_wall_s": ios / wall}
+    print(f"{ios} I/Os in {eng.now:.2f} simulated s: wall {wall:.2f} s, CPU {cpu:.2f} s "
+          f"(set-up {t_build:.2f} s)")
+    print(f"  {figs['sim_s_per_wall_s']:.2f} simulated s per wall s, "
+          f"{figs['us_cpu_per_io']:.1f} us CPU per I/O, {figs['events_per_io']:.2f} events per I/O, "
+          f"peak RSS {figs['peak_rss_mb']:,.0f} MB, {figs['ios_per_wall_s']:,.0f} simulated I/Os "
+          "per wall s")
+    comp = system.component_figures(eng.now)
+    names = [p.name for p in system.config.channels][:1] + [system.config.channels[-1].name]
+    names += [c.name for c in system.config.control_units] + ["R1", vols[0].name, vols[-1].name]
+    for name in dict.fromkeys(names):
+        print(f"  {name}: " + ", ".join(f"{k}={v:.3g}" for k, v in comp[name].items()))
+    waits = sum(v.path_waits for v in vols)
     print(f"  connects whose channel work queued behind other I/Os: {waits}")
     if prof:
         pstats.Stats(prof).sort_stats("tottime").print_stats(14)
+    return figs
+
+
+def main(argv: list[str] | None = None) -> int:
+    ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    ap.add_argument("sim_seconds", nargs="?", type=float, help="simulated seconds (default 5)")
+    ap.add_argument("io_rate", nargs="?", type=float, help="I/Os per second (default 20,000)")
+    ap.add_argument("--seconds", type=float, help="simulated seconds (as the first argument)")
+    ap.add_argument("--rate", type=float, help="I/Os per second (as the second argument)")
+    ap.add_argument("--volumes", type=int, default=None, help=f"volumes (default {VOLUMES})")
+    ap.add_argument("--channels", type=int, default=None, help=f"channel paths (default {CHANNELS})")
+    ap.add_argument("--control-units", type=int, default=None,
+                    help=f"control units (default {CUS})")
+    ap.add_argument("--reference", action="store_true",
+                    help="issue 29's shop: 1,000 volumes, 16 channels, 4 units, 200,000 I/O/s "
+                         "(1 simulated s unless --seconds)")
+    ap.add_argument("--seed", type=int, default=1)
+    ap.add_argument("--profile", action="store_true", help="print the top of a cProfile listing")
+    args = ap.parse_args(argv)
+    vols, chans, cus, rate = REFERENCE if args.reference else (VOLUMES, CHANNELS, CUS, 20_000.0)
+    sim_s = 1.0 if args.reference else 5.0
+    sim_s = next(x for x in (args.seconds, args.sim_seconds, sim_s) if x is not None)
+    rate = next(x for x in (args.rate, args.io_rate, rate) if x is not None)
+    vols = vols if args.volumes is None else args.volumes
+    chans = chans if args.channels is None else args.channels
+    cus = cus if args.control_units is None else args.control_units
+    if min(vols, chans, cus) < 1 or sim_s <= 0 or rate <= 0:
+        ap.error("volumes, channels, control units, seconds and rate must be positive")
+    run(sim_s, rate, args.profile, vols, chans, cus, args.seed)
+    return 0
 
 
 if __name__ == "__main__":
-    args = [a for a in sys.argv[1:] if not a.startswith("--")]
-    run(float(args[0]) if args else 5.0, float(args[1]) if len(args) > 1 else 20_000.0,
-        "--profile" in sys.argv)
+    sys.exit(main())

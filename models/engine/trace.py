@@ -6,9 +6,11 @@ and a staging mode, an engine and a cause...). Components and kinds are
 interned to small integers, with their names kept in tables.
 
 Columns are ``array.array`` while recording (one append each, no numpy
-scalar boxing) and become numpy arrays on :meth:`columns`. With ``limit`` set
-the trace keeps only the newest ``limit`` records (a ring, trimmed in bulk),
-so a full-scale run's memory stays bounded.
+scalar boxing) and become numpy arrays on :meth:`columns`. The trace keeps
+only the newest ``limit`` records (a ring, trimmed in bulk), by default
+:data:`DEFAULT_LIMIT`, so a long run of a big system stays within bounded
+memory (at most ``2 * limit`` records of 32 bytes between trims: 128 MB by
+default); :meth:`Trace.kept` says which part of the run it holds.
 """
 from __future__ import annotations
 
@@ -20,6 +22,9 @@ import numpy as np
 from models.engine.trace_vocab import KINDS, ROLES  # noqa: F401  (ROLES: re-exported)
 
 DTYPE = np.dtype([("t", "f8"), ("comp", "i4"), ("kind", "i4"), ("a", "i8"), ("b", "i8")])
+#: Records a trace keeps unless told otherwise (issue 29: a replay of at most
+#: two million events; the window's setting ``trace_rows`` has the same default).
+DEFAULT_LIMIT = 2_000_000
 
 
 class Trace:
@@ -28,10 +33,11 @@ class Trace:
     Parameters
     ----------
     limit : int or None
-        Keep at most this many of the newest records (None: keep all).
+        Keep at most this many of the newest records (default
+        :data:`DEFAULT_LIMIT`; ``None``: keep all, memory grows with the run).
     """
 
-    def __init__(self, limit: int | None = None):
+    def __init__(self, limit: int | None = DEFAULT_LIMIT):
         if limit is not None and limit < 1:
             raise ValueError("trace limit must be at least 1")
         self.limit = limit
@@ -45,6 +51,7 @@ class Trace:
         self._a = array("q")
         self._b = array("q")
         self.dropped = 0
+        self._t_first = 0.0       # time of the first record, kept when it is dropped
         self.meta: dict = {}
 
     def __len__(self) -> int:
@@ -89,10 +96,34 @@ class Trace:
             self._trim()
 
     def _trim(self) -> None:
+        if not self.dropped:
+            self._t_first = self._t[0]
         drop = len(self._t) - self.limit
         for col in (self._t, self._c, self._k, self._a, self._b):
             del col[:drop]
         self.dropped += drop
+
+    def kept(self) -> str:
+        """Which part of the run the trace holds, in a sentence for a replay or a note.
+
+        Say "every one of the run's N events" when nothing was dropped, else
+        the newest N of M events, from when to when, and from when the run's
+        first record was made.
+        """
+        if self.limit is not None and len(self._t) > self.limit:
+            self._trim()
+        n = len(self._t)
+        if not self.dropped:
+            return f"every one of the run's {n:,} trace events"
+        total = n + self.dropped
+        first = self._t_first
+        # Records are made in event order, but some carry a time ahead of it
+        # (a stage's end, booked when it starts): the span is min to max.
+        t = np.frombuffer(self._t, dtype="f8")
+        span = f"{t.min():.6g}–{t.max():.6g} s" if n else "none"
+        return (f"the newest {n:,} of {total:,} trace events ({span}; the run's trace starts "
+                f"at {first:.6g} s): the {self.dropped:,} oldest were dropped to bound memory "
+                f"(limit {self.limit:,})")
 
     def columns(self) -> np.ndarray:
         """All kept records as a structured array, oldest first."""

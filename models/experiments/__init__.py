@@ -121,7 +121,7 @@ def run_experiment(name: str, overrides: dict | None = None, seed: int = DEFAULT
     if exp.run is None:
         raise NotImplementedYet(f"experiment '{name}' is not implemented yet")
     if trace is True:
-        trace = Trace()
+        trace = Trace()     # the newest DEFAULT_LIMIT (2 million) events
     # An empty Trace is falsy (it has a length): test the type, not truth.
     ctx = RunContext(seed=seed, trace=trace if isinstance(trace, Trace) else None,
                      progress=progress, cancel=cancel, config=from_scenario(sc),
@@ -136,6 +136,11 @@ def run_experiment(name: str, overrides: dict | None = None, seed: int = DEFAULT
             result = dataclasses.replace(result, notes=(*result.notes, (
                 f"Warm-up: none removed ({warmup_s:g} s asked): this model counts every "
                 "request from the start of the run.")))
+    if ctx.trace is not None and ctx.trace.dropped:
+        # Bounded replay (issue 29): say which part of the run the trace kept.
+        kept = ctx.trace.kept()
+        ctx.trace.meta["kept"] = kept
+        result = dataclasses.replace(result, notes=(*result.notes, f"Replay: the trace holds {kept}."))
     if progress is not None:
         progress(1.0)
     return result

@@ -3,6 +3,7 @@ import numpy as np
 import pytest
 
 from models.engine import Counters, Engine, Interrupt, PriorityResource, Resource, Store, Trace
+from models.engine.trace_vocab import KINDS
 
 
 def test_events_run_in_time_then_priority_then_schedule_order():
@@ -254,3 +255,32 @@ def test_mean_queue_follows_littles_law():
     # waits 0, 1 and 2 seconds over a 3-second run: mean queue length 1.0
     assert disk.mean_queue() == pytest.approx(1.0)
     assert disk.mean_wait() == pytest.approx(1.0)
+
+
+# -- bounded trace (issue 29) ---------------------------------------------------------
+def test_a_trace_keeps_two_million_events_by_default():
+    from models.engine.trace import DEFAULT_LIMIT
+
+    assert Trace().limit == DEFAULT_LIMIT == 2_000_000
+
+
+def test_a_bounded_trace_keeps_the_newest_and_says_which_part():
+    tr = Trace(limit=1000)
+    comp, kind = tr.component("VOL1", "VOL"), tr.kind(KINDS[0])
+    for i in range(5000):
+        tr.record(1.0 + i * 0.001, comp, kind, i)
+    cols = tr.columns()
+    assert len(cols) == 1000 and tr.dropped == 4000
+    assert cols["a"][0] == 4000 and cols["a"][-1] == 4999       # the newest, in order
+    kept = tr.kept()
+    assert "newest 1,000 of 5,000" in kept and "5–5.999 s" in kept and "starts at 1 s" in kept
+    assert "4,000 oldest were dropped" in kept
+
+
+def test_an_unbounded_trace_says_it_holds_everything():
+    tr = Trace(limit=None)
+    comp, kind = tr.component("VOL1", "VOL"), tr.kind(KINDS[0])
+    for i in range(3000):
+        tr.record(i, comp, kind)
+    assert len(tr.columns()) == 3000 and tr.dropped == 0
+    assert tr.kept() == "every one of the run's 3,000 trace events"

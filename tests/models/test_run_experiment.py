@@ -60,3 +60,33 @@ def test_a_set_cancel_flag_stops_the_run():
             experiments.run_experiment(exp.name, {}, cancel=cancel)
     finally:
         reg[exp.name] = real
+
+
+# -- long runs of big systems (issue 29) ------------------------------------------------
+def test_a_long_run_keeps_a_bounded_trace_and_says_which_part():
+    """The replay's trace keeps the newest events only, and the run's notes say so."""
+    trace = Trace(limit=5_000)
+    res = experiments.run_experiment("custom", {"duration_s": 1.0}, trace=trace)
+    assert len(res.trace.columns()) == 5_000 and res.trace.dropped > 5_000
+    note = next(n for n in res.notes if n.startswith("Replay:"))
+    assert f"the newest 5,000 of {5_000 + trace.dropped:,} trace events" in note
+    assert res.trace.meta["kept"] in note
+    # What it kept is the end of the run, not its start.
+    assert res.trace.columns()["t"].min() > 0.5
+    short = experiments.run_experiment("custom", {"duration_s": 0.2}, trace=Trace(limit=5_000))
+    assert not any(n.startswith("Replay:") for n in short.notes)
+
+
+def test_progress_and_cancel_work_on_a_long_traced_run():
+    cancel = threading.Event()
+    seen = []
+
+    def progress(f):
+        seen.append(f)
+        if f >= 0.02:
+            cancel.set()
+
+    with pytest.raises(Cancelled):
+        experiments.run_experiment("custom", {"duration_s": 200.0}, trace=True,
+                                   progress=progress, cancel=cancel)
+    assert seen == sorted(seen) and 0.02 <= seen[-1] < 0.03

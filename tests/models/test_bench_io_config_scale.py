@@ -1,0 +1,46 @@
+"""bench/io_config_scale.py: its options size the configuration, and it prints
+the figures issue 29 asks for (a run, not a timing: the figures are not checked)."""
+from __future__ import annotations
+
+import sys
+from pathlib import Path
+
+import pytest
+
+sys.path.insert(0, str(Path(__file__).resolve().parents[2] / "bench"))
+try:
+    import io_config_scale as bench
+finally:
+    sys.path.pop(0)
+
+
+def test_the_options_size_the_shop_and_the_figures_are_printed(capsys):
+    assert bench.main(["--volumes", "40", "--channels", "3", "--control-units", "3",
+                       "--rate", "4000", "--seconds", "0.05"]) == 0
+    out = capsys.readouterr().out
+    assert out.startswith("40 volumes, 3 channels, 3 control units, 4,000 I/O/s for 0.05 simulated s")
+    for figure in ("simulated s per wall s", "us CPU per I/O", "events per I/O", "peak RSS"):
+        assert figure in out
+    assert "DS8K-3:" in out and "CHPID 42:" in out and "PRD039:" in out
+
+
+def test_the_positional_arguments_keep_their_meaning(capsys):
+    bench.main(["0.02", "3000"])
+    assert capsys.readouterr().out.startswith(
+        "64 volumes, 8 channels, 2 control units, 3,000 I/O/s for 0.02 simulated s")
+
+
+def test_the_reference_shop_is_issue_29s():
+    cfg = bench.configuration(*bench.REFERENCE[:3])
+    assert (len(cfg.volumes), len(cfg.channels), len(cfg.control_units)) == (1000, 16, 4)
+    assert bench.REFERENCE[3] == 200_000
+    # Every unit has its share of the volumes, every path reaches every unit.
+    assert {v.control_unit for v in cfg.volumes} == {c.name for c in cfg.control_units}
+    assert all(len(p.control_units) == 4 for p in cfg.channels)
+
+
+def test_a_bad_size_is_one_clear_message(capsys):
+    with pytest.raises(SystemExit) as exc:
+        bench.main(["--volumes", "0"])
+    assert exc.value.code == 2
+    assert "must be positive" in capsys.readouterr().err
