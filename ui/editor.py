@@ -202,6 +202,10 @@ class Editor(QObject):
         if name != self.scenario.experiment:
             self.undo_stack.push(cmd.SetExperimentCommand(self.scenario, name))
 
+    def macro(self, text: str) -> BatchMacro:
+        """A compound edit of this scenario, reaching the listeners as one batch."""
+        return BatchMacro(self.scenario, text)
+
     # ---- group cards ---------------------------------------------------
     def expand_group(self, node_id: str) -> str | None:
         """Draw a storage or channel group as its single members (one undo

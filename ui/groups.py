@@ -23,8 +23,6 @@ _OWN = ("count", "names", "ranks")
 
 def expand(editor, node_id: str) -> list[str] | str:
     """Draw the group ``node_id`` as single cards; their ids, or why not."""
-    from ui.editor import BatchMacro
-
     sc = editor.scenario
     group = sc.nodes[node_id]
     kind = components.kind(group.kind)
@@ -40,7 +38,7 @@ def expand(editor, node_id: str) -> list[str] | str:
         return (f"Cannot expand {group.label}: '{taken[0]}' is already a component's label; "
                 "rename it first.")
     props = {k: v for k, v in group.properties.items() if k not in _OWN}
-    parent = BatchMacro(sc, f"Expand {group.label} into {len(names)} "
+    parent = editor.macro(f"Expand {group.label} into {len(names)} "
                             f"{components.kind(kind.member).label}")
     ids: list[str] = []
     ranks = [n.id for n in sc.neighbours(node_id, "rank")]
@@ -68,8 +66,6 @@ def expand(editor, node_id: str) -> list[str] | str:
 def collapse(editor, node_ids: list[str]) -> str:
     """Draw the single components ``node_ids`` as one group card; its id, or
     why not (the message starts with "Cannot")."""
-    from ui.editor import BatchMacro
-
     sc = editor.scenario
     # In canvas order: the members keep the order they were drawn in.
     nodes = sorted((sc.nodes[i] for i in node_ids if i in sc.nodes), key=id_order)
@@ -105,7 +101,7 @@ def collapse(editor, node_ids: list[str]) -> str:
     props.update(count=len(nodes))
     if names != list(config.member_names(label, len(nodes))):
         props["names"] = ",".join(names)
-    parent = BatchMacro(sc, f"Collapse {len(nodes)} components into {label}")
+    parent = editor.macro(f"Collapse {len(nodes)} components into {label}")
     gid = sc.new_id()
     x = min(n.x for n in nodes)
     y = min(n.y for n in nodes)
