@@ -105,3 +105,24 @@ def test_many_runs_hold_the_last_one_only(window):
     assert [(case, alive(refs)) for case, refs in runs[:-1]] == [
         (case, []) for case, _ in runs[:-1]]
     assert "result" in alive(runs[-1][1])
+
+
+def test_a_closed_window_frees_its_run(qtbot):
+    """Closing the window lets its run go with it (nothing global holds either)."""
+    from ui.main_window import MainWindow
+
+    win = MainWindow()
+    try:
+        win.resize(1280, 800)
+        win.show()
+        qtbot.waitExposed(win)
+        run_case(win, CASE)
+        refs = run_objects(win)
+        refs["window"] = weakref.ref(win)
+    finally:
+        win.shutdown()
+        win.close()
+        win.deleteLater()
+    del win
+    settle()
+    assert alive(refs) == []
