@@ -126,3 +126,20 @@ def test_a_closed_window_frees_its_run(qtbot):
     del win
     settle()
     assert alive(refs) == []
+
+
+def _active_timers() -> int:
+    import shiboken6
+    from PySide6.QtCore import QTimer
+    return sum(1 for o in gc.get_objects()
+               if isinstance(o, QTimer) and shiboken6.isValid(o) and o.isActive())
+
+
+def test_waiting_for_runs_leaves_no_timer_behind(window):
+    """Run-and-wait (lessons, scripted runs) stops its time-out when the run
+    ends: no timer, holding its event loop, outlives each run."""
+    run_case(window, OTHER)
+    before = _active_timers()
+    for _ in range(3):
+        window.run_and_wait()
+    assert _active_timers() == before
