@@ -143,3 +143,25 @@ def test_waiting_for_runs_leaves_no_timer_behind(window):
     for _ in range(3):
         window.run_and_wait()
     assert _active_timers() == before
+
+
+def test_a_lesson_goes_on_after_a_run_replaces_the_replay_view_it_framed(window):
+    """A lesson step frames a replay tab; the student presses Run (F5), which
+    replaces that view (and the frame with it): Next still works, and nothing
+    claims to be highlighted in between."""
+    from app import lessons
+
+    lesson = lessons.get("db2_index_scan")
+    index = next(i for i, step in enumerate(lesson.steps)
+                 if lesson.view_at(i) == "animation" and (step.highlight or {}).get("part"))
+    window.lessons.start(lesson.name)
+    player = window.lessons.player
+    player.go(index)
+    part = lesson.steps[index].highlight["part"]
+    assert player.state()["highlight"] == part
+    window.run_and_wait()
+    settle()
+    assert player.state()["highlight"] is None
+    player.next()
+    state = player.state()
+    assert state["step"] == index + 1 and state["problem"] == ""
