@@ -21,6 +21,7 @@ from __future__ import annotations
 import argparse
 import gc
 import os
+import shutil
 import sys
 import tempfile
 import time
@@ -153,7 +154,10 @@ def main(argv: list[str] | None = None) -> int:
     if args.bare:
         print(f"run_experiment alone, {args.bare} runs: RSS {bare_runs(args.bare, cases):.1f} MB",
               flush=True)
-    points = window_runs(args.runs, args.every, cases)
+    try:
+        points = window_runs(args.runs, args.every, cases)
+    finally:
+        shutil.rmtree(private, ignore_errors=True)   # the throw-away run history
     ref = next((mb for n, mb in points if n >= 10), points[-1][1])
     last_n, last = points[-1]
     growth = last - ref

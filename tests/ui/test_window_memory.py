@@ -105,3 +105,63 @@ def test_many_runs_hold_the_last_one_only(window):
     assert [(case, alive(refs)) for case, refs in runs[:-1]] == [
         (case, []) for case, _ in runs[:-1]]
     assert "result" in alive(runs[-1][1])
+
+
+def test_a_closed_window_frees_its_run(qtbot):
+    """Closing the window lets its run go with it (nothing global holds either)."""
+    from ui.main_window import MainWindow
+
+    win = MainWindow()
+    try:
+        win.resize(1280, 800)
+        win.show()
+        qtbot.waitExposed(win)
+        run_case(win, CASE)
+        refs = run_objects(win)
+        refs["window"] = weakref.ref(win)
+    finally:
+        win.shutdown()
+        win.close()
+        win.deleteLater()
+    del win
+    settle()
+    assert alive(refs) == []
+
+
+def _active_timers() -> int:
+    import shiboken6
+    from PySide6.QtCore import QTimer
+    return sum(1 for o in gc.get_objects()
+               if isinstance(o, QTimer) and shiboken6.isValid(o) and o.isActive())
+
+
+def test_waiting_for_runs_leaves_no_timer_behind(window):
+    """Run-and-wait (lessons, scripted runs) stops its time-out when the run
+    ends: no timer, holding its event loop, outlives each run."""
+    run_case(window, OTHER)
+    before = _active_timers()
+    for _ in range(3):
+        window.run_and_wait()
+    assert _active_timers() == before
+
+
+def test_a_lesson_goes_on_after_a_run_replaces_the_replay_view_it_framed(window):
+    """A lesson step frames a replay tab; the student presses Run (F5), which
+    replaces that view (and the frame with it): Next still works, and nothing
+    claims to be highlighted in between."""
+    from app import lessons
+
+    lesson = lessons.get("db2_index_scan")
+    index = next(i for i, step in enumerate(lesson.steps)
+                 if lesson.view_at(i) == "animation" and (step.highlight or {}).get("part"))
+    window.lessons.start(lesson.name)
+    player = window.lessons.player
+    player.go(index)
+    part = lesson.steps[index].highlight["part"]
+    assert player.state()["highlight"] == part
+    window.run_and_wait()
+    settle()
+    assert player.state()["highlight"] is None
+    player.next()
+    state = player.state()
+    assert state["step"] == index + 1 and state["problem"] == ""

@@ -12,6 +12,8 @@ window's internals move, this file is the one to follow them.
 """
 from __future__ import annotations
 
+import shiboken6
+
 from PySide6.QtCore import QRectF, Qt
 from PySide6.QtGui import QColor, QPen
 from PySide6.QtWidgets import QDockWidget, QGraphicsRectItem, QTabWidget, QWidget
@@ -147,9 +149,16 @@ class AppDriver:
             if self._ring.scene() is not None:
                 self._ring.scene().removeItem(self._ring)
             self._ring = None
-        if self._frame is not None:
+        if self._frame_shown():
             self._frame.deleteLater()
+        self._frame = None
+
+    def _frame_shown(self) -> bool:
+        """True while the highlight frame exists: it is its target's child, and
+        goes with it (a replay view that a new run replaced is deleted)."""
+        if self._frame is not None and not shiboken6.isValid(self._frame):
             self._frame = None
+        return self._frame is not None
 
     def highlight_component(self, label: str) -> bool:
         scene = self.window.scene
@@ -173,7 +182,7 @@ class AppDriver:
         """The component label or part now highlighted (tests, the panel)."""
         if self._ring is not None:
             return self._ring.data(0)
-        if self._frame is not None:
+        if self._frame_shown():
             return self._frame.property("part")
         return None
 
