@@ -24,7 +24,7 @@ components; ``--profile`` adds the top of a cProfile listing.
 
     .venv/bin/python bench/io_config_scale.py [sim_seconds] [rate] [--profile]
         [--volumes N] [--channels N] [--control-units N] [--rate R] [--seconds S]
-        [--reference] [--seed N]
+        [--reference] [--large-shop] [--seed N]
 """
 from __future__ import annotations
 
@@ -148,6 +148,30 @@ def run(sim_s: float, rate: float, profile: bool = False, volumes: int = VOLUMES
     return figs
 
 
+def run_large_shop(sim_s: float, seed: int = 1) -> dict:
+    """The reference point as drawn: the built-in Large shop (1,000 volumes in 10
+    storage groups, 16 channels in 4 channel groups, 4 units, 200,000 I/O/s)
+    through the one run path (``zperflab run --scenario large_shop``)."""
+    from app import scenario_io
+    from models import experiments
+
+    sc = scenario_io.load_case("large_shop")
+    print(f"Large shop as drawn ({len(sc.nodes)} cards), {sim_s:g} simulated s")
+    t0, c0 = time.perf_counter(), time.process_time()
+    result = experiments.run_experiment("custom", {"duration_s": sim_s}, seed=seed, scenario=sc)
+    wall, cpu = time.perf_counter() - t0, time.process_time() - c0
+    ios = result.metrics["io_rate"] * sim_s
+    figs = {"sim_s_per_wall_s": sim_s / wall, "us_cpu_per_io": cpu / max(ios, 1) * 1e6,
+            "peak_rss_mb": peak_rss_mb()}
+    print(f"{ios:,.0f} I/Os: wall {wall:.2f} s, CPU {cpu:.2f} s (set-up and warm-up included)")
+    print(f"  {figs['sim_s_per_wall_s']:.3f} simulated s per wall s, "
+          f"{figs['us_cpu_per_io']:.1f} us CPU per I/O, peak RSS {figs['peak_rss_mb']:,.0f} MB")
+    for name, f in result.components.items():
+        if "members" in f:
+            print(f"  {name}: " + ", ".join(f"{k}={v:.3g}" for k, v in f.items()))
+    return figs
+
+
 def main(argv: list[str] | None = None) -> int:
     ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     ap.add_argument("sim_seconds", nargs="?", type=float, help="simulated seconds (default 5)")
@@ -161,6 +185,10 @@ def main(argv: list[str] | None = None) -> int:
     ap.add_argument("--reference", action="store_true",
                     help="issue 29's shop: 1,000 volumes, 16 channels, 4 units, 200,000 I/O/s "
                          "(1 simulated s unless --seconds)")
+    ap.add_argument("--large-shop", action="store_true",
+                    help="the reference point as drawn: the built-in Large shop's storage and "
+                         "channel groups through the one run path (0.2 simulated s unless "
+                         "--seconds; set-up and cache warm-up included)")
     ap.add_argument("--seed", type=int, default=1)
     ap.add_argument("--profile", action="store_true", help="print the top of a cProfile listing")
     args = ap.parse_args(argv)
@@ -173,6 +201,9 @@ def main(argv: list[str] | None = None) -> int:
     cus = cus if args.control_units is None else args.control_units
     if min(vols, chans, cus) < 1 or sim_s <= 0 or rate <= 0:
         ap.error("volumes, channels, control units, seconds and rate must be positive")
+    if args.large_shop:
+        run_large_shop(args.seconds or args.sim_seconds or 0.2, args.seed)
+        return 0
     run(sim_s, rate, args.profile, vols, chans, cus, args.seed)
     return 0
 
