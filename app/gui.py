@@ -32,16 +32,19 @@ def _parse_size(text: str) -> tuple[int, int]:
 
 def _screenshot(window, path: str) -> int:
     """Write the window's picture through the one atomic writer; 0, or 2 with one line."""
+    from PySide6.QtCore import QBuffer, QIODevice
+
     from app import atomic
 
     pixmap = window.grab()
     fmt = (os.path.splitext(path)[1].lstrip(".") or "png").upper()
-
-    def write(tmp) -> None:
-        if not pixmap.save(str(tmp), fmt):
-            raise OSError(f"Qt cannot write a {shorten(fmt, 10)} image")
+    buf = QBuffer()
+    buf.open(QIODevice.OpenModeFlag.WriteOnly)
     try:
-        atomic.write(path, write)
+        if not pixmap.save(buf, fmt):  # type: ignore[call-overload]  # PySide6 takes str
+            raise atomic.WriteError(shorten(path, 200),
+                                    f"Qt cannot write a {shorten(fmt, 10)} image")
+        atomic.write(path, bytes(buf.data()))  # type: ignore[call-overload]
     except atomic.WriteError as exc:
         print(f"zperflab: error: screenshot: {exc}", file=sys.stderr)
         return 2
@@ -159,9 +162,21 @@ def _export(app, window, args: argparse.Namespace) -> int:
         print(f"zperflab: error: {shorten(text, 300)}", file=sys.stderr)
         return status
 
+    from app import atomic
+
     ext = str(args.out or "").lower().rsplit(".", 1)[-1]
-    if not args.list_charts and ext not in ("pptx", "csv", "png", "svg"):
-        return fail(f"cannot tell the format of {args.out}: end it in .pptx, .csv, .png or .svg")
+    if not args.list_charts:
+        if ext not in ("pptx", "csv", "png", "svg"):
+            return fail(f"cannot tell the format of {args.out}: end it in .pptx, .csv, .png "
+                        "or .svg")
+        if args.chart is not None and ext not in ("png", "svg"):
+            return fail(f"--chart picks the chart of a .png or .svg; a .{ext} holds "
+                        f"{'every chart' if ext == 'pptx' else 'the results tables'}: "
+                        "drop --chart or end OUT in .png or .svg")
+        try:       # checked before the run: a device or a folder is refused up front
+            atomic.check_target(args.out)
+        except atomic.WriteError as exc:
+            return fail(str(exc))
     error = window.open_case_or_file(args.case)
     if error:
         return fail(error)
