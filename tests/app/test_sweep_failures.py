@@ -133,6 +133,29 @@ def test_the_only_worker_dead_stops_after_the_stated_time(
     assert f"wrote the {len(rows)} of 24 points that finished" in err
 
 
+def test_ctrl_c_after_the_only_worker_died_stops_at_once(
+        one_worker, tmp_path, capsys, monkeypatch):
+    out = tmp_path / "s.csv"
+
+    class KillThenCtrlC(cli.Progress):
+        def __call__(self, fraction):
+            super().__call__(fraction)
+            if round(fraction * 24) >= 2 and one_worker.workers[0].poll() is None:
+                one_worker.workers[0].kill()
+                signal.raise_signal(signal.SIGINT)        # the user presses Ctrl-C
+    monkeypatch.setattr(cli, "Progress", KillThenCtrlC)
+    start = time.monotonic()
+    code = cli.main([*GRID, "--dask", one_worker.address, "--csv", str(out)])
+    took = time.monotonic() - start
+    err = capsys.readouterr().err
+    _no_trace(err)
+    assert code == cli.EXIT_INTERRUPTED
+    rows, mark = _partial(out)
+    assert mark == f"# PARTIAL SWEEP: {len(rows)} of 24 points finished; cancelled (Ctrl-C)"
+    assert len(rows) >= 2
+    assert took < sweep.DASK_NO_WORKER_S         # the Ctrl-C stopped it, not the watchdog
+
+
 def test_a_dead_worker_among_others_loses_nothing(two_workers, tmp_path, capsys, monkeypatch):
     out = tmp_path / "s.csv"
     grid = ["sweep", "db2_io", "--over", "pages=1,2,3,4,5,6"]
