@@ -8,6 +8,7 @@ process with SIGABRT), and bad input exits with status 2.
 from __future__ import annotations
 
 import argparse
+import math
 import os
 import sys
 
@@ -72,12 +73,41 @@ def release_clipboard() -> None:
         board.clear()
 
 
+def check_options(args: argparse.Namespace) -> None:
+    """Refuse ``gui`` options that would be ignored, before Qt starts.
+
+    Raises
+    ------
+    UsageError
+        One line: a blank ``--lesson``, ``--step`` or ``--no-present``
+        without a lesson, ``--run`` without ``--open``, or ``--open``,
+        ``--run`` or ``--view`` beside ``--lesson`` (a lesson opens its own
+        drawing, run and tab).
+    """
+    lesson = getattr(args, "lesson", None)
+    if lesson is not None and not lesson.strip():
+        raise UsageError("--lesson needs a lesson's name ('zperflab lessons' lists them)")
+    if lesson is None:
+        if getattr(args, "step", None) is not None:
+            raise UsageError("--step picks a step of a lesson: give --lesson NAME too")
+        if not getattr(args, "present", True):
+            raise UsageError("--no-present applies to a lesson: give --lesson NAME too")
+        if args.run and not getattr(args, "open", None):
+            raise UsageError("--run runs what --open opens: give --open CASE_OR_FILE too")
+        return
+    extra = [opt for opt, given in (("--open", getattr(args, "open", None)),
+                                    ("--run", args.run), ("--view", args.view)) if given]
+    if extra:
+        raise UsageError(f"--lesson opens its own drawing, run and tab: drop {', '.join(extra)}")
+
+
 def main(args: argparse.Namespace) -> int:
     """Open the main window; with ``--screenshot`` render it and exit.
 
     Returns the exit status: 0, or 2 for bad input (one line on stderr).
     """
     try:
+        check_options(args)
         size = _parse_size(args.size)
     except UsageError as exc:
         print(f"zperflab: error: {exc}", file=sys.stderr)
@@ -119,14 +149,21 @@ def _show(app, window, args: argparse.Namespace, size: tuple[int, int]) -> int:
         app.processEvents()
         if args.run:
             window.run_and_wait()
-        problem = window.show_view(args.view)
-        if problem:
-            print(f"zperflab: note: {problem}; showing the canvas", file=sys.stderr)
+        _show_view(window, args.view)
         for _ in range(5):
             app.processEvents()
         return _screenshot(window, args.screenshot)
+    _show_view(window, args.view)
+    if args.run:
+        window.run()          # in the background, as Run (F5): the window stays live
     window.offer_recovery()
     return app.exec()
+
+
+def _show_view(window, name: str | None) -> None:
+    problem = window.show_view(name) if name else None
+    if problem:
+        print(f"zperflab: note: {problem}; showing the canvas", file=sys.stderr)
 
 
 def export(args: argparse.Namespace) -> int:
@@ -137,6 +174,10 @@ def export(args: argparse.Namespace) -> int:
     <ui.actions_export.ExportActions.write_to>`. Returns 0, 2 for bad input,
     or 1 when the run or the export fails (one line on stderr each).
     """
+    problem = _export_problem(args)
+    if problem:
+        print(f"zperflab: error: {shorten(problem, 300)}", file=sys.stderr)
+        return 2
     if "QT_QPA_PLATFORM" not in os.environ:
         os.environ["QT_QPA_PLATFORM"] = "offscreen"
     from PySide6.QtWidgets import QApplication
@@ -155,6 +196,32 @@ def export(args: argparse.Namespace) -> int:
         window.shutdown()
 
 
+def _export_problem(args: argparse.Namespace) -> str | None:
+    """Why ``export``'s options cannot be carried out as given, before any work."""
+    from app import atomic
+
+    if not (args.timeout > 0 and math.isfinite(args.timeout)):
+        return f"--timeout must be a number of seconds above 0, not {args.timeout:g}"
+    if args.list_charts:
+        if args.out:
+            return f"--list-charts only names the charts: drop OUT ({args.out}) or --list-charts"
+        if args.chart is not None:
+            return "--list-charts names every chart: drop --chart"
+        return None
+    ext = str(args.out or "").lower().rsplit(".", 1)[-1]
+    if ext not in ("pptx", "csv", "png", "svg"):
+        return f"cannot tell the format of {args.out}: end it in .pptx, .csv, .png or .svg"
+    if args.chart is not None and ext not in ("png", "svg"):
+        held = "every chart" if ext == "pptx" else "the results tables"
+        return (f"--chart picks the chart of a .png or .svg; a .{ext} holds {held}: "
+                "drop --chart or end OUT in .png or .svg")
+    try:        # a device, a folder or a missing folder is refused before the run
+        atomic.check_target(args.out)
+    except atomic.WriteError as exc:
+        return str(exc)
+    return None
+
+
 def _export(app, window, args: argparse.Namespace) -> int:
     from app.export import ExportError
 
@@ -162,21 +229,6 @@ def _export(app, window, args: argparse.Namespace) -> int:
         print(f"zperflab: error: {shorten(text, 300)}", file=sys.stderr)
         return status
 
-    from app import atomic
-
-    ext = str(args.out or "").lower().rsplit(".", 1)[-1]
-    if not args.list_charts:
-        if ext not in ("pptx", "csv", "png", "svg"):
-            return fail(f"cannot tell the format of {args.out}: end it in .pptx, .csv, .png "
-                        "or .svg")
-        if args.chart is not None and ext not in ("png", "svg"):
-            return fail(f"--chart picks the chart of a .png or .svg; a .{ext} holds "
-                        f"{'every chart' if ext == 'pptx' else 'the results tables'}: "
-                        "drop --chart or end OUT in .png or .svg")
-        try:       # checked before the run: a device or a folder is refused up front
-            atomic.check_target(args.out)
-        except atomic.WriteError as exc:
-            return fail(str(exc))
     error = window.open_case_or_file(args.case)
     if error:
         return fail(error)
@@ -207,7 +259,7 @@ def _lesson(app, window, args: argparse.Namespace, size: tuple[int, int]) -> int
     """``--lesson NAME --step K``: that step in presentation mode (a screenshot
     at ``--size``, or the live window full screen)."""
     parts = window.lessons
-    error = parts.start(args.lesson, args.step - 1)
+    error = parts.start(args.lesson, (args.step or 1) - 1)
     if error:
         print(f"zperflab: error: {shorten(error, 300)}", file=sys.stderr)
         return 2
