@@ -1,15 +1,21 @@
 """The one atomic writer for every file zPerfLab writes.
 
 :func:`write` puts the new content in a temporary file beside the target,
-flushes it to disk, renames it over the target and flushes the folder, so
-a crash, a kill or a full disk leaves either the old file or the new one,
-never a mix. It keeps what the user set up: a target that is a symbolic
-link stays a link (the file it points to is replaced), and an existing
-file keeps its permission bits (a new one gets the usual ``0666 & ~umask``,
-not ``mkstemp``'s 0600). Temporary files are named
-``.NAME.PID-RANDOM.zpl-tmp``; one left behind by a killed writer (its
-process is gone, or it is over an hour old) is removed on the next write
-to the same folder and name.
+checks that every byte went to disk (a short write, a failed flush or
+``fsync`` is a failure, never a success), renames it over the target and
+flushes the folder, so a crash, a kill or a full disk leaves either the
+old file or the new one, never a mix. It keeps what the user set up: a
+target that is a symbolic link stays a link (the regular file it leads to
+is replaced), and an existing file keeps its permission bits (a new one
+gets the usual ``0666 & ~umask``, not ``mkstemp``'s 0600). A target that
+is not a regular file (a device such as ``/dev/full``, a FIFO, a folder)
+is refused with a message: replacing it by a file would be wrong.
+
+Temporary files are short (``.PID-RANDOM.zpl-tmp``, 25 characters), so a
+target name of any legal length can be written; one left behind by a
+killed writer (its process is gone, or it is over an hour old) is removed
+on the next write to the same folder. A full disk is reported everywhere
+in the same words, :data:`DISK_FULL`.
 """
 from __future__ import annotations
 
@@ -26,6 +32,10 @@ from models.core.params import shorten
 TMP_SUFFIX = ".zpl-tmp"
 #: A temporary file older than this is stale even if its process id is in use.
 STALE_AFTER_S = 3600.0
+#: What every writer says when the file system has no room left.
+DISK_FULL = "the disk is full"
+#: Bytes handed to the system per write call.
+CHUNK = 1 << 20
 
 _UMASK = os.umask(0)
 os.umask(_UMASK)
@@ -51,8 +61,51 @@ def target_of(path: str | os.PathLike) -> Path:
     return Path(os.path.realpath(path))
 
 
+def temp_path(folder: Path) -> Path:
+    """A fresh temporary name in ``folder``, short whatever the target's name."""
+    return folder / f".{os.getpid()}-{secrets.token_hex(4)}{TMP_SUFFIX}"
+
+
+_KINDS = ((stat.S_ISDIR, "a folder"), (stat.S_ISCHR, "a device"), (stat.S_ISBLK, "a device"),
+          (stat.S_ISFIFO, "a pipe (FIFO)"), (stat.S_ISSOCK, "a socket"))
+
+
+def check_target(path: str | os.PathLike) -> Path:
+    """Check, before any work, that ``path`` can be written; returns the file replaced.
+
+    Raises
+    ------
+    WriteError
+        The folder is missing or read-only, or the target (or what its
+        symlink leads to) exists and is not a regular file.
+    """
+    shown = shorten(os.fspath(path), 200)
+    real = target_of(path)
+    folder = real.parent
+    if not folder.is_dir():
+        raise WriteError(shown, f"no folder {shorten(str(folder), 160)}")
+    try:
+        mode = os.stat(real).st_mode
+    except FileNotFoundError:
+        mode = None
+    except OSError as exc:
+        raise WriteError(shown, _why(exc, folder)) from None
+    if mode is not None and not stat.S_ISREG(mode):
+        kind = next((k for test, k in _KINDS if test(mode)), "not a regular file")
+        what = (f"it leads to {shorten(str(real), 120)}, {kind}" if os.path.islink(path)
+                else f"it is {kind}")
+        raise WriteError(shown, f"{what}, not a regular file; choose a file name")
+    if not os.access(folder, os.W_OK):
+        raise WriteError(shown, f"the folder {shorten(str(folder), 160)} is read-only")
+    return real
+
+
 def write(path: str | os.PathLike, data: bytes | Callable[[Path], object]) -> Path:
     """Replace ``path`` with ``data`` (bytes, or ``data(tmp)`` writes the file).
+
+    Prefer bytes: each one is then checked on its way to disk. A callable
+    is for content another program writes (the clip encoder); its file is
+    flushed and must not be empty.
 
     Returns
     -------
@@ -63,31 +116,27 @@ def write(path: str | os.PathLike, data: bytes | Callable[[Path], object]) -> Pa
     ------
     WriteError
         One line naming ``path`` and why: the folder is missing or not
-        writable, the disk is full, the writer failed. The old file is
-        unchanged and no temporary file is left.
+        writable, the target is not a regular file, the disk is full, the
+        writer failed. The old file is unchanged and no temporary file is
+        left.
     """
     shown = shorten(os.fspath(path), 200)
-    real = target_of(path)
+    real = check_target(path)
     folder = real.parent
-    if not folder.is_dir():
-        raise WriteError(shown, f"no folder {shorten(str(folder), 160)}")
     clean_stale(real)
-    tmp = folder / f".{real.name}.{os.getpid()}-{secrets.token_hex(4)}{TMP_SUFFIX}"
+    tmp = temp_path(folder)
     try:
         try:
             mode = stat.S_IMODE(os.stat(real).st_mode)
         except FileNotFoundError:
             mode = 0o666 & ~_UMASK
         if isinstance(data, (bytes, bytearray, memoryview)):
-            fd = os.open(tmp, os.O_WRONLY | os.O_CREAT | os.O_EXCL | getattr(os, "O_CLOEXEC", 0),
-                         0o600)
-            with os.fdopen(fd, "wb") as fh:
-                fh.write(data)
+            _write_file(tmp, data)
         else:
             data(tmp)
             if not tmp.exists() or tmp.stat().st_size == 0:
                 raise WriteError(shown, _why(None, folder, "nothing was written"))
-        _fsync_file(tmp)
+            _fsync_file(tmp)
         os.chmod(tmp, mode)
         os.replace(tmp, real)
         _fsync_dir(folder)
@@ -103,12 +152,32 @@ def write(path: str | os.PathLike, data: bytes | Callable[[Path], object]) -> Pa
     return real
 
 
+def _write_file(tmp: Path, data: bytes | bytearray | memoryview) -> None:
+    """Create ``tmp`` and put every byte of ``data`` on disk, or raise OSError."""
+    fd = os.open(tmp, os.O_WRONLY | os.O_CREAT | os.O_EXCL | getattr(os, "O_CLOEXEC", 0), 0o600)
+    try:
+        view = memoryview(data).cast("B")
+        while view:
+            done = _write_chunk(fd, view[:CHUNK])
+            if done <= 0:
+                raise OSError(errno.EIO, "the system accepted no bytes")
+            view = view[done:]
+        os.fsync(fd)
+    finally:
+        os.close(fd)
+
+
+def _write_chunk(fd: int, chunk: memoryview) -> int:
+    """One system write; the tests replace it to fill the disk part-way."""
+    return os.write(fd, chunk)
+
+
 def _why(exc: BaseException | None, folder: Path, fallback: str = "") -> str:
     """Why a write failed; a full disk is called a full disk."""
     if isinstance(exc, OSError) and exc.errno in (errno.ENOSPC, errno.EDQUOT):
-        return f"the disk is full ({exc.strerror or exc})"
+        return DISK_FULL
     if disk_full(folder):
-        return "the disk is full"
+        return DISK_FULL
     if exc is None:
         return fallback
     reason = getattr(exc, "strerror", None) or str(exc)
@@ -155,17 +224,20 @@ def _remove(path: Path) -> None:
 
 
 def clean_stale(real: Path) -> list[Path]:
-    """Remove temporary files of ours for ``real`` left by killed writers."""
+    """Remove temporary files of ours beside ``real`` left by killed writers.
+
+    Ours are ``.PID-RANDOM.zpl-tmp`` (and, from older versions,
+    ``.NAME.PID-RANDOM.zpl-tmp``); nothing else in the folder is touched.
+    """
     removed: list[Path] = []
-    prefix = f".{real.name}."
     try:
-        names = [n for n in os.listdir(real.parent) if n.startswith(prefix)
+        names = [n for n in os.listdir(real.parent) if n.startswith(".")
                  and n.endswith(TMP_SUFFIX)]
     except OSError:
         return removed
     now = time.time()
     for name in names:
-        middle = name[len(prefix):-len(TMP_SUFFIX)]
+        middle = name[:-len(TMP_SUFFIX)].rsplit(".", 1)[-1]
         pid_text, _, token = middle.partition("-")
         if not (pid_text.isascii() and pid_text.isdigit() and len(token) == 8):
             continue

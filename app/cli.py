@@ -262,14 +262,15 @@ def _build_parser() -> argparse.ArgumentParser:
     g = sub.add_parser("gui", help="open the desktop app (options for headless screenshots)")
     g.add_argument("--open", metavar="CASE_OR_FILE", help="built-in case study or scenario file")
     g.add_argument("--run", action="store_true", help="run the scenario after opening it")
-    g.add_argument("--view", choices=("canvas", "charts", "animation", "history", "sweep", "compare"), default="canvas")
+    g.add_argument("--view", choices=("canvas", "charts", "animation", "history", "sweep", "compare"),
+                   help="the tab in front (default: the canvas)")
     g.add_argument("--size", default="1280x800", help="window size WxH")
     g.add_argument("--screenshot", metavar="FILE", help="render the window to FILE and exit")
     g.set_defaults(func=cmd_gui)
     # Guided lessons (docs/lessons.md).
     g.add_argument("--lesson", metavar="NAME",
                    help="start a lesson in presentation mode (see 'zperflab lessons')")
-    g.add_argument("--step", type=int, default=1, metavar="K",
+    g.add_argument("--step", type=int, metavar="K",
                    help="with --lesson: show step K (from 1)")
     g.add_argument("--no-present", dest="present", action="store_false",
                    help="with --lesson: the normal window with the lesson's caption band, "

@@ -32,7 +32,6 @@ from __future__ import annotations
 
 import errno
 import os
-import secrets
 import shutil
 import tempfile
 from dataclasses import dataclass
@@ -181,12 +180,9 @@ class ClipWriter:
         self.fmt, self.fps, self.size = fmt, float(fps), (int(size[0]), int(size[1]))
         self.frames = 0
         self._shown = shorten(os.fspath(path), 200)
-        real = atomic.target_of(path)
-        if not real.parent.is_dir():
-            raise atomic.WriteError(self._shown, f"no folder {shorten(str(real.parent), 160)}")
+        real = atomic.check_target(path)    # a device or a folder is refused up front
         atomic.clean_stale(real)
-        self._tmp = real.parent / (f".{real.name}.{os.getpid()}-{secrets.token_hex(4)}"
-                                   f"{atomic.TMP_SUFFIX}")
+        self._tmp = atomic.temp_path(real.parent)
         self._mp4: Any = None     # imageio's ffmpeg writer, opened on the first frame
         self._gif: Any = None     # imageio-ffmpeg's frame generator, ditto
         self._palette_frames = palette_frames
@@ -303,7 +299,7 @@ class ClipWriter:
         folder = self._tmp.parent
         if atomic.disk_full(folder) or getattr(exc, "errno", None) in (errno.ENOSPC,
                                                                        errno.EDQUOT):
-            reason = "the disk is full"
+            reason = atomic.DISK_FULL
         elif getattr(exc, "errno", None) == errno.EPIPE or "Broken pipe" in str(exc):
             # ffmpeg quit; it printed why on the error output, not to us.
             reason = "the encoder (ffmpeg) stopped; its own message is on the error output"

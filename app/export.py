@@ -10,7 +10,6 @@ created here; the chart widget is passed in).
 from __future__ import annotations
 
 import csv
-import errno
 import io
 from pathlib import Path
 from typing import Callable, Iterable
@@ -27,9 +26,9 @@ class ExportError(RuntimeError):
     """An export failed. ``str()`` is one line naming the file and why."""
 
 
-def atomic_write(path: str | Path, write: Callable[[Path], object]) -> Path:
-    """Call ``write(tmp)`` for a temp file beside ``path``, then move it into place
-    (:func:`app.atomic.write`, the one atomic writer).
+def atomic_write(path: str | Path, write: bytes | Callable[[Path], object]) -> Path:
+    """Write ``write`` (bytes, or ``write(tmp)`` fills a temp file) beside ``path``,
+    then move it into place (:func:`app.atomic.write`, the one atomic writer).
 
     Raises
     ------
@@ -95,13 +94,7 @@ def save_chart_png(chart, path: str | Path, scale: float = 1.0,
                    size: tuple[int, int] | None = None) -> Path:
     """Save a chart as PNG at ``scale`` × its screen size, or at exactly ``size``."""
     image = chart_image(chart, scale, size)
-    return atomic_write(path, lambda tmp: _save_image(image, tmp))
-
-
-def _save_image(image: QImage, tmp: Path) -> None:
-    if not image.save(str(tmp), "PNG"):  # type: ignore[call-overload]  # PySide6 takes str
-        # Qt says only "no"; app.atomic tells a full disk from this.
-        raise OSError(errno.EIO, "the image could not be written as PNG")
+    return atomic_write(path, png_bytes(image))
 
 
 def save_chart_svg(chart, path: str | Path) -> Path:
@@ -120,21 +113,23 @@ def save_chart_svg(chart, path: str | Path) -> Path:
     title = getattr(getattr(chart, "data", None), "title", "zPerfLab chart")
     w, h = source.width(), source.height()
 
-    def write(tmp: Path) -> None:
-        gen = QSvgGenerator()
-        gen.setFileName(str(tmp))
-        gen.setSize(source.size().toSize())
-        gen.setViewBox(QRectF(0, 0, w, h))
-        gen.setResolution(SVG_DPI)
-        gen.setTitle(title)
-        painter = QPainter(gen)
-        try:
-            item.scene().render(painter, QRectF(0, 0, w, h), source)
-        finally:
-            painter.end()
-        tmp.write_bytes(flatten_svg(tmp.read_bytes(), (w, h)))
-
-    return atomic_write(path, write)
+    # Drawn in memory: the file gets the flattened bytes through the atomic
+    # writer, which checks each one (Qt writing a file would fail silently).
+    buf = QBuffer()
+    buf.open(QIODevice.OpenModeFlag.WriteOnly)
+    gen = QSvgGenerator()
+    gen.setOutputDevice(buf)
+    gen.setSize(source.size().toSize())
+    gen.setViewBox(QRectF(0, 0, w, h))
+    gen.setResolution(SVG_DPI)
+    gen.setTitle(title)
+    painter = QPainter(gen)
+    try:
+        item.scene().render(painter, QRectF(0, 0, w, h), source)
+    finally:
+        painter.end()
+    svg = bytes(buf.data())  # type: ignore[call-overload]  # QByteArray is a buffer
+    return atomic_write(path, flatten_svg(svg, (w, h)))
 
 
 def save_chart_csv(chart, path: str | Path) -> Path:
@@ -148,8 +143,7 @@ def save_rows_csv(rows: Iterable[Iterable], path: str | Path) -> Path:
     """Write rows (the first is the header) as UTF-8 CSV."""
     text = io.StringIO()
     csv.writer(text, lineterminator="\n").writerows([csv_value(v) for v in row] for row in rows)
-    data = text.getvalue().encode("utf-8")
-    return atomic_write(path, lambda tmp: tmp.write_bytes(data))
+    return atomic_write(path, text.getvalue().encode("utf-8"))
 
 
 def csv_value(v: object) -> object:
@@ -209,16 +203,15 @@ def table_image(table, point_size: int = 16, scale: float = 1.0) -> QImage:
 
 def save_table_png(table, path: str | Path, scale: float = 1.0) -> Path:
     """Save a report table as a PNG image."""
-    image = table_image(table, scale=scale)
-    return atomic_write(path, lambda tmp: _save_image(image, tmp))
+    return atomic_write(path, png_bytes(table_image(table, scale=scale)))
 
 
-def png_bytes(image: QImage) -> bytes:
-    """Encode an image as PNG bytes (for slides)."""
+def png_bytes(image: QImage, fmt: str = "PNG") -> bytes:
+    """Encode an image as PNG (or ``fmt``) bytes, for a file or a slide."""
     buf = QBuffer()
     buf.open(QIODevice.OpenModeFlag.WriteOnly)
-    if not image.save(buf, "PNG"):  # type: ignore[call-overload]  # PySide6 takes str
-        raise ExportError("cannot encode the image as PNG")
+    if not image.save(buf, fmt):  # type: ignore[call-overload]  # PySide6 takes str
+        raise ExportError(f"cannot encode the image as {fmt}")
     return bytes(buf.data())  # type: ignore[call-overload]  # QByteArray is a buffer
 
 
@@ -270,4 +263,4 @@ def save_tables_png(tables, path: str | Path, scale: float = 1.0) -> Path:
         p.drawImage(0, y, image)
         y += image.height()
     p.end()
-    return atomic_write(path, lambda tmp: _save_image(sheet, tmp))
+    return atomic_write(path, png_bytes(sheet))

@@ -8,6 +8,7 @@ process with SIGABRT), and bad input exits with status 2.
 from __future__ import annotations
 
 import argparse
+import math
 import os
 import sys
 
@@ -32,16 +33,19 @@ def _parse_size(text: str) -> tuple[int, int]:
 
 def _screenshot(window, path: str) -> int:
     """Write the window's picture through the one atomic writer; 0, or 2 with one line."""
+    from PySide6.QtCore import QBuffer, QIODevice
+
     from app import atomic
 
     pixmap = window.grab()
     fmt = (os.path.splitext(path)[1].lstrip(".") or "png").upper()
-
-    def write(tmp) -> None:
-        if not pixmap.save(str(tmp), fmt):
-            raise OSError(f"Qt cannot write a {shorten(fmt, 10)} image")
+    buf = QBuffer()
+    buf.open(QIODevice.OpenModeFlag.WriteOnly)
     try:
-        atomic.write(path, write)
+        if not pixmap.save(buf, fmt):  # type: ignore[call-overload]  # PySide6 takes str
+            raise atomic.WriteError(shorten(path, 200),
+                                    f"Qt cannot write a {shorten(fmt, 10)} image")
+        atomic.write(path, bytes(buf.data()))  # type: ignore[call-overload]
     except atomic.WriteError as exc:
         print(f"zperflab: error: screenshot: {exc}", file=sys.stderr)
         return 2
@@ -69,12 +73,41 @@ def release_clipboard() -> None:
         board.clear()
 
 
+def check_options(args: argparse.Namespace) -> None:
+    """Refuse ``gui`` options that would be ignored, before Qt starts.
+
+    Raises
+    ------
+    UsageError
+        One line: a blank ``--lesson``, ``--step`` or ``--no-present``
+        without a lesson, ``--run`` without ``--open``, or ``--open``,
+        ``--run`` or ``--view`` beside ``--lesson`` (a lesson opens its own
+        drawing, run and tab).
+    """
+    lesson = getattr(args, "lesson", None)
+    if lesson is not None and not lesson.strip():
+        raise UsageError("--lesson needs a lesson's name ('zperflab lessons' lists them)")
+    if lesson is None:
+        if getattr(args, "step", None) is not None:
+            raise UsageError("--step picks a step of a lesson: give --lesson NAME too")
+        if not getattr(args, "present", True):
+            raise UsageError("--no-present applies to a lesson: give --lesson NAME too")
+        if args.run and not getattr(args, "open", None):
+            raise UsageError("--run runs what --open opens: give --open CASE_OR_FILE too")
+        return
+    extra = [opt for opt, given in (("--open", getattr(args, "open", None)),
+                                    ("--run", args.run), ("--view", args.view)) if given]
+    if extra:
+        raise UsageError(f"--lesson opens its own drawing, run and tab: drop {', '.join(extra)}")
+
+
 def main(args: argparse.Namespace) -> int:
     """Open the main window; with ``--screenshot`` render it and exit.
 
     Returns the exit status: 0, or 2 for bad input (one line on stderr).
     """
     try:
+        check_options(args)
         size = _parse_size(args.size)
     except UsageError as exc:
         print(f"zperflab: error: {exc}", file=sys.stderr)
@@ -98,6 +131,26 @@ def main(args: argparse.Namespace) -> int:
     finally:
         # Always: a worker thread destroyed while running aborts (exit 134).
         window.shutdown()
+        tear_down(window)
+
+
+def tear_down(window) -> None:
+    """Destroy the (shut down) window and its Qt objects now, while Python runs.
+
+    Left to the interpreter's exit, a window holding a large drawing and its
+    tables was freed object by object through PySide6's weak-reference
+    callbacks, which grow with every connection still alive: a 20,000-volume
+    export wrote its file and then spun at exit for as long as anyone waited.
+    Deleting the window in Qt first takes its items, tables and connections
+    with it in one pass.
+    """
+    import gc
+
+    import shiboken6
+
+    window.scene.clear()                # the drawing's items, without per-item signals
+    shiboken6.delete(window)            # its threads are stopped (shutdown): safe now
+    gc.collect()
 
 
 def _show(app, window, args: argparse.Namespace, size: tuple[int, int]) -> int:
@@ -116,14 +169,21 @@ def _show(app, window, args: argparse.Namespace, size: tuple[int, int]) -> int:
         app.processEvents()
         if args.run:
             window.run_and_wait()
-        problem = window.show_view(args.view)
-        if problem:
-            print(f"zperflab: note: {problem}; showing the canvas", file=sys.stderr)
+        _show_view(window, args.view)
         for _ in range(5):
             app.processEvents()
         return _screenshot(window, args.screenshot)
+    _show_view(window, args.view)
+    if args.run:
+        window.run()          # in the background, as Run (F5): the window stays live
     window.offer_recovery()
     return app.exec()
+
+
+def _show_view(window, name: str | None) -> None:
+    problem = window.show_view(name) if name else None
+    if problem:
+        print(f"zperflab: note: {problem}; showing the canvas", file=sys.stderr)
 
 
 def export(args: argparse.Namespace) -> int:
@@ -134,6 +194,10 @@ def export(args: argparse.Namespace) -> int:
     <ui.actions_export.ExportActions.write_to>`. Returns 0, 2 for bad input,
     or 1 when the run or the export fails (one line on stderr each).
     """
+    problem = _export_problem(args)
+    if problem:
+        print(f"zperflab: error: {shorten(problem, 300)}", file=sys.stderr)
+        return 2
     if "QT_QPA_PLATFORM" not in os.environ:
         os.environ["QT_QPA_PLATFORM"] = "offscreen"
     from PySide6.QtWidgets import QApplication
@@ -150,6 +214,33 @@ def export(args: argparse.Namespace) -> int:
         return _export(app, window, args)
     finally:
         window.shutdown()
+        tear_down(window)
+
+
+def _export_problem(args: argparse.Namespace) -> str | None:
+    """Why ``export``'s options cannot be carried out as given, before any work."""
+    from app import atomic
+
+    if not (args.timeout > 0 and math.isfinite(args.timeout)):
+        return f"--timeout must be a number of seconds above 0, not {args.timeout:g}"
+    if args.list_charts:
+        if args.out:
+            return f"--list-charts only names the charts: drop OUT ({args.out}) or --list-charts"
+        if args.chart is not None:
+            return "--list-charts names every chart: drop --chart"
+        return None
+    ext = str(args.out or "").lower().rsplit(".", 1)[-1]
+    if ext not in ("pptx", "csv", "png", "svg"):
+        return f"cannot tell the format of {args.out}: end it in .pptx, .csv, .png or .svg"
+    if args.chart is not None and ext not in ("png", "svg"):
+        held = "every chart" if ext == "pptx" else "the results tables"
+        return (f"--chart picks the chart of a .png or .svg; a .{ext} holds {held}: "
+                "drop --chart or end OUT in .png or .svg")
+    try:        # a device, a folder or a missing folder is refused before the run
+        atomic.check_target(args.out)
+    except atomic.WriteError as exc:
+        return str(exc)
+    return None
 
 
 def _export(app, window, args: argparse.Namespace) -> int:
@@ -159,9 +250,6 @@ def _export(app, window, args: argparse.Namespace) -> int:
         print(f"zperflab: error: {shorten(text, 300)}", file=sys.stderr)
         return status
 
-    ext = str(args.out or "").lower().rsplit(".", 1)[-1]
-    if not args.list_charts and ext not in ("pptx", "csv", "png", "svg"):
-        return fail(f"cannot tell the format of {args.out}: end it in .pptx, .csv, .png or .svg")
     error = window.open_case_or_file(args.case)
     if error:
         return fail(error)
@@ -192,7 +280,7 @@ def _lesson(app, window, args: argparse.Namespace, size: tuple[int, int]) -> int
     """``--lesson NAME --step K``: that step in presentation mode (a screenshot
     at ``--size``, or the live window full screen)."""
     parts = window.lessons
-    error = parts.start(args.lesson, args.step - 1)
+    error = parts.start(args.lesson, (args.step or 1) - 1)
     if error:
         print(f"zperflab: error: {shorten(error, 300)}", file=sys.stderr)
         return 2

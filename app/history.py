@@ -483,6 +483,13 @@ def _positive(text: str) -> int:
 
 def cmd_history(args: argparse.Namespace) -> int:
     """List stored runs, newest first (damaged rows and files are reported on stderr)."""
+    if args.experiment is not None:
+        from models import experiments
+        known = list(experiments.registry())
+        if args.experiment not in known:
+            print(f"zperflab: error: --experiment: no experiment called "
+                  f"'{shorten(args.experiment, 60)}'; known: {', '.join(known)}", file=sys.stderr)
+            return 2
     try:
         hist = History()
         try:
@@ -501,7 +508,8 @@ def cmd_history(args: argparse.Namespace) -> int:
                            "seed": r.seed, "metrics": r.metrics} for r in records], indent=1))
         return 0
     if not records:
-        print("no runs recorded yet")
+        print(f"no runs of {args.experiment} recorded yet" if args.experiment
+              else "no runs recorded yet")
     for r in records:
         shown = ", ".join(f"{k}={v:.4g}" for k, v in list(r.metrics.items())[:3])
         print(f"#{r.id:<5} {r.when()}  {shorten(r.experiment, 40):22} seed {r.seed:<4} {shown}")

@@ -78,7 +78,7 @@ def build_deck(path: str | Path, title: str, subtitle: str = "",
             _table_slide(prs, table_title + more, header, part)
     data = io.BytesIO()
     prs.save(data)
-    return atomic_write(path, lambda tmp: tmp.write_bytes(data.getvalue()))
+    return atomic_write(path, data.getvalue())
 
 
 def _title_slide(prs, title: str, subtitle: str) -> None:

@@ -20,16 +20,27 @@ sweep``: any list of ``(overrides, seed)`` points, on the local pool or —
 ``dask.distributed.Client(address)`` (Dask's own scheduler and workers; the
 workers need zperflab installed). A cancelled run raises
 :class:`SweepCancelled` carrying the points that finished.
+
+Finished points are kept whatever fails: each runner fills the caller's
+``out`` list as points arrive, and a failure of the machinery (a pool
+process killed, the Dask scheduler gone, no Dask worker left for
+:data:`DASK_NO_WORKER_S`) raises :class:`SweepStopped`, one line, with the
+finished points. Dask's own scheduler resubmits a dead worker's points to
+the survivors; results are fetched as they finish, since a worker takes
+its results with it when it dies.
 """
 from __future__ import annotations
 
+import logging
 import multiprocessing
 import os
 import signal
+import socket
 import threading
 import time
 import traceback
 from concurrent.futures import FIRST_COMPLETED, ProcessPoolExecutor, wait
+from concurrent.futures.process import BrokenProcessPool
 from typing import Any, Callable, Sequence
 
 from models.studies.sweep import (DEFAULT_RUNNER, SweepCancelled, SweepResult, SweepSpec,  # noqa: F401
@@ -39,6 +50,13 @@ from models.studies.sweep import (DEFAULT_RUNNER, SweepCancelled, SweepResult, S
 _CANCEL = None
 #: How long to wait for a Dask scheduler to answer.
 DASK_CONNECT_S = 20
+#: A Dask scheduler greets a new connection at once; silence this long means
+#: the address is some other service.
+DASK_GREETING_S = 5.0
+#: A Dask sweep with no worker for this long stops (its points would wait for ever).
+DASK_NO_WORKER_S = 60.0
+#: How often a Dask sweep asks the scheduler how many workers it has.
+DASK_CHECK_S = 1.0
 
 
 def _init_worker(cancel) -> None:
@@ -90,9 +108,13 @@ def run_sweep(spec: SweepSpec, workers: int | None = None,
 def run_points(runner: str, experiment: str, points: Sequence[tuple[dict, int]],
                scenario: dict | None = None, workers: int | None = None,
                progress: Callable[[int, int], None] | None = None,
-               cancel: threading.Event | None = None) -> list[dict]:
+               cancel: threading.Event | None = None,
+               out: list | None = None) -> list[dict]:
     """Run ``(overrides, seed)`` points on a local process pool; their metrics
     in point order.
+
+    ``out``, when given, is filled in place as points finish (``None`` for
+    the rest), so a caller keeps them whatever this call raises.
 
     Raises
     ------
@@ -100,10 +122,12 @@ def run_points(runner: str, experiment: str, points: Sequence[tuple[dict, int]],
         ``cancel`` was set; ``partial`` holds the finished points' metrics
         (``None`` for the rest). Running points stop at their model's next
         progress report, and this call returns once they have.
+    SweepStopped
+        A pool process died (killed, or out of memory); ``partial`` as above.
     ParamError, NotImplementedYet
         From the first point that fails (the rest are cancelled).
     """
-    out: list[dict | None] = [None] * len(points)
+    out = _slots(out, len(points))
     ctx = multiprocessing.get_context("spawn")
     stop = ctx.Event()
     pool = ProcessPoolExecutor(max_workers=workers or default_workers(), mp_context=ctx,
@@ -122,7 +146,13 @@ def run_points(runner: str, experiment: str, points: Sequence[tuple[dict, int]],
                 _keep_finished(pending, out)
                 raise SweepCancelled("sweep cancelled", out)
             for fut in done:
-                out[pending.pop(fut)] = fut.result()
+                n = pending.pop(fut)
+                try:
+                    out[n] = fut.result()
+                except BrokenProcessPool:
+                    _keep_finished(pending, out)
+                    raise SweepStopped("a sweep process died (killed, or out of memory)",
+                                       out) from None
                 done_count += 1
                 if progress is not None:
                     progress(done_count, len(points))
@@ -131,6 +161,13 @@ def run_points(runner: str, experiment: str, points: Sequence[tuple[dict, int]],
         # cancelled or failed sweep leaves no core busy.
         stop.set()
         pool.shutdown(wait=True, cancel_futures=True)
+    return out
+
+
+def _slots(out: list | None, n: int) -> list:
+    if out is None:
+        return [None] * n
+    out[:] = [None] * n
     return out
 
 
@@ -144,57 +181,176 @@ def _keep_finished(pending: dict, out: list) -> None:
 def run_points_dask(address: Any, runner: str, experiment: str,
                     points: Sequence[tuple[dict, int]], scenario: dict | None = None,
                     progress: Callable[[int, int], None] | None = None,
-                    cancel: threading.Event | None = None) -> list[dict]:
+                    cancel: threading.Event | None = None,
+                    out: list | None = None) -> list[dict]:
     """Run the same points as :func:`run_points` on an existing Dask
     distributed cluster: ``dask.distributed.Client(address)`` (a scheduler
     address such as ``tcp://host:8786``, or a cluster object), one task per
     point, each :func:`models.studies.sweep.point_metrics` — the same numbers as the
-    local pool, whatever the workers.
+    local pool, whatever the workers. ``out`` as in :func:`run_points`.
 
     Cancel drops the queued tasks; tasks already running on a worker cannot
-    be interrupted there and are left to finish and be discarded.
+    be interrupted there and are left to finish and be discarded. A worker
+    that dies has its points run again by the others (Dask's scheduler does
+    that); with no worker at all for :data:`DASK_NO_WORKER_S` the sweep stops.
 
     Raises
     ------
     SweepCancelled
         As :func:`run_points`.
+    SweepStopped
+        The scheduler went away, no worker was left for
+        :data:`DASK_NO_WORKER_S`, or a point kept killing its workers;
+        ``partial`` holds the points that finished.
     ClusterError
-        Dask is not installed, or the scheduler cannot be reached.
+        Dask is not installed, or the address is not a Dask scheduler that
+        answers.
     ParamError, NotImplementedYet
         From the first point that fails.
     """
     try:
-        from dask.distributed import Client, as_completed
+        from dask.distributed import Client
     except ImportError:
         raise ClusterError("--dask needs Dask: pip install 'zperflab[cluster]'") from None
+    if isinstance(address, str):
+        _check_dask_address(address)
+    quiet = _quiet_dask_logs()
     try:
         client = Client(address, timeout=DASK_CONNECT_S, set_as_default=False)
-    except (OSError, TimeoutError, ValueError) as exc:
+    except Exception as exc:  # noqa: BLE001  any failure to connect is one line, never a trace
+        _restore_logs(quiet)
         raise ClusterError(f"cannot reach the Dask scheduler at {address}: "
                            f"{type(exc).__name__}: {exc}") from None
-    out: list[dict | None] = [None] * len(points)
+    out = _slots(out, len(points))
     try:
         drawing = None if scenario is None else client.scatter(scenario, broadcast=True)
         futures = [client.submit(point_metrics, runner, experiment, over, seed, None, drawing,
                                  pure=False) for over, seed in points]
-        index = {f.key: n for n, f in enumerate(futures)}
-        finished = as_completed(futures, loop=client.loop)
-        done_count = 0
-        while not finished.is_empty():
-            if cancel is not None and cancel.is_set():
-                client.cancel([f for f in futures if not f.done()])
-                raise SweepCancelled("sweep cancelled", out)
-            batch = finished.next_batch(block=False)
-            if not batch:
-                time.sleep(0.05)
-            for fut in batch:
-                out[index[fut.key]] = fut.result()
-                done_count += 1
-                if progress is not None:
-                    progress(done_count, len(points))
+        _gather_as_finished(client, address, futures, out, progress, cancel)
     finally:
-        client.close()
+        try:
+            client.close(timeout=5)
+        except (OSError, TimeoutError, RuntimeError):
+            pass            # the scheduler is gone already: nothing left to close
+        _restore_logs(quiet)
     return out
+
+
+def _gather_as_finished(client, address, futures: list, out: list, progress, cancel) -> None:
+    """Fetch each point's result as it finishes; watch the scheduler and workers."""
+    pending = dict(zip(futures, range(len(futures))))
+    done_count, checked = 0, 0.0
+    workers_seen = time.monotonic()
+    while pending:
+        if cancel is not None and cancel.is_set():
+            if client.status == "running":
+                client.cancel(list(pending))
+            raise SweepCancelled("sweep cancelled", out)
+        finished = [f for f in pending if f.done()]
+        for fut in finished:
+            n = pending.pop(fut)
+            if fut.status == "cancelled":      # not by us: the scheduler went away
+                raise SweepStopped(f"lost the Dask scheduler at {address}", out)
+            if fut.status == "error":
+                _point_failed(fut.exception(), out)
+            out[n] = fut.result()
+            done_count += 1
+            if progress is not None:
+                progress(done_count, len(futures))
+        now = time.monotonic()
+        if now - checked >= DASK_CHECK_S:
+            checked = now
+            if client.status != "running":
+                raise SweepStopped(f"lost the Dask scheduler at {address}", out)
+            if _dask_workers(client):
+                workers_seen = now
+            elif now - workers_seen > DASK_NO_WORKER_S:
+                raise SweepStopped(f"the Dask cluster at {address} has had no worker for "
+                                   f"{DASK_NO_WORKER_S:.0f} s", out)
+        if not finished:
+            time.sleep(0.05)
+
+
+def _dask_workers(client) -> int:
+    """How many workers the scheduler has (0 if it does not answer in time)."""
+    try:
+        return len(client.nthreads(callback_timeout=max(1.0, DASK_CHECK_S)))
+    except (OSError, TimeoutError, AttributeError):
+        return 0
+
+
+def _point_failed(exc: BaseException, out: list) -> None:
+    """A point's error: the model's own (re-raised as is) or the cluster's."""
+    from models.core.params import ParamError
+    from models.core.run import NotImplementedYet
+    if isinstance(exc, (ParamError, NotImplementedYet)):
+        raise exc
+    if type(exc).__name__ == "KilledWorker":
+        raise SweepStopped("a point kept stopping its Dask workers (each one died running "
+                           "it: out of memory?)", out)
+    raise exc
+
+
+def _check_dask_address(address: str) -> None:
+    """Fail fast, in one line, unless a TCP ``address`` greets like a Dask scheduler.
+
+    A scheduler sends its handshake as soon as a connection opens; another
+    service (a web server) sends nothing, or something else, and Dask's own
+    client would wait, then misread it (a 3 EiB allocation).
+    """
+    scheme, sep, rest = address.partition("://")
+    if not sep:
+        scheme, rest = "tcp", address
+    if scheme != "tcp":
+        return
+    host, _, port_text = rest.rpartition(":")
+    host = host.strip("[]")
+    if not host or not (port_text.isascii() and port_text.isdigit()):
+        raise ClusterError(f"--dask {address}: give the scheduler as tcp://HOST:PORT")
+    try:
+        sock = socket.create_connection((host, int(port_text)), timeout=DASK_CONNECT_S)
+    except (OSError, ValueError) as exc:
+        reason = getattr(exc, "strerror", None) or str(exc) or type(exc).__name__
+        raise ClusterError(f"cannot reach the Dask scheduler at {address}: {reason}") from None
+    greeting = b""
+    with sock:
+        sock.settimeout(DASK_GREETING_S)
+        try:
+            while len(greeting) < 512 and not _greets_like_dask(greeting):
+                part = sock.recv(512)
+                if not part:
+                    break
+                greeting += part
+        except OSError:
+            pass                    # silence or a reset: judged below
+    if not _greets_like_dask(greeting):
+        raise ClusterError(f"{address} is not a Dask scheduler (it did not greet as one "
+                           f"within {DASK_GREETING_S:.0f} s); the scheduler's port is "
+                           "usually 8786")
+
+
+def _greets_like_dask(data: bytes) -> bool:
+    return b"compression" in data and b"python" in data
+
+
+def _quiet_dask_logs() -> dict:
+    """Dask logs a lost scheduler or worker itself; the sweep says it in one line."""
+    levels = {}
+    for name in ("distributed", "distributed.client", "distributed.comm"):
+        log = logging.getLogger(name)
+        levels[name] = log.level
+        log.setLevel(logging.CRITICAL)
+    return levels
+
+
+def _restore_logs(levels: dict) -> None:
+    for name, level in levels.items():
+        logging.getLogger(name).setLevel(level)
+
+
+class SweepStopped(SweepCancelled):
+    """The machinery under a sweep failed part-way: one line; ``partial`` as
+    :class:`SweepCancelled`."""
 
 
 class ClusterError(Exception):
@@ -232,6 +388,8 @@ def _qt_worker_class() -> type:
             from models.core.run import NotImplementedYet
             try:
                 result = run_sweep(self.spec, self.workers, self.progressed.emit, self._cancel)
+            except SweepStopped as exc:         # the machinery, not the user
+                self.failed.emit(str(exc))
             except SweepCancelled:
                 self.cancelled.emit()
             except (ParamError, NotImplementedYet) as exc:

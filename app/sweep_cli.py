@@ -10,8 +10,19 @@ line, status 2). The points run on a local process pool
 existing Dask cluster (:func:`app.sweep.run_points_dask`), each through
 :func:`models.studies.sweep.point_metrics`, the Sweep tab's point runner, so the
 numbers are the same wherever they run. Progress goes to stderr at a
-terminal. The first Ctrl-C stops the sweep and writes the points that
-finished (status 130); the output says how many that is.
+terminal.
+
+Finished points are never lost. The output file is checked before
+anything runs (a folder, a device or a missing folder: one line, status 2).
+While the sweep runs, its ``--csv`` file is rewritten with the points
+finished so far every :data:`CHECKPOINT_S` seconds; whatever stops it, the
+points that finished are written, and a partial CSV ends with a line
+``# PARTIAL SWEEP: …`` saying how many finished and why it stopped (a
+partial ``--json`` has ``"complete": false`` and ``"stopped"``). The exit
+status says which: 0 complete, 130 Ctrl-C, 143 SIGTERM (handled like
+Ctrl-C: the first asks the points to stop, the pool is shut down), and
+:data:`EXIT_PARTIAL` when the machinery failed (a pool process died, the
+Dask scheduler went away, no Dask worker was left for a minute).
 """
 from __future__ import annotations
 
@@ -20,22 +31,30 @@ import csv
 import io
 import json
 import math
-import os
+import signal
 import sys
 import threading
 import time
+from contextlib import contextmanager
 
 from app import sweep as pool
-from app.cli_common import EXIT_INTERRUPTED, Progress, ctrl_c_cancels, drawing_of, fail, parse_sets
+from app.cli_common import EXIT_INTERRUPTED, Progress, drawing_of, fail, parse_sets
 from models import experiments
 from models.core.params import ParamError, json_value, parse_cli_value, shorten
 from models.core.run import NotImplementedYet
 from models.studies.sweep import (GridSpec, SweepCancelled, check_grid, grid_json, grid_rows,
                           grid_table, metric_headings, metric_order, param_heading)
 
-#: What the first Ctrl-C says during a sweep.
+#: What the first Ctrl-C (or SIGTERM) says during a sweep.
 STOPPING = ("stopping the sweep: finished points are kept and written; running points stop at "
             "their next progress report (Ctrl-C again stops at once)")
+#: Exit status of a sweep the machinery stopped part-way (its output holds
+#: the points that finished).
+EXIT_PARTIAL = 4
+#: Exit status after SIGTERM (128 + 15, as a shell reports a process it ended).
+EXIT_TERMINATED = 143
+#: Seconds between rewrites of a running sweep's --csv file.
+CHECKPOINT_S = 5.0
 
 
 def add_parser(sub, seed_type, replications_type, workers_type) -> None:
@@ -44,8 +63,10 @@ def add_parser(sub, seed_type, replications_type, workers_type) -> None:
         "sweep", help="run the cross product of parameter values on all cores or a Dask cluster",
         epilog="Each --over adds an axis; the first changes slowest. Values are JSON where "
                "they parse (a JSON list after = gives values that contain commas). Progress "
-               "shows on stderr at a terminal; Ctrl-C stops the sweep and writes the points "
-               "that finished (status 130).")
+               "shows on stderr at a terminal; Ctrl-C or SIGTERM stops the sweep and writes "
+               "the points that finished (status 130 or 143); a sweep the machinery stopped "
+               f"writes them too (status {EXIT_PARTIAL}). A partial CSV ends with a "
+               "'# PARTIAL SWEEP' line.")
     s.add_argument("experiment", nargs="?",
                    help="experiment (its built-in case study is the drawing); optional "
                         "with --scenario")
@@ -116,10 +137,15 @@ def _spec(args: argparse.Namespace) -> GridSpec:
     spec = GridSpec(name, axes, base, seed=args.seed, replications=args.replications,
                     scenario=None if scenario is None else scenario.to_dict())
     check_grid(spec)
+    if args.dask is not None and not args.dask.strip():
+        raise ParamError("--dask needs the scheduler's address, e.g. tcp://scheduler:8786 "
+                         "(leave --dask out to run on this machine)")
     if args.csv and args.csv != "-":
-        folder = os.path.dirname(os.path.abspath(args.csv))
-        if not os.path.isdir(folder):
-            raise ParamError(f"--csv {shorten(args.csv, 200)}: no folder {shorten(folder, 160)}")
+        from app import atomic
+        try:            # before any work: a folder, a device, a missing folder
+            atomic.check_target(args.csv)
+        except atomic.WriteError as exc:
+            raise ParamError(f"--csv {exc}") from None
     return spec
 
 
@@ -138,12 +164,24 @@ def cmd_sweep(args: argparse.Namespace) -> int:
     progress = Progress(f"sweep {spec.experiment}")
     cancel = threading.Event()
     start = time.monotonic()
-    results, stopped = None, False
+    results: list = [None] * len(points)
+    checkpoint = _Checkpoint(args, spec, results, combos)
+    stopped, status, caught = "", 0, []
+
+    def on_progress(done: int, total: int) -> None:
+        progress(done / total)
+        checkpoint.maybe()
     try:
-        with ctrl_c_cancels(cancel, STOPPING):
-            results = _run(args, spec, points, lambda d, n: progress(d / n), cancel)
-    except SweepCancelled as exc:
-        results, stopped = exc.partial or [None] * len(points), True
+        with _signals_stop(cancel, caught):
+            _run(args, spec, points, on_progress, cancel, results)
+    except pool.SweepStopped as exc:
+        _keep(results, exc.partial)
+        stopped, status = str(exc), EXIT_PARTIAL
+    except (SweepCancelled, KeyboardInterrupt) as exc:     # a second signal: at once
+        _keep(results, getattr(exc, "partial", None))
+        term = signal.SIGTERM in caught
+        stopped = "stopped by SIGTERM" if term else "cancelled (Ctrl-C)"
+        status = EXIT_TERMINATED if term else EXIT_INTERRUPTED
     except pool.ClusterError as exc:
         return fail(str(exc))
     except ParamError as exc:
@@ -155,33 +193,92 @@ def cmd_sweep(args: argparse.Namespace) -> int:
         progress.done()
     rows = grid_rows(spec, results)
     try:
-        _write(args, spec, rows, combos)
+        _write(args, spec, rows, combos, stopped)
     except OSError as exc:
         return fail(str(exc))
     took = time.monotonic() - start
     if stopped:
         dest = f" to {args.csv}" if args.csv and args.csv != "-" else ""
-        print(f"zperflab: cancelled (Ctrl-C): wrote the {len(rows)} of {combos} points that "
+        print(f"zperflab: {stopped}: wrote the {len(rows)} of {combos} points that "
               f"finished{dest}", file=sys.stderr)
-        return EXIT_INTERRUPTED
+        return status
     print(f"zperflab: {combos} points ({len(points)} runs) in {took:.1f} s", file=sys.stderr)
     return 0
 
 
-def _run(args, spec: GridSpec, points, progress, cancel) -> list:
+def _keep(results: list, partial: list | None) -> None:
+    """Points a runner reported finished that ``results`` does not hold yet."""
+    for n, metrics in enumerate(partial or ()):
+        if metrics is not None and n < len(results):
+            results[n] = metrics
+
+
+@contextmanager
+def _signals_stop(cancel: threading.Event, caught: list):
+    """Ctrl-C and SIGTERM alike: the first asks the sweep to stop, keeping what
+    finished; a second stops at once. Each signal caught is added to ``caught``."""
+    def handler(signum, frame):
+        caught.append(signum)
+        if cancel.is_set():
+            raise KeyboardInterrupt
+        cancel.set()
+        print(f"\nzperflab: {STOPPING}", file=sys.stderr, flush=True)
+    old = {}
+    try:
+        for sig in (signal.SIGINT, signal.SIGTERM):
+            old[sig] = signal.signal(sig, handler)
+    except ValueError:          # not the main thread (tests): leave the signals alone
+        yield
+        return
+    try:
+        yield
+    finally:
+        for sig, previous in old.items():
+            signal.signal(sig, previous)
+
+
+class _Checkpoint:
+    """Rewrites a running sweep's --csv file with the points finished so far,
+    at most every :data:`CHECKPOINT_S` seconds, marked as partial."""
+
+    def __init__(self, args, spec: GridSpec, results: list, total: int) -> None:
+        self.on = bool(args.csv and args.csv != "-")
+        self.args, self.spec, self.results, self.total = args, spec, results, total
+        self.last = time.monotonic()
+
+    def maybe(self) -> None:
+        now = time.monotonic()
+        if not self.on or now - self.last < CHECKPOINT_S:
+            return
+        self.last = now
+        rows = grid_rows(self.spec, self.results)
+        if rows and len(rows) < self.total:
+            try:
+                _write(self.args, self.spec, rows, self.total, "still running when written")
+            except OSError:
+                pass            # the final write reports it; the sweep goes on
+
+
+def _run(args, spec: GridSpec, points, progress, cancel, out) -> list:
     if args.dask:
         return pool.run_points_dask(args.dask, spec.runner, spec.experiment, points,
-                                    spec.scenario, progress, cancel)
+                                    spec.scenario, progress, cancel, out)
     return pool.run_points(spec.runner, spec.experiment, points, spec.scenario, args.workers,
-                           progress, cancel)
+                           progress, cancel, out)
 
 
-def _write(args, spec: GridSpec, rows, total: int) -> None:
+def _write(args, spec: GridSpec, rows, total: int, stopped: str = "") -> None:
+    """The output; a partial one says so (``stopped``: why it is partial)."""
     if args.json:
-        print(json.dumps(grid_json(spec, rows, total), indent=1))
+        doc = grid_json(spec, rows, total)
+        if stopped:
+            doc["stopped"] = stopped
+        print(json.dumps(doc, indent=1))
         return
     if args.csv:
         text = csv_text(*grid_table(spec, rows))
+        if stopped and len(rows) < total:
+            text += partial_mark(len(rows), total, stopped)
         if args.csv == "-":
             sys.stdout.write(text)
         else:
@@ -192,6 +289,13 @@ def _write(args, spec: GridSpec, rows, total: int) -> None:
                 raise OSError(str(exc)) from None
         return
     _print_rows(spec, rows)
+
+
+def partial_mark(finished: int, total: int, why: str) -> str:
+    """The last line of a partial CSV (a comment line to ``pandas`` and R's
+    ``comment.char``; one cell to a spreadsheet)."""
+    why = " ".join(why.replace(",", ";").split())
+    return f"# PARTIAL SWEEP: {finished} of {total} points finished; {why}\n"
 
 
 def csv_text(header, cells) -> str:

@@ -106,7 +106,7 @@ def test_cancel_keeps_the_points_that_finished():
 
 
 def test_ctrl_c_writes_the_finished_points_and_says_so(tmp_path, capsys, monkeypatch):
-    def interrupted(args, spec, points, progress, cancel):
+    def interrupted(args, spec, points, progress, cancel, out):
         partial = [None] * len(points)
         partial[0] = {"io_ms": 1.5}             # the first point finished
         raise SweepCancelled("sweep cancelled", partial)
@@ -116,4 +116,5 @@ def test_ctrl_c_writes_the_finished_points_and_says_so(tmp_path, capsys, monkeyp
     assert code == cli.EXIT_INTERRUPTED
     assert "wrote the 1 of 2 points that finished to" in capsys.readouterr().err
     rows = list(csv.reader(out.open()))
-    assert rows == [["Pages per I/O", "I/O response time (ms)"], ["1", "1.5"]]
+    assert rows == [["Pages per I/O", "I/O response time (ms)"], ["1", "1.5"],
+                    ["# PARTIAL SWEEP: 1 of 2 points finished; cancelled (Ctrl-C)"]]

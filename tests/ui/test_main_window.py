@@ -99,8 +99,8 @@ def test_failed_save_reports_and_keeps_the_old_file(window, tmp_path, monkeypatc
         raise OSError(28, "No space left on device")
     monkeypatch.setattr(scenario_io.os, "replace", disk_full)
     assert not window.save_to(str(path))
-    assert "No space left" in window.status.text()
-    assert "No space left" in window.alert_box.text()
+    assert "the disk is full" in window.status.text()
+    assert "the disk is full" in window.alert_box.text()
     assert path.read_bytes() == before
     assert window.windowTitle().endswith("*")
 

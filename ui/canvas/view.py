@@ -57,18 +57,35 @@ class CanvasView(QGraphicsView):
     # ---- zoom and pan --------------------------------------------------
     def zoom(self, factor: float) -> None:
         """Zoom by ``factor`` within 25 %–400 %."""
-        self._keep_fitted = False
+        self._set_fitted(False)
         current = self.transform().m11()
         factor = max(ZOOM_MIN / current, min(ZOOM_MAX / current, factor))
         self.scale(factor, factor)
 
     def reset_zoom(self) -> None:
-        self._keep_fitted = False
+        self._set_fitted(False)
         self.resetTransform()
+
+    def _set_fitted(self, fitted: bool) -> None:
+        """Enter or leave "fitted" mode, where the scroll bars stay hidden.
+
+        A fitted drawing is wholly in view, so scroll bars would only reach
+        empty margin. Hiding them also breaks a feedback loop: were they
+        shown as needed, a fit could make one appear, which narrows the
+        viewport, whose resize fits again, which hides it, and so on for
+        ever at some window sizes. With the bars fixed the viewport's size
+        no longer depends on the fit, and one pass converges.
+        """
+        self._keep_fitted = fitted
+        policy = (Qt.ScrollBarPolicy.ScrollBarAlwaysOff if fitted
+                  else Qt.ScrollBarPolicy.ScrollBarAsNeeded)
+        if self.verticalScrollBarPolicy() != policy:
+            self.setVerticalScrollBarPolicy(policy)
+            self.setHorizontalScrollBarPolicy(policy)
 
     def fit(self) -> None:
         """Show every component, never magnified above 100 %."""
-        self._keep_fitted = True
+        self._set_fitted(True)
         rect = self.scene().itemsBoundingRect()
         if rect.isEmpty():
             self.resetTransform()

@@ -15,6 +15,11 @@ from PySide6.QtWidgets import QLabel, QTabWidget, QVBoxLayout, QWidget
 from app.replay.series import ChartData, Series, derive_charts
 from ui.charts import style
 
+#: Bars beyond this many get no value label each: past it the labels overlap
+#: into a smear, and each is a graphics item whose signal connections made a
+#: 20,000-volume chart take minutes to free (the values are in the tables).
+MAX_BAR_LABELS = 60
+
 
 class _Buffer:
     """A growable pair of x/y arrays; ``view(n)`` returns the first n of each."""
@@ -142,6 +147,8 @@ class ChartWidget(pg.PlotWidget):
             top = top + half
         else:
             texts = [_short(v) for v in top]
+        if n > MAX_BAR_LABELS:
+            texts = []
         for x, (v, text) in enumerate(zip(top, texts)):
             label = pg.TextItem(text, color=style.FOREGROUND, anchor=(0.5, 1.0))
             label.setFont(style.font(style.TICK_PT, bold=True))
