@@ -87,7 +87,7 @@ def _kill_after(monkeypatch, points: int, victim, total: int = 24) -> None:
             super().__call__(fraction)
             if round(fraction * total) >= points and victim.poll() is None:
                 victim.kill()
-    monkeypatch.setattr(cli, "Progress", Killing)
+    monkeypatch.setattr(sweep_cli, "Progress", Killing)
 
 
 def _partial(path: Path) -> tuple[list[list[str]], str]:
@@ -143,7 +143,7 @@ def test_ctrl_c_after_the_only_worker_died_stops_at_once(
             if round(fraction * 24) >= 2 and one_worker.workers[0].poll() is None:
                 one_worker.workers[0].kill()
                 signal.raise_signal(signal.SIGINT)        # the user presses Ctrl-C
-    monkeypatch.setattr(cli, "Progress", KillThenCtrlC)
+    monkeypatch.setattr(sweep_cli, "Progress", KillThenCtrlC)
     start = time.monotonic()
     code = cli.main([*GRID, "--dask", one_worker.address, "--csv", str(out)])
     took = time.monotonic() - start
