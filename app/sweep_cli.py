@@ -166,7 +166,8 @@ def cmd_sweep(args: argparse.Namespace) -> int:
     start = time.monotonic()
     results: list = [None] * len(points)
     checkpoint = _Checkpoint(args, spec, results, combos)
-    stopped, status, caught = "", 0, []
+    stopped, status = "", 0
+    caught: list[int] = []
 
     def on_progress(done: int, total: int) -> None:
         progress(done / total)

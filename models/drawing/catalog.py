@@ -18,11 +18,16 @@ from models.core.params import ParamError, Schema
 class ExperimentFacts(Protocol):
     """What the drawing reads of an experiment."""
 
-    name: str
-    title: str
-    schema: Schema
-    does_io: bool
-    draws_groups: bool
+    @property
+    def name(self) -> str: ...
+    @property
+    def title(self) -> str: ...
+    @property
+    def schema(self) -> Schema: ...
+    @property
+    def does_io(self) -> bool: ...
+    @property
+    def draws_groups(self) -> bool: ...
 
 
 _lookup: Callable[[str], Any] | None = None

@@ -60,7 +60,7 @@ def device_table(sub, elapsed: float) -> Table:
 def system_tables(system, elapsed: float) -> tuple[Table, ...]:
     """Device, channel path, cache subsystem and rank activity of a system,
     and storage group activity where the drawing has storage groups."""
-    tables = (device_activity(system, elapsed), channel_activity(system, elapsed),
+    tables: tuple[Table, ...] = (device_activity(system, elapsed), channel_activity(system, elapsed),
               cache_activity(system), rank_activity(system, elapsed))
     if any(v.group for v in system.config.volumes):
         tables += storage_group_activity(system.config, system.component_figures(elapsed))
