@@ -326,10 +326,34 @@ def xml_cache(start=START, end=END) -> str:
     for ssid, cu, vols in UNITS:
         t = tuple(sum(CACHE[v][k] for v in vols) for k in range(9))
         segs.append(_cache_segment(ssid, cu, t, vols))
+    segs.append("<segment><name>Cache Device Activity DB2001</name><part>"
+                + _vars([("Volume Serial", "DB2001"), ("Device Number", "9000")])
+                + "</part>" + _activity_parts(CACHE["DB2001"]) + "</segment>")
     return _pp("CACHE", "Cache Subsystem Activity Report", "".join(segs), start, end)
 
 
 def _cache_segment(ssid, cu, t, vols) -> str:
+    ov_heads = ["Volume Serial", "Device Number", "I/O Rate", "Read Hit Rate", "DFW Rate",
+                "Stage Rate", "Read H/R", "Write H/R", "% Read"]
+    ov = []
+    for v in vols:
+        r = CACHE[v]
+        io = sum(r[:2]) + r[4] + r[5]
+        ov.append([v, next(d for x, d, *_ in VOLUMES if x == v), f"{io:.1f}",
+                   f"{r[2] + r[3]:.1f}", f"{r[4] + r[5]:.1f}",
+                   f"{(r[0] - r[2]) + (r[1] - r[3]):.1f}", f"{(r[2] + r[3]) / sum(r[:2]):.3f}",
+                   "1.000", f"{100 * sum(r[:2]) / io:.1f}"])
+    return (f'<segment><name>Cache Subsystem {ssid}</name><part>'
+            + _vars([("SSID", ssid), ("CU-ID", cu), ("Type-Model", "2107-951"),
+                     ("Subsystem Storage Configured", "65536M"),
+                     ("Non-Volatile Storage Configured", "2048M")])
+            + "</part>" + _activity_parts(t)
+            + "<part><name>Cache Subsystem Device Overview</name>"
+            + _table(ov_heads, ov) + "</part></segment>")
+
+
+def _activity_parts(t) -> str:
+    """Requests, misses and adapter parts of a cache segment (unit or volume)."""
     rn, rs, hn, hs, wn, ws, mn, tn, ts = t
     c = SECONDS
     writes = wn + ws
@@ -355,29 +379,12 @@ def _cache_segment(ssid, cu, t, vols) -> str:
                ("Disk Read Bytes/Sec", _mb((tn + ts) * 55300)),
                ("Disk Write Resp Time", "2.400"), ("Disk Write Bytes/Req", "56.4K"),
                ("Disk Write Bytes/Sec", _mb(writes * 56400))]
-    io_all = rn + rs + writes
-    ov_heads = ["Volume Serial", "Device Number", "I/O Rate", "Read Hit Rate", "DFW Rate",
-                "Stage Rate", "Read H/R", "Write H/R", "% Read"]
-    ov = []
-    for v in vols:
-        r = CACHE[v]
-        io = sum(r[:2]) + r[4] + r[5]
-        ov.append([v, next(d for x, d, *_ in VOLUMES if x == v), f"{io:.1f}",
-                   f"{r[2] + r[3]:.1f}", f"{r[4] + r[5]:.1f}",
-                   f"{(r[0] - r[2]) + (r[1] - r[3]):.1f}", f"{(r[2] + r[3]) / sum(r[:2]):.3f}",
-                   "1.000", f"{100 * sum(r[:2]) / io:.1f}"])
-    del io_all
-    return (f'<segment><name>Cache Subsystem {ssid}</name><part>'
-            + _vars([("SSID", ssid), ("CU-ID", cu), ("Type-Model", "2107-951"),
-                     ("Subsystem Storage Configured", "65536M"),
-                     ("Non-Volatile Storage Configured", "2048M")])
-            + "</part><part><name>Cache I/O Requests</name>" + _table(req, rows)
+    return ("<part><name>Cache I/O Requests</name>" + _table(req, rows)
             + "</part><part><name>Cache Misses</name>"
             + _table(["Requests", "Read", "Read Rate", "Write", "Write Rate", "Tracks",
                       "Tracks Rate"], miss)
             + "</part><part><name>Host Adapter and Disk Activity</name>" + _vars(adapter)
-            + "</part><part><name>Cache Subsystem Device Overview</name>"
-            + _table(ov_heads, ov) + "</part></segment>")
+            + "</part>")
 
 
 def xml_chan(start=START, end=END) -> str:
