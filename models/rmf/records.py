@@ -256,6 +256,8 @@ class Interval:
     @property
     def label(self) -> str:
         when = self.start.replace("T", " ") if self.start else "time not given"
+        if not self.number:                  # still being read: not numbered yet
+            return f"the interval of {when}"
         return f"interval {self.number} ({when})"
 
     def activity(self) -> float:

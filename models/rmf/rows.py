@@ -22,6 +22,12 @@ ENGINE_TYPES = {"CP": "CP", "IIP": "zIIP", "ZIIP": "zIIP", "AAP": "zAAP", "ICF":
 #: Device report numeric columns after LCU (with and without INT DLY).
 DEVICE_COLS = ("rate", "resp", "iosq", "cmr", "db", "int", "pend", "disc", "conn",
                "pct_conn", "pct_util", "pct_resv", "alloc", "any_alloc", "mt_pend")
+DEVICE_LABELS = {"rate": "DEVICE ACTIVITY RATE", "resp": "AVG RESP TIME",
+                 "iosq": "AVG IOSQ TIME", "cmr": "AVG CMR DLY", "db": "AVG DB DLY",
+                 "int": "AVG INT DLY", "pend": "AVG PEND TIME", "disc": "AVG DISC TIME",
+                 "conn": "AVG CONN TIME", "pct_conn": "% DEV CONN", "pct_util": "% DEV UTIL",
+                 "pct_resv": "% DEV RESV", "alloc": "AVG NUMBER ALLOC",
+                 "any_alloc": "% ANY ALLOC", "mt_pend": "% MT PEND"}
 OVERVIEW_COLS = ("pct_io", "io_rate", "read", "dfw", "cfw", "stage", "dfwbp", "icl", "byp",
                  "other", "async", "total_hr", "read_hr", "write_hr", "pct_read")
 _ADAPTER = re.compile(r"(READ|WRITE)\s+(\S+)\s+(\S+)\s+(READ|WRITE)\s+(\S+)\s+(\S+)\s+(\S+)\s*$")
@@ -69,7 +75,7 @@ def device_row(cells: list[str], has_int: bool) -> Volume:
         pav, hyper = nm.pav(pav_cell)
     except nm.NumberError as e:
         raise RowError(f"PAV: {e}") from None
-    v = {c: num(x, c.replace("_", " ").upper()) for c, x in zip(cols, values)}
+    v = {c: num(x, DEVICE_LABELS[c]) for c, x in zip(cols, values)}
     cylinders = num(cyl, "NUMBER OF CYL")
     return Volume(devnum=devnum, volser=volser, storage_group=group, lcu=lcu, device_type=dtype,
                   cylinders=int(cylinders) if cylinders is not None else None,
