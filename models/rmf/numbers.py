@@ -29,6 +29,10 @@ def number(text: str) -> float | None:
     NumberError
         When the cell is not a number RMF prints (``****`` overflow included).
     """
+    try:
+        return float(text)           # the common case, fast (the reader's hot path)
+    except ValueError:
+        pass
     t = text.strip().upper().replace(",", "")
     if t in MISSING:
         return None

@@ -15,8 +15,19 @@ from models.rmf.records import Assumption, Interval, RmfError, RmfSystem
 from models.rmf.text import TextReader
 
 
-def read_reports(paths, interval: int | None = None) -> RmfSystem:
+#: Inputs larger than this are read in two passes (bounded memory).
+LARGE_BYTES = 8_000_000
+
+
+def read_reports(paths, interval: int | None = None,
+                 large_bytes: int = LARGE_BYTES) -> RmfSystem:
     """Read RMF report files (text or XML) into an :class:`RmfSystem`.
+
+    Inputs of more than ``large_bytes`` are read twice: first keeping only
+    each interval's activity (to number and choose), then keeping the
+    figures of the chosen interval alone, so memory holds one interval's
+    figures whatever the file's size. The other intervals then carry only
+    their activity.
 
     Parameters
     ----------
@@ -29,19 +40,32 @@ def read_reports(paths, interval: int | None = None) -> RmfSystem:
     RmfError
         On the first bad input, naming the file and line.
     """
-    reader = TextReader()
     files = []
     for p in paths:
         p = Path(p)
         if not p.is_file():
             raise RmfError(str(p), None, "no such file")
-        files.append(str(p))
+        files.append(p)
+    large = sum(p.stat().st_size for p in files) > large_bytes
+    first = _read(files, TextReader("summary" if large else "all"))
+    system = assemble(first, [str(p) for p in files], interval)
+    if large:
+        chosen = system.interval
+        second = _read(files, TextReader("chosen", frozenset([chosen.key])))
+        full = second.intervals[chosen.key]
+        full.number = chosen.number
+        system.intervals[system.chosen] = full
+    return system
+
+
+def _read(files: list[Path], reader: TextReader) -> TextReader:
+    for p in files:
         if sniff(p) == "xml":
             from models.rmf import ddsml
             ddsml.read_xml(p, reader)
         else:
             reader.read(p)
-    return assemble(reader, files, interval)
+    return reader
 
 
 def assemble(reader, files: list[str], interval: int | None) -> RmfSystem:
@@ -78,7 +102,7 @@ def _choose(ivs: list[Interval], wanted: int | None, files: list[str]) -> tuple[
 
 
 def _measure(iv: Interval) -> str:
-    io = sum(v.rate for v in iv.volumes.values())
+    io = sum(v.rate for v in iv.volumes.values()) + iv.tally[0]
     if io:
         return f"{io:,.1f} DASD I/O per second"
     return f"activity {iv.activity():,.1f}"

@@ -252,6 +252,11 @@ class Interval:
     ranks: dict[str, Rank] = field(default_factory=dict)
     reports: set[str] = field(default_factory=set)
     sources: dict[str, Source] = field(default_factory=dict, compare=False, repr=False)
+    key: tuple = field(default=(), compare=False, repr=False)
+    #: A large input's first pass keeps only these sums (DASD I/O/s, cache
+    #: I/O/s, busy): enough to choose, not to draw.
+    tally: list[float] = field(default_factory=lambda: [0.0, 0.0, 0.0], compare=False,
+                               repr=False)
 
     @property
     def label(self) -> str:
@@ -262,14 +267,15 @@ class Interval:
 
     def activity(self) -> float:
         """How busy the interval was: DASD I/O/s, else cache reads/s, else busy %."""
-        io = sum(v.rate for v in self.volumes.values())
+        io = sum(v.rate for v in self.volumes.values()) + self.tally[0]
         if io:
             return io
         cache = sum((u.activity.read_rate if u.activity else 0.0) +
                     sum(v.io_rate for v in u.volumes.values()) for u in self.cache_units.values())
+        cache += self.tally[1]
         if cache:
             return cache
-        return sum((c.busy_pct or 0.0) for c in self.channels.values()) + \
+        return self.tally[2] + sum((c.busy_pct or 0.0) for c in self.channels.values()) + \
             sum((e.busy_pct or 0.0) for e in self.engines) + \
             sum((r.read_ops_s or 0.0) + (r.write_ops_s or 0.0) for r in self.ranks.values())
 

@@ -30,6 +30,10 @@ DEVICE_LABELS = {"rate": "DEVICE ACTIVITY RATE", "resp": "AVG RESP TIME",
                  "any_alloc": "% ANY ALLOC", "mt_pend": "% MT PEND"}
 OVERVIEW_COLS = ("pct_io", "io_rate", "read", "dfw", "cfw", "stage", "dfwbp", "icl", "byp",
                  "other", "async", "total_hr", "read_hr", "write_hr", "pct_read")
+_DEVICE_USED = frozenset(("rate", "resp", "iosq", "pend", "disc", "conn", "pct_util"))
+OVERVIEW_LABELS = {"io_rate": "I/O RATE", "read": "CACHE HIT RATE READ",
+                   "dfw": "CACHE HIT RATE DFW", "stage": "DASD I/O RATE STAGE",
+                   "read_hr": "READ H/R", "write_hr": "WRITE H/R", "pct_read": "% READ"}
 _ADAPTER = re.compile(r"(READ|WRITE)\s+(\S+)\s+(\S+)\s+(READ|WRITE)\s+(\S+)\s+(\S+)\s+(\S+)\s*$")
 
 
@@ -75,7 +79,8 @@ def device_row(cells: list[str], has_int: bool) -> Volume:
         pav, hyper = nm.pav(pav_cell)
     except nm.NumberError as e:
         raise RowError(f"PAV: {e}") from None
-    v = {c: num(x, DEVICE_LABELS[c]) for c, x in zip(cols, values)}
+    # only the columns the import uses are read (the reader's hot path)
+    v = {c: num(x, DEVICE_LABELS[c]) for c, x in zip(cols, values) if c in _DEVICE_USED}
     cylinders = num(cyl, "NUMBER OF CYL")
     return Volume(devnum=devnum, volser=volser, storage_group=group, lcu=lcu, device_type=dtype,
                   cylinders=int(cylinders) if cylinders is not None else None,
@@ -87,6 +92,15 @@ def device_row(cells: list[str], has_int: bool) -> Volume:
                   conn_ms=_need(v.get("conn"), "AVG CONN TIME"),
                   busy_pct=_need(v.get("pct_util"), "% DEV UTIL"),
                   pav=pav, hyperpav=hyper)
+
+
+def device_rate(cells: list[str]) -> float:
+    """Only the DEVICE ACTIVITY RATE of a volume row (a large input's first pass)."""
+    i = 0 if HEX4.match(cells[0]) and DEVTYPE.match(cells[1]) else 1
+    if len(cells) < i + 7:
+        raise RowError("a volume row needs device number, type, cylinders, volser, PAV, LCU "
+                       "and its figures")
+    return _need(num(cells[i + 6], "DEVICE ACTIVITY RATE"), "DEVICE ACTIVITY RATE")
 
 
 # ---- Cache Subsystem Activity ---------------------------------------------------------
@@ -142,11 +156,21 @@ def overview_row(cells: list[str]) -> VolumeCache:
     if len(rest) != len(OVERVIEW_COLS):
         raise RowError(f"a device overview row has volser, device number, (extent pool) and "
                        f"{len(OVERVIEW_COLS)} figures; this one has {len(cells)} cells")
-    v = {c: num(x, c.replace("_", " ").upper()) for c, x in zip(OVERVIEW_COLS, rest)}
+    v = {c: num(x, OVERVIEW_LABELS[c]) for c, x in zip(OVERVIEW_COLS, rest)
+         if c in OVERVIEW_LABELS}
     return VolumeCache(volser=volser, devnum=devnum, io_rate=_need(v["io_rate"], "I/O RATE"),
                        read_hit_rate=v["read"], dfw_rate=v["dfw"], stage_rate=v["stage"],
                        read_hit_ratio=v["read_hr"], write_hit_ratio=v["write_hr"],
                        pct_read=v["pct_read"])
+
+
+def overview_rate(cells: list[str]) -> float:
+    """Only the I/O RATE of a device overview row (a large input's first pass)."""
+    extra = len(cells) - 2 - len(OVERVIEW_COLS)
+    if extra not in (0, 1):
+        raise RowError(f"a device overview row has volser, device number, (extent pool) and "
+                       f"{len(OVERVIEW_COLS)} figures; this one has {len(cells)} cells")
+    return _need(num(cells[3 + extra], "I/O RATE"), "I/O RATE")
 
 
 # ---- Channel Path Activity --------------------------------------------------------------

@@ -42,7 +42,7 @@ _ROW_LABELS = {"NORMAL": "normal", "SEQUENTIAL": "seq"}
 def title_of(line: str) -> str | None:
     """``"CACHE SUBSYSTEM ACTIVITY"`` for a spaced report title line, else None."""
     s = line.strip()
-    if not _TITLE.match(s):
+    if len(s) < 11 or s[1] != " " or s[3] != " " or not _TITLE.match(s):
         return None
     words = [w.replace(" ", "") for w in re.split(r" {2,}", s)]
     if sum(ch.isalpha() for ch in s) < 5:
@@ -78,7 +78,12 @@ class _State:
 class TextReader:
     """Reads text listings into intervals (shared across files: see module docstring)."""
 
-    def __init__(self):
+    def __init__(self, mode: str = "all", chosen: frozenset = frozenset()):
+        #: "all": keep every interval's figures; "summary": keep only each
+        #: interval's activity (a large input's first pass); "chosen": keep
+        #: the figures of the intervals in ``chosen`` (keys), skip the others.
+        self.mode = mode
+        self.chosen = chosen
         self.intervals: dict[tuple, Interval] = {}
         self.assumptions: list[Assumption] = []
         self.skipped: list[str] = []
@@ -156,6 +161,8 @@ class TextReader:
         if not st.header_seen or st.iv is None:
             if self._header(st, line, n):
                 return
+        if self.mode == "chosen" and st.iv is not None and st.iv.key not in self.chosen:
+            return                    # another interval: nothing of it is kept
         cells = line.split()
         if not cells:
             return
@@ -200,7 +207,7 @@ class TextReader:
         key = ("excerpt", file, n) if excerpt else (system, start)
         iv = self.intervals.get(key)
         if iv is None:
-            iv = self.intervals[key] = Interval(number=0, system=system, start=start)
+            iv = self.intervals[key] = Interval(number=0, system=system, start=start, key=key)
         return iv
 
     def _check_complete(self, st: _State, n: int) -> None:
@@ -216,6 +223,9 @@ class TextReader:
             return
         if not R.is_device_row(cells):
             return
+        if self.mode == "summary":           # the first pass of a large input: the rate
+            st.iv.tally[0] += R.device_rate(cells)
+            return
         vol = R.device_row(cells, st.has_int)
         vol.source = Source(self.file, n)
         old = st.iv.volumes.get(vol.volser)
@@ -230,6 +240,9 @@ class TextReader:
         if R.is_channel_row(cells) and not line.lstrip().startswith(("ID ", "IODF")):
             ch = R.channel_row(cells)
             ch.source = Source(self.file, n)
+            if self.mode == "summary":
+                st.iv.tally[2] += ch.busy_pct or 0.0
+                return
             st.iv.channels[ch.chpid] = ch
 
     # ---- CPU Activity ------------------------------------------------------------------
@@ -237,6 +250,9 @@ class TextReader:
         if R.is_engine_row(cells):
             e = R.engine_row(cells)
             e.source = Source(self.file, n)
+            if self.mode == "summary":
+                st.iv.tally[2] += e.busy_pct or 0.0
+                return
             st.iv.engines.append(e)
 
     # ---- ESS -------------------------------------------------------------------------
@@ -247,6 +263,9 @@ class TextReader:
         if st.table == "rank" and R.is_rank_row(cells):
             r = R.rank_row(cells)
             r.source = Source(self.file, n)
+            if self.mode == "summary":
+                st.iv.tally[2] += (r.read_ops_s or 0.0) + (r.write_ops_s or 0.0)
+                return
             st.iv.ranks[r.rank_id] = r
 
     # ---- Cache Subsystem Activity ---------------------------------------------------
@@ -314,6 +333,8 @@ class TextReader:
                                                         io_rate=0.0,
                                                         source=Source(self.file, n))
             vc.detail = st.owner = CacheActivity(source=Source(self.file, n))
+            if self.mode == "summary":
+                del unit.volumes[volser]      # only the overview's rate is tallied
             st.table = None
             return True
         return False
@@ -337,6 +358,9 @@ class TextReader:
             setattr(o, f"miss_{which}", R.miss_row(cells))
 
     def _overview(self, st: _State, cells: list[str], n: int) -> None:
+        if self.mode == "summary":           # the first pass of a large input: the rate
+            st.iv.tally[1] += R.overview_rate(cells)
+            return
         vc = R.overview_row(cells)
         vc.source = Source(self.file, n)
         old = st.unit.volumes.get(vc.volser)

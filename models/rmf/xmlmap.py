@@ -74,6 +74,8 @@ class Mapper:
             return
         self.known += 1
         iv = self._interval(rep)
+        if self.reg.mode == "chosen" and iv.key not in self.reg.chosen:
+            return                    # a large input's second pass: another interval
         iv.reports.add(metric)
         iv.sources.setdefault(metric, Source(self.name, rep.line))
         try:

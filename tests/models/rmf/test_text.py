@@ -94,3 +94,24 @@ def test_reports_of_one_interval_in_separate_files_meet(tmp_path):
     (tmp_path / "b.txt").write_text("\n".join(lines[cut:]) + "\n")
     two = read_reports([tmp_path / "a.txt", tmp_path / "b.txt"])
     assert len(two.intervals) == 1 and two.intervals == read_reports([FULL]).intervals
+
+
+def test_a_large_input_read_in_two_passes_gives_the_same_chosen_interval(tmp_path):
+    """Large inputs keep only the chosen interval's figures (bounded memory):
+    the same figures as reading everything."""
+    import sys
+    sys.path.insert(0, str(Path(__file__).resolve().parents[3] / "bench"))
+    from rmf_import_scale import write_listing
+    path = tmp_path / "day.txt"
+    write_listing(path, 0.5, 100)
+    whole = read_reports([path])
+    parts = read_reports([path], large_bytes=1000)
+    assert len(whole.intervals) == len(parts.intervals) > 3
+    assert parts.chosen == whole.chosen and parts.reason == whole.reason
+    assert parts.interval == whole.interval and len(parts.interval.volumes) == 100
+    others = [i for i in parts.intervals if i is not parts.interval]
+    assert all(not i.volumes for i in others)
+    assert [i.activity() for i in parts.intervals] == \
+        pytest.approx([i.activity() for i in whole.intervals])
+    picked = read_reports([path], interval=2, large_bytes=1000)
+    assert picked.interval == read_reports([path], interval=2).interval
