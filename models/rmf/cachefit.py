@@ -52,10 +52,14 @@ def blocks(working_set_mb: float, pages: int) -> int:
     return max(1, int(working_set_mb * 2**20 // PAGE) // pages)
 
 
-def warm_blocks(cache_slots: float, pages: int, n_blocks: int) -> int:
-    """Blocks the warm start makes resident."""
-    budget = min(WARM_LIMIT_PAGES, int(WARM_SHARE * cache_slots))
-    return min(n_blocks, max(0, budget // pages))
+def warm_budget(cache_slots: float) -> int:
+    """Pages a workload alone on its unit warms."""
+    return min(WARM_LIMIT_PAGES, int(WARM_SHARE * cache_slots))
+
+
+def warm_blocks(budget_pages: int, pages: int, n_blocks: int) -> int:
+    """Blocks the warm start makes resident with ``budget_pages``."""
+    return min(n_blocks, max(0, budget_pages // pages))
 
 
 def zipf_cdf(b: int, n: int, skew: float) -> float:
@@ -68,10 +72,17 @@ def zipf_cdf(b: int, n: int, skew: float) -> float:
     return ((b + 1.0) ** a - 1.0) / ((n + 1.0) ** a - 1.0)
 
 
-def predict(load: Load, working_set_mb: float, skew: float, cache_slots: float) -> float:
-    """The model's read hit ratio (per read request) while the warm cache lasts."""
+def predict(load: Load, working_set_mb: float, skew: float, cache_slots: float,
+            budget_pages: int | None = None) -> float:
+    """The model's read hit ratio (per read request) while the warm cache lasts.
+
+    ``budget_pages``: pages the warm start gives this workload (default: the
+    workload alone on a unit of ``cache_slots``).
+    """
     n = blocks(working_set_mb, load.pages_per_io)
-    b = warm_blocks(cache_slots, load.pages_per_io, n)
+    if budget_pages is None:
+        budget_pages = warm_budget(cache_slots)
+    b = warm_blocks(budget_pages, load.pages_per_io, n)
     s = load.seq_share
     return s + (1.0 - s) * zipf_cdf(b, n, skew)
 

@@ -71,6 +71,7 @@ class WorkloadFit:
     predicted_hit_ratio: float
     varied: str                  # "working set" or "skew"
     turnover_s: float = 0.0      # cache fills once with staged tracks in this time
+    warm_pages: int = 0          # pages the model's warm start gives the workload
     assumptions: list[Assumption] = field(default_factory=list)
 
     def values(self) -> dict:
@@ -155,7 +156,8 @@ def measure_group(iv: Interval, group: str) -> GroupMeasure:
 
 # ---- the fit ---------------------------------------------------------------------------
 def fit_workload(m: GroupMeasure, cache_mb: float, skew: float | None = None,
-                 working_set_mb: float | None = None) -> WorkloadFit:
+                 working_set_mb: float | None = None,
+                 warm_pages: int | None = None) -> WorkloadFit:
     """The ``wl_io`` values whose cache model gives ``m.read_hit_ratio``.
 
     Parameters
@@ -165,6 +167,9 @@ def fit_workload(m: GroupMeasure, cache_mb: float, skew: float | None = None,
         The cache the group's I/O competes for (its control unit's, or its share).
     skew, working_set_mb : float or None
         Give one to fit the other; neither: skew 0.8 and the working set fitted.
+    warm_pages : int or None
+        Pages the model's warm start gives this workload (:func:`fit_unit`
+        works them out for several on one unit); None: alone on ``cache_mb``.
     """
     pages = max(1, min(32, round(m.bytes_per_read / PAGE)))
     fit = WorkloadFit(group=m.name, io_rate=m.io_rate, read_pct=100 * m.read_share,
@@ -173,17 +178,22 @@ def fit_workload(m: GroupMeasure, cache_mb: float, skew: float | None = None,
                       measured_hit_ratio=m.read_hit_ratio, predicted_hit_ratio=0.0,
                       varied="working set", assumptions=list(m.assumptions))
     slots = cache_mb * 2**20 / PAGE
+    budget = cachefit.warm_budget(slots) if warm_pages is None else warm_pages
+    fit.warm_pages = budget
+
+    def predict(ws: float, sk: float) -> float:
+        return cachefit.predict(fit.load, ws, sk, slots, budget)
     target = m.read_hit_ratio
     if target > 1 - 1e-6 or target < m.seq_share:
         raise FitError(_unreachable(m, cache_mb, "the sequential share alone gives more hits"
                                     if target < m.seq_share else "every read hit"))
     if working_set_mb is not None:
         fit.working_set_mb, fit.varied = working_set_mb, "skew"
-        fit.skew = _bisect(lambda s: cachefit.predict(fit.load, working_set_mb, s, slots),
+        fit.skew = _bisect(lambda s: predict(working_set_mb, s),
                            target, 0.0, SKEW_MAX, increasing=True, log=False, what=(m, cache_mb))
     else:
         def by_ws(ws):
-            return cachefit.predict(fit.load, ws, fit.skew, slots)
+            return predict(ws, fit.skew)
         lo_h, hi_h = by_ws(WS_MIN_MB), by_ws(WS_MAX_MB)
         if hi_h <= target <= lo_h:
             fit.working_set_mb = _bisect(by_ws, target, WS_MIN_MB, WS_MAX_MB, increasing=False,
@@ -191,9 +201,9 @@ def fit_workload(m: GroupMeasure, cache_mb: float, skew: float | None = None,
         else:
             ws = WS_MIN_MB if target > lo_h else WS_MAX_MB
             fit.working_set_mb, fit.varied = ws, "skew"
-            fit.skew = _bisect(lambda s: cachefit.predict(fit.load, ws, s, slots), target,
+            fit.skew = _bisect(lambda s: predict(ws, s), target,
                                0.0, SKEW_MAX, increasing=True, log=False, what=(m, cache_mb))
-    fit.predicted_hit_ratio = cachefit.predict(fit.load, fit.working_set_mb, fit.skew, slots)
+    fit.predicted_hit_ratio = predict(fit.working_set_mb, fit.skew)
     fit.turnover_s = cachefit.turnover_s(fit.load, fit.predicted_hit_ratio, slots)
     return fit
 
@@ -221,3 +231,25 @@ def _unreachable(m: GroupMeasure, cache_mb: float, why: str) -> str:
             f"read hit ratio {m.read_hit_ratio:.3f} with {cache_mb:,.0f} MB of cache ({why}). "
             "A ratio this far from steady state (a cold cache, a one-off scan) is not a "
             "workload the model can settle into; give the working set or the skew by hand")
+
+
+def fit_unit(measures: list[GroupMeasure], cache_mb: float, **kw) -> list[WorkloadFit]:
+    """Fit several groups whose workloads will share one control unit.
+
+    The model's warm start gives each workload on a unit an equal share of
+    its cache (90 % of it warmed) and all workloads together at most
+    ``WARM_LIMIT_PAGES``, handed out in canvas order: ``measures`` must be
+    in the order the drawing lists the workloads.
+    """
+    from models.workloads.io import WARM_LIMIT_PAGES
+    share = cache_mb / len(measures)
+    slots = int(cache_mb * 2**20 / PAGE)
+    left = WARM_LIMIT_PAGES
+    out = []
+    for m in measures:
+        budget = min(left, int(cachefit.WARM_SHARE * (slots // len(measures))))
+        fit = fit_workload(m, share, warm_pages=budget, **kw)
+        n = cachefit.blocks(fit.working_set_mb, fit.pages_per_io)
+        left -= cachefit.warm_blocks(budget, fit.pages_per_io, n) * fit.pages_per_io
+        out.append(fit)
+    return out

@@ -77,7 +77,9 @@ def check(fit: WorkloadFit, seconds: float = 4.0, warmup_s: float = 1.0, seed: i
     wl = _Counting(eng, system, wl_cfg, values, layout)
     wl.clean_reads = 0
     # as models.workloads.system._warm: 90 % of the unit's cache, at most WARM_LIMIT_PAGES
-    wl.warm(min(WARM_LIMIT_PAGES, int(0.9 * system.control_units["CU"].cache.capacity)))
+    # (or what the fit was told the workload gets beside others on its unit)
+    alone = min(WARM_LIMIT_PAGES, int(0.9 * system.control_units["CU"].cache.capacity))
+    wl.warm(min(alone, fit.warm_pages) if fit.warm_pages else alone)
     wl.start()
     eng.run(until=warmup_s)
     wl.reset_statistics()
@@ -105,8 +107,9 @@ def refine(fit: WorkloadFit, seconds: float, warmup_s: float = 0.0, seed: int = 
             break
         if prev is None:
             d = math.log(1.05)
-            slope = (cachefit.predict(fit.load, ws * 1.05, fit.skew, slots) -
-                     cachefit.predict(fit.load, ws, fit.skew, slots)) / d
+            budget = fit.warm_pages or None
+            slope = (cachefit.predict(fit.load, ws * 1.05, fit.skew, slots, budget) -
+                     cachefit.predict(fit.load, ws, fit.skew, slots, budget)) / d
         else:
             slope = (h - prev[1]) / (math.log(ws) - math.log(prev[0])) \
                 if ws != prev[0] else 0.0

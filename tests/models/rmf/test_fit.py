@@ -4,7 +4,8 @@ from pathlib import Path
 import pytest
 
 from models.rmf import read_reports
-from models.rmf.fit import FitError, GroupMeasure, fit_workload, measure_group, measure_unit
+from models.rmf.fit import FitError, GroupMeasure, fit_unit, fit_workload, measure_group, \
+    measure_unit
 from models.rmf.fitcheck import check, refine
 
 DATA = Path(__file__).resolve().parents[2] / "data" / "rmf"
@@ -79,3 +80,31 @@ def test_a_long_run_drifts_and_refine_brings_it_back():
     refined, run = refine(fit, seconds=14.0, warmup_s=4.0)
     assert run.request_hit_ratio == pytest.approx(0.85, abs=0.01)
     assert refined.working_set_mb < fit.working_set_mb
+
+
+def test_groups_sharing_a_unit_fit_as_the_model_warms_them():
+    """Two storage groups on one 16 GB unit, run together by the app's own
+    run path (run_system): each gets its measured read hit ratio, although
+    the model's warm start gives the second group far less than its half."""
+    from models.config import ChannelPath, Configuration, ControlUnit, Dataset, Volume, \
+        Workload
+    from models.workloads.system import run_system
+
+    measures = [GroupMeasure("SGDB2", 2500, 0.75, 0.0, 4096, 0.90),
+                GroupMeasure("SGTSO", 600, 0.8, 0.0, 4096, 0.70)]
+    fits = fit_unit(measures, cache_mb=16384)
+    assert fits[1].warm_pages < fits[0].warm_pages / 5
+    vols = {f.group: tuple(f"{f.group[2:]}{k}" for k in range(4)) for f in fits}
+    config = Configuration(
+        channels=(ChannelPath("CHP 40", "zHPF", "FEx8S", control_units=("CU",)),),
+        control_units=(ControlUnit("CU", cache_gb=16.0),),
+        volumes=tuple(Volume(v, "HDD15K", "CU", aliases=8, model="3390-54")
+                      for f in fits for v in vols[f.group]),
+        datasets=tuple(Dataset(f"{f.group}.DATA", "ds_vsam_ksds", vols[f.group])
+                       for f in fits),
+        workloads=tuple(Workload(f.group, "wl_io", (f"{f.group}.DATA",),
+                                 properties={**f.values(), "duration_s": 3.0}) for f in fits))
+    run = run_system(config, {}, seed=1, warmup_s=0.5)
+    for wl, m in zip(run.io, measures):
+        assert wl.hits / (wl.hits + wl.misses) == pytest.approx(m.read_hit_ratio, abs=0.03)
+        assert wl.completed / run.elapsed == pytest.approx(m.io_rate, rel=0.05)
