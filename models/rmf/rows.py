@@ -122,7 +122,7 @@ def request_row(cells: list[str]) -> tuple[Requests, Requests | None, float | No
 
 def miss_row(cells: list[str]) -> Misses:
     """NORMAL / SEQUENTIAL of CACHE MISSES (the MISC columns beside it ignored)."""
-    vals = []
+    vals: list[float | None] = []
     for c in cells:
         if len(vals) == 6 or (c[:1].isalpha() and c.upper() not in nm.MISSING):
             break               # the MISC column (DELAYED NVS ...) starts

@@ -372,7 +372,7 @@ class TextReader:
         st.unit.volumes[vc.volser] = vc
 
 
-def _interval_s(groups: tuple[str, str, str]) -> float:
+def _interval_s(groups: tuple) -> float:
     """``000.15.00`` (hhh.mm.ss) or ``15.00.000`` (mm.ss.ttt) in seconds."""
     a, b, c = groups
     if len(c) == 3:

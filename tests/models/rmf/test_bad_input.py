@@ -143,3 +143,19 @@ def test_an_interval_with_no_activity(tmp_path):
         lines.append(ln)
     p = _write(tmp_path, lines)
     _fails([p], r"interval 1 \(2026-11-25 09:00:00\) shows no activity", line=1)
+
+
+def test_duplicate_volsers_in_xml_name_the_row(tmp_path):
+    text = (DATA / "sysa-0900-full.xml").read_text()
+    p = tmp_path / "dup.xml"
+    p.write_text(text.replace("<col>DB2002</col>", "<col>DB2001</col>", 1))
+    err = _fails([p], r"volume serial DB2001 appears twice .*devices 9000 and 9001")
+    assert err.line is not None and "DB2001" in p.read_text().splitlines()[err.line - 1]
+
+
+def test_a_bad_cell_in_xml_names_its_line(tmp_path):
+    text = (DATA / "sysa-0900-full.xml").read_text()
+    p = tmp_path / "bad.xml"
+    p.write_text(text.replace("<col>245.301</col>", "<col>24x.301</col>", 1))
+    err = _fails([p], r"Device Activity Rate: '24x.301' is not a number")
+    assert "24x.301" in p.read_text().splitlines()[err.line - 1]

@@ -115,3 +115,16 @@ def test_a_large_input_read_in_two_passes_gives_the_same_chosen_interval(tmp_pat
         pytest.approx([i.activity() for i in whole.intervals])
     picked = read_reports([path], interval=2, large_bytes=1000)
     assert picked.interval == read_reports([path], interval=2).interval
+
+
+def test_the_summary_says_what_was_read_and_assumed():
+    s = read_reports([SHARED / "redp4862-fig09-runstats50-ficon.txt"]).summary()
+    assert s["counts"] == {"volumes": 0, "cache_units": 1, "channels": 0, "engines": 0,
+                           "ranks": 0}
+    assert s["intervals"][0]["reports"] == ["CACHE"] and s["chosen"] == 1
+    assert any(a.startswith("cache size = unknown (assumed: no CACHE SUBSYSTEM STATUS")
+               for a in s["assumptions"])
+    full = read_reports([FULL]).summary()
+    assert full["counts"] == {"volumes": 6, "cache_units": 2, "channels": 5, "engines": 6,
+                              "ranks": 2}
+    assert full["assumptions"] == []
