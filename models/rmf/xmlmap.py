@@ -14,8 +14,8 @@ from datetime import datetime
 from models.rmf import numbers as nm
 from models.rmf import rows as R
 from models.rmf.ddsml import XPart, XReport, XTable
-from models.rmf.records import CacheActivity, CacheUnit, Channel, Engine, Misses, Rank, \
-    Requests, RmfError, Source, Transfer, Volume, VolumeCache
+from models.rmf.records import CacheActivity, CacheUnit, Channel, Engine, Interval, Misses, \
+    Rank, Requests, RmfError, Source, Transfer, Volume, VolumeCache
 
 KNOWN = {"DEVICE", "CACHE", "CHAN", "CPU", "ESS"}
 
@@ -78,11 +78,21 @@ class Mapper:
             return                    # a large input's second pass: another interval
         iv.reports.add(metric)
         iv.sources.setdefault(metric, Source(self.name, rep.line))
+        # a large input's first pass keeps only the activity of what one report gave
+        into = Interval(number=0) if self.reg.mode == "summary" else iv
         try:
-            getattr(self, f"_{metric.lower()}")(rep, iv)
+            getattr(self, f"_{metric.lower()}")(rep, into)
         except R.RowError as e:
             raise RmfError(self.name, self._row_line, f"{rep.description or metric}: {e}") \
                 from None
+        if into is not iv:
+            iv.tally[0] += sum(v.rate for v in into.volumes.values())
+            iv.tally[1] += sum((u.activity.read_rate if u.activity else 0.0) +
+                               sum(v.io_rate for v in u.volumes.values())
+                               for u in into.cache_units.values())
+            iv.tally[2] += sum(c.busy_pct or 0.0 for c in into.channels.values()) + \
+                sum(e.busy_pct or 0.0 for e in into.engines) + \
+                sum((r.read_ops_s or 0.0) + (r.write_ops_s or 0.0) for r in into.ranks.values())
 
     def finish(self) -> None:
         if not self.known and self.other:

@@ -41,3 +41,13 @@ def test_an_interval_that_is_not_there_is_named_with_those_that_are():
     with pytest.raises(RmfError, match=r"there is no interval 7: the reports hold 4 "
                                        r"\(interval 1 \(2026-11-25 09:00:00\)"):
         read_reports([DATA / "sysa-many-intervals.xml"], interval=7)
+
+
+def test_a_large_xml_input_in_two_passes_keeps_only_the_chosen_interval():
+    whole = read_reports([DATA / "sysa-many-intervals.xml"])
+    parts = read_reports([DATA / "sysa-many-intervals.xml"], large_bytes=1000)
+    assert parts.chosen == whole.chosen and parts.interval == whole.interval
+    assert [i.activity() for i in parts.intervals] == \
+        pytest.approx([i.activity() for i in whole.intervals])
+    assert all(not i.volumes and not i.engines for i in parts.intervals
+               if i is not parts.interval)
