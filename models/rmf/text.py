@@ -136,6 +136,8 @@ class TextReader:
             return new
         if kind == st.kind:               # a new page of the same report: keep the tables
             st.title_line, st.header_seen = n, False
+            # its header is read afresh (the next interval's pages follow the last one's)
+            st.system = st.start = st.length_s = None
             return st
         return _State(kind=kind, title_line=n,
                       table="rank" if kind == "ESS" and "RANK" in title else None)

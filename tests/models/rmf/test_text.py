@@ -128,3 +128,19 @@ def test_the_summary_says_what_was_read_and_assumed():
     assert full["counts"] == {"volumes": 6, "cache_units": 2, "channels": 5, "engines": 6,
                               "ranks": 2}
     assert full["assumptions"] == []
+
+
+def test_one_report_over_several_intervals_gives_each_page_its_own_interval(tmp_path):
+    """Cache pages of 09.00 then of 09.15 (DATE/TIME headers, no other report between)."""
+    lines = FULL.read_text().splitlines()
+    a = next(i for i, ln in enumerate(lines) if "C A C H E   S U B" in ln)
+    b = next(i for i, ln in enumerate(lines) if "C H A N N E L" in ln)
+    cache = lines[a:b]
+    later = [ln.replace("TIME 09.00.00", "TIME 09.15.00") for ln in cache]
+    p = tmp_path / "two.txt"
+    p.write_text("\n".join(cache + later) + "\n")
+    system = read_reports([p])
+    assert [i.start for i in system.intervals] == ["2026-11-25T09:00:00",
+                                                   "2026-11-25T09:15:00"]
+    first, second = system.intervals
+    assert first.cache_units == second.cache_units and len(first.cache_units) == 2
