@@ -17,7 +17,7 @@ import dataclasses
 import math
 from dataclasses import dataclass
 
-from models.config import ChannelPath, Configuration, ControlUnit, Dataset, Volume, Workload
+from models.drawing.config import ChannelPath, Configuration, ControlUnit, Dataset, Volume, Workload
 from models.engine import Engine
 from models.io.system import IOSystem
 from models.rmf import cachefit

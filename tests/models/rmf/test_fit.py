@@ -86,7 +86,7 @@ def test_groups_sharing_a_unit_fit_as_the_model_warms_them():
     """Two storage groups on one 16 GB unit, run together by the app's own
     run path (run_system): each gets its measured read hit ratio, although
     the model's warm start gives the second group far less than its half."""
-    from models.config import ChannelPath, Configuration, ControlUnit, Dataset, Volume, \
+    from models.drawing.config import ChannelPath, Configuration, ControlUnit, Dataset, Volume, \
         Workload
     from models.workloads.system import run_system
 
