@@ -50,6 +50,7 @@ RUN_S = 2.0
 TRAN_CPU_MS = 2.0
 #: Volumes drawn for an excerpt, which names none (3390-54s, ~45 GB each).
 EXCERPT_MODEL = "3390-54"
+_REPLACED = frozenset(("channel paths", "processors", "ranks", "cache sizes and hit ratios"))
 _COL = {"workload": 0.0, "dataset": 220.0, "volume": 440.0, "rank": 440.0,
         "control_unit": 680.0, "channel": 900.0, "processor": 1120.0, "cpu_load": 1340.0}
 _ROW = 130.0
@@ -72,7 +73,10 @@ class _Builder:
         self.iv: Interval = system.interval
         self.file = system.files[0] if system.files else "input"
         self.sc = Scenario("custom", f"Imported from RMF: {self._title()}")
-        self.assumed: list[Assumption] = list(system.assumptions)
+        # The reader's stand-ins for a missing report are the drawing's to
+        # choose: these are replaced by what the drawing states it drew.
+        self.assumed: list[Assumption] = [a for a in system.assumptions
+                                          if a.what not in _REPLACED]
         self.rows = dict.fromkeys(_COL, 0)
 
     def _title(self) -> str:
