@@ -27,6 +27,7 @@ keeps. Qt-free; docs/rmf-drawing.md.
 """
 from __future__ import annotations
 
+import dataclasses
 import math
 from dataclasses import dataclass, field
 
@@ -51,8 +52,8 @@ TRAN_CPU_MS = 2.0
 #: Volumes drawn for an excerpt, which names none (3390-54s, ~45 GB each).
 EXCERPT_MODEL = "3390-54"
 _REPLACED = frozenset(("channel paths", "processors", "ranks", "cache sizes and hit ratios"))
-_COL = {"workload": 0.0, "dataset": 220.0, "volume": 440.0, "rank": 440.0,
-        "control_unit": 680.0, "channel": 900.0, "processor": 1120.0, "cpu_load": 1340.0}
+_COL = {"workload": 0.0, "dataset": 200.0, "volume": 400.0, "rank": 600.0,
+        "control_unit": 800.0, "channel": 1000.0, "processor": 1200.0, "cpu_load": 1400.0}
 _ROW = 130.0
 
 
@@ -226,7 +227,8 @@ class _Builder:
                                  []).append(v)
             for (key, lcu), vs in split.items():
                 name = sg or f"LCU {lcu}"
-                label = name if len(split) == 1 or not sg else f"{name} {units[key][0].label}"
+                ssid = units[key][1].ssid if units[key][1] is not None else key
+                label = name if len(split) == 1 or not sg else f"{name}/{ssid}"
                 out.append(_Group(label, sg, key, vs))
         if out and any(len({g.unit for g in out if g.sg == sg}) > 1 for sg in sgs):
             self.assume("storage groups over several control units", "one card per group "
@@ -302,17 +304,18 @@ def _plain(a: Assumption) -> dict:
 def _fit(b: _Builder, groups: list[_Group], units: dict) -> dict:
     """Fit each group's workload as the model will warm it: per unit, its part
     of the warm page limit, the unit's workloads in canvas order."""
-    from models.workloads.system import warm_limits
+    from models.workloads import system as wsys
     for g in groups:
         if g.measure is None:
             try:
-                g.measure = measure_group(_only(b.iv, g), g.sg)
+                g.measure = _named(measure_group(_only(b.iv, g), g.sg), g.label)
             except FitError as exc:
                 b.assume(f"I/O workload of {g.label}", "the device report's rate, default "
                          "mix", str(exc), g.volumes[0].source if g.volumes else None)
     slots = {key: int(float(units[key][0].properties["cache_gb"]) * 2**30 // 4096)
              for key in {g.unit for g in groups if g.measure is not None}}
-    left = warm_limits(slots)
+    limit = wsys.warm_limits(slots)
+    left = dict(limit)
     sharing = {key: sum(1 for g in groups if g.unit == key and g.measure) for key in slots}
     out = {}
     for g in groups:
@@ -324,8 +327,14 @@ def _fit(b: _Builder, groups: list[_Group], units: dict) -> dict:
         try:
             fit = fit_workload(m, cache_mb, warm_pages=budget)
         except FitError as exc:
+            why = str(exc)
+            if budget < cachefit.TRACK_SLOTS:
+                why = (f"the model warms at most {wsys.WARM_LIMIT_PAGES:,} pages of cache "
+                       f"before a run ({limit[g.unit]:,} for {units[g.unit][0].label}), and "
+                       "the groups before this one on the unit took them: its cache starts "
+                       f"cold, so no working set gives the measured {m.read_hit_ratio:.3f}")
             b.assume(f"working set and skew of {g.label}", "the workload's defaults",
-                     str(exc), g.volumes[0].source if g.volumes else None)
+                     why, g.volumes[0].source if g.volumes else None)
             out[g.label] = (m, None)
             continue
         n = cachefit.blocks(fit.working_set_mb, fit.pages_per_io)
@@ -333,6 +342,15 @@ def _fit(b: _Builder, groups: list[_Group], units: dict) -> dict:
         b.assumed.extend(fit.assumptions)
         out[g.label] = (m, fit)
     return out
+
+
+def _named(m: GroupMeasure, label: str) -> GroupMeasure:
+    """The measure under its card's label (a group split over units is two cards)."""
+    if m.name == label:
+        return m
+    said = [dataclasses.replace(a, what=a.what.replace(f"of {m.name}", f"of {label}"))
+            for a in m.assumptions]
+    return dataclasses.replace(m, name=label, assumptions=said)
 
 
 def _only(iv: Interval, g: _Group) -> Interval:
