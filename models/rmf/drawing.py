@@ -55,6 +55,8 @@ _REPLACED = frozenset(("channel paths", "processors", "ranks", "cache sizes and 
 _COL = {"workload": 0.0, "dataset": 200.0, "volume": 400.0, "rank": 600.0,
         "control_unit": 800.0, "channel": 1000.0, "processor": 1200.0, "cpu_load": 1400.0}
 _ROW = 130.0
+#: Space between the rank cards drawn beside one storage group.
+RANK_STEP = 170.0
 
 
 @dataclass
@@ -193,7 +195,7 @@ class _Builder:
         return key
 
     def device(self) -> tuple[str, list]:
-        """The storage group kind and the rank cards (from the ESS report)."""
+        """The storage group kind and the ESS report's ranks of that drive type."""
         ranks = list(self.iv.ranks.values())
         if not ranks:
             self.assume("drive type", "HDD 15K", "no ESS report: the ranks' drives are not "
@@ -209,12 +211,38 @@ class _Builder:
             self.assume("drive type of every storage group", kind[3:].upper(), "the ESS "
                         "report mixes drive types and RMF does not say which volumes are on "
                         "which rank: the most common type", report="ESS")
-        cards = [self.node("vol_raid", f"Rank {r.rank_id}", "rank")
-                 for r, k in zip(ranks, kinds) if k == kind]
-        self.assume("which volumes are on which rank", "every storage group stripes over "
-                    f"all {len(cards)} ranks of the ESS report", "RMF's rank statistics do "
-                    "not say which volumes have extents on a rank", report="ESS")
-        return kind, cards
+        return kind, [r for r, k in zip(ranks, kinds) if k == kind]
+
+    def rank_cards(self, groups: list[_Group], ranks: list) -> dict[str, list[Node]]:
+        """The ESS report's ranks as cards, shared out among the storage groups in
+        proportion to their volumes (each group's beside it); fewer ranks than
+        groups: the groups take them in turn."""
+        if not ranks or not groups:
+            return {}
+        sizes = [max(1, len(g.volumes)) for g in groups]
+        if len(ranks) >= len(groups):
+            counts = _apportion(len(ranks), sizes)
+            it = iter(ranks)
+            mine = [[next(it) for _ in range(n)] for n in counts]
+        else:
+            mine = [[ranks[i % len(ranks)]] for i in range(len(groups))]
+        cards: dict[str, Node] = {}
+        out: dict[str, list[Node]] = {}
+        for row, (g, rs) in enumerate(zip(groups, mine)):
+            out[g.label] = []
+            for j, r in enumerate(rs):
+                if r.rank_id not in cards:
+                    cards[r.rank_id] = self.sc.add_node(Node(
+                        self.sc.new_id("n"), "vol_raid", f"Rank {r.rank_id}",
+                        _COL["rank"] + RANK_STEP * j, row * _ROW, {}))
+                out[g.label].append(cards[r.rank_id])
+        shared = ("each storage group has its share of the ranks (by its volumes), drawn "
+                  "beside it" if len(ranks) >= len(groups) else
+                  "the storage groups take the ranks in turn")
+        self.assume("which volumes are on which rank", f"{len(ranks)} ranks of the ESS "
+                    f"report: {shared}", "RMF's rank statistics do not say which volumes "
+                    "have extents on a rank", report="ESS")
+        return out
 
     def groups(self, units: dict) -> list[_Group]:
         sgs = self.iv.storage_groups()
@@ -268,18 +296,20 @@ def build(system: RmfSystem) -> Scenario:
     cpus = b.processors()
     chans = b.channels(cpus)
     units = b.units()
-    kind, rank_cards = b.device()
+    kind, ranks = b.device()
     groups = b.groups(units) if b.iv.volumes else b.excerpt_group(units)
     if not groups:
         b.assume("storage groups", "none drawn", "no volumes in a device report and no "
                  "cache activity to stand for them", report="DEVICE")
     fits = _fit(b, groups, units)
+    rank_cards = b.rank_cards(groups, ranks)
     for g in groups:
-        _draw_group(b, g, kind, rank_cards, units, fits.get(g.label))
+        _draw_group(b, g, kind, rank_cards.get(g.label, []), units, fits.get(g.label))
     for node, _ in units.values():
         for ch in chans:
             b.link(node, ch)
     b.cpu_workload(cpus)
+    _make_room(b.sc, max((len(v) for v in rank_cards.values()), default=1))
     b.sc.imported = {
         "source": list(system.files),
         "interval": {"number": b.iv.number, "start": b.iv.start, "length_s": b.iv.length_s,
@@ -403,6 +433,28 @@ def _draw_group(b: _Builder, g: _Group, kind: str, rank_cards: list, units: dict
     values["duration_s"] = RUN_S
     wl = b.node("wl_io", f"{g.label} I/O", "workload", values)
     b.link(wl, ds)
+
+
+def _apportion(total: int, sizes: list[int]) -> list[int]:
+    """``total`` split in proportion to ``sizes``, each at least 1 (largest remainder)."""
+    n = len(sizes)
+    extra = total - n
+    weight = sum(sizes)
+    exact = [extra * s / weight for s in sizes]
+    counts = [1 + int(e) for e in exact]
+    order = sorted(range(n), key=lambda i: -(exact[i] - int(exact[i])))
+    for i in order[:total - sum(counts)]:
+        counts[i] += 1
+    return counts
+
+
+def _make_room(sc: Scenario, ranks_per_row: int) -> None:
+    """Move the columns right of the ranks over, past the widest row of ranks."""
+    shift = RANK_STEP * max(0, ranks_per_row - 1)
+    if shift:
+        for n in sc.nodes.values():
+            if n.x > _COL["rank"] and n.category != "rank":
+                n.x += shift
 
 
 def _model(vols: list[Volume]) -> str:

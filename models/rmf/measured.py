@@ -41,55 +41,39 @@ BANDS = {
 }
 
 #: Likely reasons for a difference beyond the band: (model lower, model higher).
+#: Short, to fit a table cell; docs/rmf-drawing.md says more of each.
 REASONS = {
-    "io_rate": ("a short run's Poisson noise, or I/O of volumes the fit left out",
-                "a short run's Poisson noise"),
-    "resp_ms": ("see its parts", "see its parts"),
-    "iosq_ms": ("measured IOSQ includes waits for HyperPAV aliases shared by the whole "
-                "LCU, the model gives each volume its own", "the aliases drawn (from the PAV "
-                "column, rounded up) are fewer than the pool the volumes share"),
-    "pend_ms": ("measured PEND includes switch, control-unit and device busy from other "
-                "systems sharing the paths, which the model does not draw",
-                "fewer CHPIDs reach the unit than drawn, or the channel generation differs"),
-    "disc_ms": ("measured DISC includes synchronous remote-copy (Metro Mirror) and read "
-                "misses on ranks busy with work the model does not draw",
-                "the drawn ranks (or drive type) are slower than the real ones, or the "
-                "working set misses more than the measured interval did"),
-    "conn_ms": ("the transfer size is the unit's average bytes per read for every "
-                "group, and writes are assumed that size too",
-                "longer channel programs or a busier path than measured: check the "
-                "transfer size and the channel type"),
-    "busy_pct": ("measured busy includes time for other systems' I/O to the volume",
-                 "the model's volume busy is DISC + CONN per exposure; more DISC or CONN "
-                 "than measured"),
-    "utilization_pct": ("the CHPID also carries I/O to devices and control units not "
-                        "drawn (tape, other units)", "every group reaches every unit in "
-                        "the drawing: RMF does not say which CHPIDs reach which unit"),
-    "read_hit_ratio": ("a short run from a warm start: the model's cache holds the "
-                       "hottest blocks the fit chose; a long interval's LRU cache differs "
-                       "(docs/rmf-import.md)", "the fit's working set is too small for this "
-                       "volume: the group's one workload spreads evenly over its volumes"),
-    "seq_read_hit_ratio": ("the model prestages only what its sequential detection sees",
-                           "the model prestages every sequential pass ahead of the reads"),
-    "staged_tracks_rate": ("record or partial-track staging where RMF counted tracks",
-                           "the model stages a whole track per random miss"),
-    "seq_staged_tracks_rate": ("less sequential I/O reached the unit than measured",
-                               "the model prestages further ahead than the real unit"),
-    "read_bytes_per_req": ("the transfer size is rounded to whole 4 KB pages",
-                           "the transfer size is rounded to whole 4 KB pages"),
-    "disk_read_bytes_per_req": ("partial-track stages where the unit staged whole tracks",
-                                "whole-track stages where the unit staged records"),
+    "io_rate": ("Poisson noise of a short run", "Poisson noise of a short run"),
+    "resp_ms": ("see its four parts", "see its four parts"),
+    "iosq_ms": ("HyperPAV aliases are shared by the LCU, not per volume",
+                "fewer aliases drawn than were in use"),
+    "pend_ms": ("other systems' I/O on the paths is not drawn",
+                "fewer paths reach the unit than drawn"),
+    "disc_ms": ("measured DISC includes remote-copy time the model does not draw",
+                "drawn ranks slower or busier than the real ones"),
+    "conn_ms": ("transfer size is the unit's average, not the group's",
+                "longer channel programs than measured"),
+    "busy_pct": ("other systems' I/O to the volume is not drawn",
+                 "more DISC + CONN than measured"),
+    "utilization_pct": ("the CHPID also serves devices not drawn",
+                        "every group reaches every unit (assumed)"),
+    "read_hit_ratio": ("a short warm-start run, not a long LRU interval",
+                       "the fitted working set is small for this one"),
+    "seq_read_hit_ratio": ("less prestaging than the real unit",
+                           "the model prestages every sequential pass"),
+    "staged_tracks_rate": ("record or partial-track stages, not whole tracks",
+                           "a whole track staged per random miss"),
+    "seq_staged_tracks_rate": ("less sequential I/O reached the unit",
+                               "the model prestages further ahead"),
+    "read_bytes_per_req": ("transfer size rounded to 4 KB pages",
+                           "transfer size rounded to 4 KB pages"),
+    "disk_read_bytes_per_req": ("partial-track stages", "whole-track stages"),
 }
 #: Reasons that depend on what the component is, where they differ from the above.
 KIND_REASONS = {
-    ("engine", "busy_pct"): ("the model's dispatcher gives work to the first free engine, so "
-                             "the later engines are less busy; the CPU workload keeps the "
-                             "engines' total as measured",
-                             "the model's dispatcher gives work to the first free engine, so "
-                             "the first engines are busier; the CPU workload keeps the "
-                             "engines' total as measured"),
-    ("volume", "io_rate"): ("the group's one workload spreads its I/O evenly over the "
-                            "volumes; RMF measured each volume's own share",) * 2,
+    ("engine", "busy_pct"): ("the dispatcher fills the first engines; the total is as "
+                             "measured",) * 2,
+    ("volume", "io_rate"): ("one workload spreads evenly over the group's volumes",) * 2,
 }
 KIND_REASONS["volume", "read_rate"] = KIND_REASONS["volume", "io_rate"]
 REASONS["max_busy_pct"] = REASONS["busy_pct"]
@@ -210,10 +194,10 @@ def table(imported: dict, result) -> Table:
     rows = []
     measured = imported.get("measured", {})
     kinds = imported.get("kinds", {})
-    for label, figs in measured.items():
-        kind = kinds.get(label, "")
-        rows += _rows(label, figs, comps.get(label, {}), kind)
-        member = "volume" if kind == "storage group" else "channel"
+    for label, figs in measured.items():          # the cards first, then their members
+        rows += _rows(label, figs, comps.get(label, {}), kinds.get(label, ""))
+    for label in measured:
+        member = "volume" if kinds.get(label) == "storage group" else "channel"
         for name, mfigs in imported.get("members", {}).get(label, {}).items():
             rows += _rows(f"{label} / {name}", mfigs, members.get(label, {}).get(name, {}),
                           member)

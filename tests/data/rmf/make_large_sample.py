@@ -48,6 +48,9 @@ def build(seed: int = 7) -> None:
             units.setdefault(lcu, []).append(volser)
             n += 1
     vols.sort(key=lambda v: (v[3], v[1]))
+    # 24 ranks of 15K drives in two extent pools (the small sample has 2)
+    ms.RANKS = tuple((f"{k % 2:04d}", f"{k % 4:04d}", f"{k:04X}", 120.0 + k, "55.2K", 8.0,
+                      40.0, "96.0K", 15.0, "N", 1, 15, "2400G", "RAID 5") for k in range(24))
     ms.VOLUMES = tuple(vols)
     ms.CACHE = cache
     ms.UNITS = tuple((lcu, next(v[1] for v in vols if v[3] == lcu), tuple(vs))
