@@ -28,6 +28,10 @@ _DEVICE = ("io_rate", "resp_ms", "iosq_ms", "pend_ms", "disc_ms", "conn_ms", "bu
 #: Model figure compared with a measured one, where the names differ.
 MODEL_NAME = {"read_hit_ratio": "req_read_hit_ratio"}
 
+#: A control unit's read figures are RMF's NORMAL row (its SEQUENTIAL row beside them).
+UNIT_TITLES = {"read_rate": "normal read rate /s", "read_hit_ratio": "normal read hit ratio",
+               "seq_read_hit_ratio": "sequential read hit ratio"}
+
 #: Differences inside these bands are agreement: (absolute, relative).
 BANDS = {
     "io_rate": (0.5, 0.02), "read_rate": (0.5, 0.03), "seq_read_rate": (0.5, 0.03),
@@ -220,7 +224,8 @@ def _rows(label: str, figs: dict, model: dict, kind: str) -> list[tuple]:
         if key == "members":
             continue
         got = model.get(MODEL_NAME.get(key, key))
-        title = COMPONENT_FIGURES.get(key, key)
+        title = UNIT_TITLES.get(key) if kind == "control unit" and key in UNIT_TITLES \
+            else COMPONENT_FIGURES.get(key, key)
         if got is None:
             out.append((label, title, _round(m), "—", "—", "the model gives no figure here"))
             continue
