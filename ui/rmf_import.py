@@ -1,7 +1,8 @@
 """File ▸ Import RMF reports… and the "Imported from RMF" panel.
 
 The import reads the chosen report files on a worker thread
-(:class:`app.worker.TaskRunner`: a busy bar and Cancel in the status bar,
+(:class:`app.worker.TaskRunner`: a busy bar, then the drawing's progress,
+and Cancel in the status bar,
 so a 100 MB listing does not freeze the window), builds the drawing
 (:func:`models.rmf.drawing.build`), says what was read and skipped, and
 opens it as an unsaved scenario. The panel, a dock beside Results, lists
@@ -119,11 +120,11 @@ class RmfImport:
     def __init__(self, win) -> None:
         self.win = win
         self.runner = TaskRunner("rmf-import", win, expected=_expected())
-        self.runner.progressed.connect(win.task_progressed)
+        self.runner.progressed.connect(self._on_runner_progressed)
         self.runner.succeeded.connect(self._on_runner_succeeded)
         self.runner.failed.connect(self._on_runner_failed)
         self.runner.cancelled.connect(lambda: win.say("Import cancelled: nothing opened."))
-        self.runner.done.connect(win.end_task)
+        self.runner.done.connect(self._on_runner_done)
         self.action = QAction("&Import RMF reports…", win)
         tip = ("Draw your own system from RMF Postprocessor reports (text or XML): "
                "processors, channels, control units, storage groups and fitted workloads, "
@@ -176,7 +177,19 @@ class RmfImport:
         size = sum(os.path.getsize(p) for p in paths if os.path.isfile(p))
         self.win.begin_task(f"Reading {len(paths)} RMF file(s), {size / 1e6:,.1f} MB…",
                             self.runner.cancel)
+        # The readers say nothing until they are done: a busy bar meanwhile.
+        self.win.task_progress.setRange(0, 0)
         return self.runner.start(import_job(list(paths), interval))
+
+    def _on_runner_progressed(self, fraction: float) -> None:
+        if fraction > 0:                         # read: drawing now
+            self.win.task_progress.setRange(0, 1000)
+            self.win.task_label.setText("Drawing the system and fitting its workloads…")
+        self.win.task_progressed(fraction)
+
+    def _on_runner_done(self) -> None:
+        self.win.task_progress.setRange(0, 1000)
+        self.win.end_task()
 
     def _on_runner_succeeded(self, value) -> None:
         system, scenario = value

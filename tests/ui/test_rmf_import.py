@@ -50,3 +50,12 @@ def test_a_bad_file_is_one_message_and_the_canvas_keeps_its_drawing(window, qtbo
     assert window.editor.scenario is before
     assert not any(isinstance(w, QMessageBox) and w.objectName() == "rmfImportSummary"
                    and w.isVisible() for w in window.findChildren(QMessageBox))
+
+
+def test_the_status_bar_is_busy_while_reading_and_its_own_again_after(window, qtbot):
+    bar = window.task_progress
+    with qtbot.waitSignal(window.rmf_import.runner.done, timeout=60_000):
+        window.rmf_import.start([str(SAMPLE)])
+        assert bar.maximum() == 0 and window.task_label.isVisible()   # busy: reading
+    window.rmf_import.summary_box.close()
+    assert bar.maximum() == 1000 and not bar.isVisible()
