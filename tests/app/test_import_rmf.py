@@ -5,7 +5,10 @@ shows under "measured" exactly the figures the paper prints; the full
 sample imports with ``--json`` saying what was read; bad input writes
 nothing.
 """
+import base64
+import http.server
 import json
+import threading
 from pathlib import Path
 
 import pytest
@@ -17,6 +20,7 @@ SHARED = ROOT.parent / "shared" / "rmf"
 if not SHARED.is_dir():                          # the worktree's sibling, or /work/shared
     SHARED = Path("/work/shared/rmf")
 SAMPLE = ROOT / "tests" / "data" / "rmf" / "sysa-0900-full.txt"
+XML = SAMPLE.with_suffix(".xml")
 
 #: The published figures of each excerpt (REDP-4862 figs. 6, 9, 14), as printed.
 PUBLISHED = {
@@ -87,3 +91,45 @@ def test_bad_input_writes_nothing_and_keeps_the_old_file(tmp_path, capsys):
     out.write_text("old")
     assert main(["import-rmf", str(bad), "--out", str(out)]) == 2
     assert out.read_text() == "old"
+
+
+class _DDS(http.server.BaseHTTPRequestHandler):
+    """A DDS serving the sample's XML to SYSPROG with the right password."""
+
+    def log_message(self, *args):
+        pass
+
+    def do_GET(self):  # noqa: N802 (http.server's name)
+        good = "Basic " + base64.b64encode(b"SYSPROG:s3cret").decode()
+        if self.headers.get("Authorization") != good:
+            body, code, ctype = b"<html><title>401</title></html>", 401, "text/html"
+        else:
+            body, code, ctype = XML.read_bytes(), 200, "application/xml"
+        self.send_response(code)
+        self.send_header("Content-Type", ctype)
+        self.send_header("Content-Length", str(len(body)))
+        self.end_headers()
+        self.wfile.write(body)
+
+
+@pytest.fixture
+def dds_server():
+    httpd = http.server.ThreadingHTTPServer(("127.0.0.1", 0), _DDS)
+    threading.Thread(target=httpd.serve_forever, daemon=True).start()
+    yield f"http://127.0.0.1:{httpd.server_address[1]}"
+    httpd.shutdown()
+    httpd.server_close()
+
+
+def test_straight_from_a_dds_the_password_from_the_environment(dds_server, tmp_path, capsys,
+                                                               monkeypatch):
+    out = tmp_path / "dds.zpl.json"
+    monkeypatch.setenv("ZPERFLAB_DDS_PASSWORD", "wrong")
+    assert main(["import-rmf", "--dds", dds_server, "--date", "20261125", "--user", "SYSPROG",
+                 "--out", str(out)]) == 2
+    assert "401" in capsys.readouterr().err and not out.exists()
+    monkeypatch.setenv("ZPERFLAB_DDS_PASSWORD", "s3cret")
+    assert main(["import-rmf", "--dds", dds_server, "--date", "20261125", "--user", "SYSPROG",
+                 "--out", str(out)]) == 0
+    doc = json.loads(out.read_text())
+    assert {n["label"] for n in doc["nodes"]} >= {"SGDB2", "SSID 0006", "zHPF CHPIDs"}
