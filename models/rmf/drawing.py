@@ -36,7 +36,8 @@ from models.drawing.scenario import Scenario
 from models.io.geometry import MODELS
 from models.rmf import measured as measured_mod
 from models.rmf import cachefit
-from models.rmf.fit import FitError, GroupMeasure, fit_workload, measure_group, measure_unit
+from models.rmf.fit import (FitError, GroupMeasure, WorkloadFit, fit_workload, measure_group,
+                            measure_unit)
 from models.rmf.records import Assumption, CacheUnit, Interval, RmfSystem, Volume
 
 #: Volumes per RAID rank when the ESS report does not give the ranks.
@@ -163,9 +164,9 @@ class _Builder:
                     "every control unit", "RMF's Channel Path Activity does not say which "
                     "control units a CHPID reaches (the I/O configuration does)",
                     report="CHAN")
-        for ch in out:
-            for c in cpus:
-                self.link(ch, c)
+        for card in out:
+            for cpu in cpus:
+                self.link(card, cpu)
         return out
 
     def units(self) -> dict[str, tuple[Node, CacheUnit | None]]:
@@ -347,7 +348,7 @@ def _fit(b: _Builder, groups: list[_Group], units: dict) -> dict:
     limit = wsys.warm_limits(slots)
     left = dict(limit)
     sharing = {key: sum(1 for g in groups if g.unit == key and g.measure) for key in slots}
-    out = {}
+    out: dict[str, tuple[GroupMeasure, WorkloadFit | None]] = {}
     for g in groups:
         m = g.measure
         if m is None:

@@ -219,7 +219,7 @@ def _when(imported: dict) -> str:
 
 
 def _rows(label: str, figs: dict, model: dict, kind: str) -> list[tuple]:
-    out = []
+    out: list[tuple] = []
     for key, m in figs.items():
         if key == "members":
             continue
