@@ -77,11 +77,30 @@ class ImportedPanel(QWidget):
         self.refresh()
 
     def _on_document_changed(self, change) -> None:
-        if change.replaced:
+        # a run, a new drawing, or an edit that makes the last run stale
+        if change.replaced or change.run or (change.scenario and not change.moved_only):
             self.refresh()
 
     def refresh(self) -> None:
-        self.text.setHtml(panel_html(self.document.scenario.imported))
+        doc = self.document
+        result = doc.result if not doc.run_is_stale() else None
+        self.text.setHtml(run_html(result) + panel_html(doc.scenario.imported))
+
+
+def run_html(result) -> str:
+    """After a run: how many figures of Measured vs model are outside their band."""
+    from models.rmf.measured import TABLE_TITLE
+    table = next((t for t in getattr(result, "reports", ()) if t.title == TABLE_TITLE), None)
+    if table is None:
+        return ""
+    cards = [r for r in table.rows if " / " not in r[0] and r[3] != "—"]
+    off = [r for r in cards if r[5]]
+    worst = ", ".join(f"{html.escape(r[0])} {html.escape(r[1])}" for r in off[:4])
+    return (f"<p style='background:#eef4fb;padding:4px'><b>Last run:</b> {len(cards) - len(off)}"
+            f" of {len(cards)} figures of the cards agree with RMF within their band"
+            + (f"; outside it: {worst}{' …' if len(off) > 4 else ''}" if off else "") +
+            ". The Results dock's <i>Measured vs model</i> gives each with its likely "
+            "reason.</p>")
 
 
 def panel_html(imported: dict | None) -> str:

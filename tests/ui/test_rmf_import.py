@@ -59,3 +59,21 @@ def test_the_status_bar_is_busy_while_reading_and_its_own_again_after(window, qt
         assert bar.maximum() == 0 and window.task_label.isVisible()   # busy: reading
     window.rmf_import.summary_box.close()
     assert bar.maximum() == 1000 and not bar.isVisible()
+
+
+def test_after_a_run_the_panel_says_how_many_figures_agree(window, qtbot, tmp_path):
+    from app.cli import main
+    out = tmp_path / "sysa.zpl.json"
+    assert main(["import-rmf", str(SAMPLE), "--out", str(out)]) == 0
+    window.open_case_or_file(str(out))
+    for n in window.editor.scenario.nodes.values():     # a short run on small caches
+        if n.kind == "cu_ds8000":
+            n.properties["cache_gb"] = 1.0
+        if n.kind in ("wl_io", "wl_cpu"):
+            n.properties["duration_s"] = 0.2
+    window.run_and_wait(120)
+    text = window.rmf_import.panel.text.toPlainText()
+    assert "Last run:" in text and "agree with RMF within their band" in text
+    node = next(n for n in window.editor.scenario.nodes.values() if n.kind == "cu_ds8000")
+    window.editor.set_property(node.id, "cache_gb", 2.0)            # the run is stale now
+    assert "Last run:" not in window.rmf_import.panel.text.toPlainText()
