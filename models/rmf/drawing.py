@@ -303,6 +303,14 @@ def build(system: RmfSystem) -> Scenario:
         b.assume("storage groups", "none drawn", "no volumes in a device report and no "
                  "cache activity to stand for them", report="DEVICE")
     fits = _fit(b, groups, units)
+    if any(g.volumes for g in groups):
+        b.assume("PAV aliases of each storage group", "the most exposures in use of its "
+                 "volumes (PAV column, rounded up) minus the base", "the device report gives "
+                 "the average exposures in use, not the aliases defined (a HyperPAV pool is "
+                 "shared by the LCU)", report="DEVICE")
+    if groups:
+        b.assume("run length", f"{RUN_S:g} s per workload", "a model choice: the figures are "
+                 f"rates, and the interval was {_seconds(b.iv.length_s)}", report="DEVICE")
     rank_cards = b.rank_cards(groups, ranks)
     for g in groups:
         _draw_group(b, g, kind, rank_cards.get(g.label, []), units, fits.get(g.label))
@@ -324,6 +332,10 @@ def build(system: RmfSystem) -> Scenario:
     if system.skipped:
         b.sc.imported["skipped"] = list(system.skipped)
     return b.sc
+
+
+def _seconds(length: float | None) -> str:
+    return f"{length:g} s" if length else "not given"
 
 
 def _plain(a: Assumption) -> dict:
