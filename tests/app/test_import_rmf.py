@@ -39,7 +39,7 @@ PUBLISHED = {
         "read_bytes_per_req": 4100.0, "disk_read_bytes_per_req": 55300.0},
 }
 #: Short runs on a small cache: only the measured figures are checked here.
-QUICK = ["--set", "duration_s=0.1", "--set", "cache_gb=1"]
+QUICK = ["--set", "duration_s=0.1", "--set", "cache_gb=0.1"]
 
 
 def _run_json(capsys, *argv) -> dict:

@@ -68,7 +68,7 @@ def test_after_a_run_the_panel_says_how_many_figures_agree(window, qtbot, tmp_pa
     window.open_case_or_file(str(out))
     for n in window.editor.scenario.nodes.values():     # a short run on small caches
         if n.kind == "cu_ds8000":
-            n.properties["cache_gb"] = 1.0
+            n.properties["cache_gb"] = 0.1
         if n.kind in ("wl_io", "wl_cpu"):
             n.properties["duration_s"] = 0.2
     window.run_and_wait(120)
