@@ -56,11 +56,19 @@ class Progress:
         self.start = time.monotonic()
         self.warned = False
         self.drawn = False
+        #: (time, fraction) of the first report: the rate is measured from
+        #: there, so set-up before it (warming a large cache) does not count
+        #: as if every step would take that long.
+        self.first: tuple[float, float] | None = None
 
     def __call__(self, fraction: float) -> None:
-        elapsed = time.monotonic() - self.start
-        if not self.warned and elapsed >= 2.0 and 0.0 < fraction < 1.0:
-            total = elapsed / fraction
+        now = time.monotonic()
+        elapsed = now - self.start
+        if self.first is None:
+            self.first = (now, fraction)
+        t0, f0 = self.first
+        if not self.warned and now - t0 >= 2.0 and f0 < fraction < 1.0:
+            total = elapsed + (now - t0) / (fraction - f0) * (1.0 - fraction)
             if total > LONG_RUN_S:
                 self.warned = True
                 self._line(f"zperflab: note: {self.what} will take about {clock(total)} "

@@ -114,6 +114,9 @@ class MainWindow(QMainWindow):
         # Guided lessons, their caption band and presentation mode (docs/lessons.md).
         from ui.lessons import install as install_lessons
         self.lessons = install_lessons(self)
+        # File ▸ Import RMF reports… and the Imported from RMF panel (docs/rmf-drawing.md).
+        from ui.rmf_import import install as install_rmf_import
+        self.rmf_import = install_rmf_import(self)
 
     # ---- the document's state, under the names the window always had -------
     @property
@@ -708,6 +711,7 @@ class MainWindow(QMainWindow):
         self.study.shutdown()
         self.exports.deck_runner.stop()
         self.exports.clip_export.stop()
+        self.rmf_import.stop()
         for signal in (self.scene.selectionChanged, self.editor.undo_stack.cleanChanged):
             signal.disconnect()
         # The document's listeners (views, inspector, tint) go with the window.

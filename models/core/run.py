@@ -102,6 +102,11 @@ COMPONENT_FIGURES = {
     "pend_ms": "PEND ms", "disc_ms": "DISC ms", "conn_ms": "CONN ms",
     "utilization_pct": "utilisation %", "busy_pct": "busy %",
     "read_hit_ratio": "read hit ratio",
+    "read_rate": "read rate /s", "seq_read_rate": "sequential read rate /s",
+    "req_read_hit_ratio": "read hit ratio (requests)",
+    "seq_read_hit_ratio": "sequential read hit ratio (requests)",
+    "staged_tracks_rate": "tracks staged /s", "seq_staged_tracks_rate": "tracks prestaged /s",
+    "read_bytes_per_req": "bytes / read (host)", "disk_read_bytes_per_req": "bytes / disk read",
     "tracks_used": "tracks used",
     "members": "members", "max_busy_pct": "busiest member busy %",
     "max_utilization_pct": "busiest member utilisation %",
@@ -137,6 +142,9 @@ class RunResult:
     components: Mapping[str, Mapping[str, float]] = field(default_factory=dict)
     warmup_removed_s: float | None = None
     members: Mapping[str, Mapping[str, Mapping[str, float]]] = field(default_factory=dict)
+    #: What RMF measured, when the drawing was imported from RMF reports:
+    #: ``{"measured": {label: figures}, "members": {group: {member: figures}}}``.
+    measured: Mapping[str, Any] = field(default_factory=dict)
 
     def __post_init__(self) -> None:
         object.__setattr__(self, "params", MappingProxyType(dict(self.params)))
@@ -164,4 +172,8 @@ class RunResult:
         if self.members:
             out["members"] = {g: {m: dict(f) for m, f in ms.items()}
                               for g, ms in self.members.items()}
+        if self.measured:
+            out["measured"] = {k: dict(v) for k, v in self.measured["measured"].items()}
+            out["measured_members"] = {g: {m: dict(f) for m, f in ms.items()}
+                                       for g, ms in self.measured.get("members", {}).items()}
         return out

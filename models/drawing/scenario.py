@@ -78,6 +78,9 @@ class Scenario:
     def __init__(self, experiment: str | None = None, title: str = "") -> None:
         self.experiment = experiment
         self.title = title
+        #: What an import from RMF read and assumed, and the measured figures
+        #: (plain JSON data, ``"imported"`` in the file; None: drawn by hand).
+        self.imported: dict | None = None
         self.nodes: dict[str, Node] = {}
         self.links: dict[str, Link] = {}
         # Per component: {other component id: link id}, in link order, so
@@ -583,7 +586,7 @@ class Scenario:
     # ---- plain data ----------------------------------------------------
     def to_dict(self) -> dict:
         """The scenario as JSON-ready data (see docs/scenario-format.md)."""
-        return {
+        out = {
             "experiment": self.experiment,
             "title": self.title,
             # Sorted by id so that undoing a delete gives back the same data.
@@ -593,6 +596,9 @@ class Scenario:
             "links": [{"id": ln.id, "source": ln.source, "target": ln.target}
                       for ln in sorted(self.links.values(), key=id_order)],
         }
+        if self.imported is not None:
+            out["imported"] = json.loads(json.dumps(self.imported))
+        return out
 
     @classmethod
     def from_dict(cls, data: Any) -> "Scenario":
@@ -612,6 +618,10 @@ class Scenario:
         if not isinstance(title, str):
             raise ScenarioError("'title' must be text")
         sc = cls(exp, title)
+        imported = data.get("imported")
+        if imported is not None and not isinstance(imported, dict):
+            raise ScenarioError("'imported' must be an object (what an RMF import read)")
+        sc.imported = json.loads(json.dumps(imported)) if imported is not None else None
         for raw in _list(data, "nodes"):
             sc.add_node(_node_from(raw, sc))
         for raw in _list(data, "links"):

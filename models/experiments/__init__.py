@@ -130,6 +130,13 @@ def run_experiment(name: str, overrides: dict | None = None, seed: int = DEFAULT
     table = result.component_table()
     if table is not None:
         result = dataclasses.replace(result, reports=(*result.reports, table))
+    if sc.imported and sc.imported.get("measured"):
+        # A drawing imported from RMF carries what was measured: set it beside the run.
+        from models.rmf import measured
+        result = dataclasses.replace(
+            result, reports=(*result.reports, measured.table(sc.imported, result)),
+            measured={"measured": sc.imported["measured"],
+                      "members": sc.imported.get("members", {})})
     if ctx.warmup_removed_s is not None or warmup_s > 0:
         result = dataclasses.replace(result, warmup_removed_s=ctx.warmup_removed_s)
         if ctx.warmup_removed_s is None:

@@ -48,7 +48,7 @@ class VolumeCounts:
     """What one workload's I/Os saw on one volume (for the analytic estimate)."""
 
     __slots__ = ("ios", "service", "service2", "busy", "resp", "channel_work", "reads", "hits",
-                 "misses")
+                 "misses", "clean_reads", "seq_reads", "seq_clean_reads")
 
     def __init__(self) -> None:
         self.ios = 0
@@ -58,6 +58,9 @@ class VolumeCounts:
         self.resp = 0.0          # sum of IOSQ + PEND + DISC + CONN
         self.channel_work = 0.0  # channel work the I/Os' programs need (channel.py costs)
         self.reads = self.hits = self.misses = 0
+        # Read requests (not records): those that found every record in cache,
+        # as RMF counts a hit, and the sequential ones among them.
+        self.clean_reads = self.seq_reads = self.seq_clean_reads = 0
 
     def add(self, other: "VolumeCounts") -> None:
         for f in self.__slots__:
@@ -135,6 +138,7 @@ class IOWorkload:
         self._span = (self.n_blocks + 1.0) ** self._a - 1.0 if abs(self._a) > 1e-9 else \
             math.log(self.n_blocks + 1.0)
         self.cursor = self.rng.randrange(self.n_blocks)
+        self._seq = False                 # whether the last block drawn was sequential
         self.end = float(values["duration_s"])
         self.counts: dict[str, VolumeCounts] = {}
         self.reads = self.writes = self.hits = self.misses = 0
@@ -173,7 +177,8 @@ class IOWorkload:
 
     def next_block(self) -> int:
         rnd = self.rng.random() * 100.0
-        if rnd < self.v["seq_pct"]:
+        self._seq = rnd < self.v["seq_pct"]
+        if self._seq:
             self.cursor = (self.cursor + 1) % self.n_blocks
             return self.cursor
         return self.block_of_rank(self.zipf_rank())
@@ -237,6 +242,7 @@ class IOWorkload:
 
     def _one(self):
         vol, first = self.place(self.next_block())
+        seq = self._seq
         n = self.n_pages
         write = self.rng.random() * 100.0 >= self.v["read_pct"]
         if write:
@@ -244,6 +250,13 @@ class IOWorkload:
         else:
             res = yield from vol.read_range(first, n)
         self._count(vol, res, write, first)
+        if not write:
+            c = self.counts[vol.name]
+            clean = res.misses == 0
+            c.clean_reads += clean
+            if seq:
+                c.seq_reads += 1
+                c.seq_clean_reads += clean
 
     def _count(self, vol, res, write: bool, first: int) -> None:
         c = self.counts.get(vol.name)

@@ -18,6 +18,7 @@ from models.cpu import ProcessorComplex
 from models.engine import Engine
 from models.io import backend as be
 from models.io import channel as ch
+from models.io.cache import FULL, PARTIAL
 from models.io.system import IOSystem
 from models.core.run import Table
 from models.workloads.cpu import CPUWorkload
@@ -125,18 +126,32 @@ def _reset(run: SystemRun) -> None:
         wl.reset_statistics()
 
 
+def warm_limits(capacities: dict[str, int]) -> dict[str, int]:
+    """Pages each control unit may warm before a run: :data:`WARM_LIMIT_PAGES`
+    shared among the units in use in proportion to their cache, so that a
+    second unit does not start cold because the first one took it all."""
+    total = sum(capacities.values())
+    return {cu: int(WARM_LIMIT_PAGES * cap / total) if total else 0
+            for cu, cap in capacities.items()}
+
+
 def _warm(run: SystemRun) -> None:
-    """Each workload warms its hottest blocks into its share of its units' cache."""
+    """Each workload warms its hottest blocks into its share of its units' cache
+    (in canvas order, within each unit's part of the page limit)."""
     system = run.system
     sharing: dict[str, int] = {}
     for wl in run.io:
         for cu in _units_of(wl):
             sharing[cu] = sharing.get(cu, 0) + 1
-    left = WARM_LIMIT_PAGES
+    left = warm_limits({cu: int(system.control_units[cu].cache.capacity) for cu in sharing})
     for wl in run.io:
-        units = _units_of(wl)
+        units = sorted(_units_of(wl))
         pages = sum(int(system.control_units[cu].cache.capacity) // sharing[cu] for cu in units)
-        left -= wl.warm(min(left, int(0.9 * pages)))
+        warmed = wl.warm(min(sum(left[cu] for cu in units), int(0.9 * pages)))
+        for cu in units:                      # charged to its units in turn
+            take = min(left[cu], warmed)
+            left[cu] -= take
+            warmed -= take
 
 
 def _units_of(wl: IOWorkload) -> set[str]:
@@ -150,11 +165,46 @@ def figures(run: SystemRun) -> dict[str, dict[str, float]]:
     el = run.elapsed
     if run.system is not None:
         out.update(run.system.component_figures(el))
+        _request_figures(run, out)
     if run.cpx is not None:
         for pool in (run.cpx.gcp, run.cpx.ziip):
             for name, busy in zip(pool.names, pool.busy_us):
                 out[name] = {"busy_pct": min(100.0, 100.0 * busy / (el * 1e6)) if el else 0.0}
     return out
+
+
+def _request_figures(run: SystemRun, out: dict) -> None:
+    """Read figures counted per request, as RMF's cache report counts them.
+
+    A volume's ``read_rate`` (all reads /s) and ``req_read_hit_ratio`` (read
+    requests that found every record in cache); a control unit's NORMAL
+    reads (``read_rate``, ``req_read_hit_ratio``) and SEQUENTIAL ones
+    (``seq_read_rate``, ``seq_read_hit_ratio``), tracks staged for each
+    (``staged_tracks_rate``, ``seq_staged_tracks_rate``) and bytes per read
+    request at the host adapter and at the disks.
+    """
+    el = run.elapsed
+    if not el:
+        return
+    counts, _ = _per_volume(run)
+    units: dict[str, VolumeCounts] = {}
+    for name, c in counts.items():
+        if not c.reads:
+            continue
+        out.setdefault(name, {}).update(read_rate=c.reads / el,
+                                        req_read_hit_ratio=c.clean_reads / c.reads)
+        units.setdefault(run.system.volume(name).cu.name, VolumeCounts()).add(c)
+    for name, c in units.items():
+        st = run.system.control_units[name].stats()
+        normal = c.reads - c.seq_reads
+        out.setdefault(name, {}).update(
+            read_rate=normal / el, seq_read_rate=c.seq_reads / el,
+            req_read_hit_ratio=(c.clean_reads - c.seq_clean_reads) / normal if normal else 0.0,
+            seq_read_hit_ratio=c.seq_clean_reads / c.seq_reads if c.seq_reads else 0.0,
+            staged_tracks_rate=(st.stages[PARTIAL] + st.stages[FULL]) / el,
+            seq_staged_tracks_rate=st.seq_tracks_staged / el,
+            read_bytes_per_req=(c.hits + c.misses) * PAGE / c.reads,
+            disk_read_bytes_per_req=st.disk_bytes_per_request)
 
 
 def workload_table(run: SystemRun) -> Table:

@@ -1,0 +1,126 @@
+"""``zperflab import-rmf``: RMF reports (files or a DDS) to a scenario file.
+
+Reads the reports (:func:`models.rmf.read_reports`, or
+:func:`models.rmf.dds.read_dds` with ``--dds``), builds the drawing of the
+chosen interval (:func:`models.rmf.drawing.build`) and writes it with the
+one atomic writer, so a failure at any step leaves no file, or the old one
+untouched. ``--json`` prints what was read: the reports, intervals,
+counts, the interval chosen and why, every assumption and the cards drawn.
+Bad input is one line naming the file and line (status 2).
+"""
+from __future__ import annotations
+
+import argparse
+import json
+import sys
+
+from app.cli_common import fail
+
+
+def add_parser(sub) -> None:
+    """Add ``import-rmf`` to the ``zperflab`` subcommands."""
+    p = sub.add_parser(
+        "import-rmf", help="read RMF reports into a drawing of your own system",
+        description="Read RMF Postprocessor reports (text listings or XML) and write a "
+                    "scenario file of the interval: processors, channel groups, control "
+                    "units, storage groups and one fitted I/O workload per group, with "
+                    "every assumed value and the measured figures (docs/rmf-drawing.md).",
+        epilog="Open the file with 'zperflab gui --open FILE' or run it with 'zperflab run "
+               "--scenario FILE --json': its \"measured\" key holds the figures RMF "
+               "measured beside the model's.")
+    p.add_argument("reports", nargs="*", metavar="REPORT", help="report files (text or XML)")
+    p.add_argument("--out", required=True, metavar="FILE.zpl.json",
+                   help="the scenario file to write")
+    p.add_argument("--interval", type=_interval, metavar="N",
+                   help="the interval to draw, numbered 1… in time order (default: the "
+                        "busiest)")
+    p.add_argument("--json", action="store_true", help="print what was read as one JSON "
+                                                       "object")
+    p.add_argument("--dds", metavar="URL", help="read from an RMF Distributed Data Server "
+                                                "(https://HOST:8803) instead of files")
+    p.add_argument("--date", metavar="YYYYMMDD[,YYYYMMDD]", help="with --dds: the day(s)")
+    p.add_argument("--user", metavar="U", help="with --dds: the user (the password comes "
+                   "from $ZPERFLAB_DDS_PASSWORD or a prompt, never the command line)")
+    p.add_argument("--insecure", action="store_true",
+                   help="with --dds: do not verify the server's TLS certificate")
+    p.add_argument("--timeout", type=float, default=60.0, metavar="SECONDS",
+                   help="with --dds: give up on a request after this long (default 60)")
+    p.set_defaults(func=cmd_import_rmf)
+
+
+def _interval(text: str) -> int:
+    try:
+        value = int(text)
+    except ValueError:
+        value = 0
+    if value < 1:
+        raise argparse.ArgumentTypeError("must be a whole number from 1")
+    return value
+
+
+def read(args: argparse.Namespace):
+    """The :class:`~models.rmf.RmfSystem` the arguments name (files or a DDS)."""
+    from models.rmf import read_reports
+
+    if args.dds:
+        if args.reports:
+            raise ValueError("give report files or --dds, not both")
+        if not args.date:
+            raise ValueError("--dds needs --date YYYYMMDD[,YYYYMMDD]")
+        from models.rmf import dds
+        secret = dds.password(args.user) if args.user else None
+        return dds.read_dds(args.dds, args.date, user=args.user, secret=secret,
+                            verify=not args.insecure, timeout=args.timeout,
+                            interval=args.interval)
+    if not args.reports:
+        raise ValueError("name the report files to read, or give --dds URL --date DAY")
+    return read_reports(args.reports, interval=args.interval)
+
+
+def summary(system, scenario, out: str) -> dict:
+    """What ``--json`` prints: the reader's summary, the cards drawn, the file."""
+    from models.drawing import components
+
+    data = system.summary()
+    data["assumptions"] = [_line(a) for a in scenario.imported["assumptions"]]
+    drawn: dict[str, int] = {}
+    for n in scenario.nodes.values():
+        label = components.kind(n.kind).label
+        drawn[label] = drawn.get(label, 0) + 1
+    data["drawn"] = drawn
+    data["measured"] = sorted(scenario.imported.get("measured", {}))
+    data["out"] = out
+    return data
+
+
+def _line(a: dict) -> str:
+    where = f"{a['file']}:{a['line']}" if a.get("line") else a.get("file") or "input"
+    return f"{a['what']} = {a['value']} (assumed: {a['why']}; would be read at {where})"
+
+
+def cmd_import_rmf(args: argparse.Namespace) -> int:
+    from app import scenario_io
+    from models.rmf import RmfError
+    from models.rmf.drawing import build
+
+    try:
+        system = read(args)
+        scenario = build(system)
+        scenario_io.save(scenario, args.out)
+    except (RmfError, ValueError, scenario_io.ScenarioFileError, OSError) as exc:
+        return fail(str(exc))
+    if args.json:
+        print(json.dumps(summary(system, scenario, args.out), indent=1))
+    else:
+        iv = system.interval
+        print(f"Read {', '.join(system.files)}: {system.reason}")
+        counts = system.summary()["counts"]
+        print("  " + ", ".join(f"{v} {k.replace('_', ' ')}" for k, v in counts.items()))
+        for line in system.skipped:
+            print(f"  skipped: {line}")
+        print(f"Assumed ({len(scenario.imported['assumptions'])}):")
+        for a in scenario.imported["assumptions"]:
+            print(f"  {_line(a)}")
+        print(f"Wrote {args.out} ({len(scenario.nodes)} cards, {iv.system or 'system ?'}); "
+              f"run it with: zperflab run --scenario {args.out}", file=sys.stdout)
+    return 0

@@ -1,0 +1,255 @@
+"""Fitting one storage group's I/O workload to what RMF measured.
+
+From the reports: the group's I/O rate (Device Activity), its read share
+and read hit ratio (the Cache report's volumes), the sequential share and
+the bytes per read request (its control unit's cache block). The I/O
+workload's own parameters follow directly (``io_rate``, ``read_pct``,
+``seq_pct``, ``pages_per_io`` = bytes per request / 4 KB); the hit ratio is
+never an input of the model, so the working set and the skew are chosen
+so that the model's cache gives the measured read hit ratio:
+
+* the skew stays at the workload's default (0.8) unless given, and the
+  working set is found by bisection on the model's hit ratio in closed
+  form (:func:`models.rmf.cachefit.predict`): a larger working set gives
+  fewer hits;
+* when no working set between 1 MB and the model's 200,000 MB reaches the
+  measured ratio at that skew, the working set stays at the bound and the
+  skew moves instead (0 to 3); when nothing reaches it, :class:`FitError`
+  says why;
+* :func:`models.rmf.fitcheck.check` runs the model itself on the fit, and
+  :func:`models.rmf.fitcheck.refine` moves the working set on the model's
+  own runs when a run is long enough for the closed form to drift.
+"""
+from __future__ import annotations
+
+import math
+from dataclasses import dataclass, field
+
+from models.rmf import cachefit
+from models.rmf.records import Assumption, CacheUnit, Interval
+from models.workloads.params import BY_NAME
+
+PAGE = 4096
+WS_MIN_MB = BY_NAME["working_set_mb"].min
+WS_MAX_MB = BY_NAME["working_set_mb"].max
+SKEW_DEFAULT = BY_NAME["skew"].default
+SKEW_MAX = BY_NAME["skew"].max
+TOLERANCE = 0.002
+
+
+class FitError(ValueError):
+    """The measurements cannot be reproduced by the model's workload."""
+
+
+@dataclass
+class GroupMeasure:
+    """What RMF measured for one storage group (or one control unit's volumes)."""
+
+    name: str
+    io_rate: float
+    read_share: float            # 0–1
+    seq_share: float             # 0–1
+    bytes_per_read: float
+    read_hit_ratio: float
+    volumes: list[str] = field(default_factory=list)
+    assumptions: list[Assumption] = field(default_factory=list)
+
+
+@dataclass
+class WorkloadFit:
+    """The I/O workload's parameters for a group and how well its cache fits."""
+
+    group: str
+    io_rate: float
+    read_pct: float
+    seq_pct: float
+    pages_per_io: int
+    working_set_mb: float
+    skew: float
+    cache_mb: float
+    measured_hit_ratio: float
+    predicted_hit_ratio: float
+    varied: str                  # "working set" or "skew"
+    turnover_s: float = 0.0      # cache fills once with staged tracks in this time
+    warm_pages: int = 0          # pages the model's warm start gives the workload
+    assumptions: list[Assumption] = field(default_factory=list)
+
+    def values(self) -> dict:
+        """The ``wl_io`` parameter values (models/workloads/params.py)."""
+        return {"arrival": "open", "io_rate": round(self.io_rate, 3),
+                "read_pct": round(self.read_pct, 2), "seq_pct": round(self.seq_pct, 2),
+                "pages_per_io": self.pages_per_io,
+                "working_set_mb": round(self.working_set_mb, 1), "skew": round(self.skew, 4)}
+
+    @property
+    def load(self) -> cachefit.Load:
+        return cachefit.Load(self.io_rate, self.read_pct / 100, self.seq_pct / 100,
+                             self.pages_per_io)
+
+
+# ---- measurement -----------------------------------------------------------------------
+def measure_unit(unit: CacheUnit, name: str | None = None) -> GroupMeasure:
+    """A control unit's cache block as one group (an excerpt has nothing else)."""
+    a = unit.activity
+    if a is None or not a.read_rate:
+        raise FitError(f"control unit {unit.ssid or '?'} has no read requests to fit")
+    writes = (a.write_normal.rate or 0.0) + (a.write_seq.rate or 0.0)
+    io = a.read_rate + writes
+    seq = (a.read_seq.rate or 0.0) + (a.write_seq.rate or 0.0)
+    src = a.source
+    return GroupMeasure(name=name or f"SSID {unit.ssid or '?'}", io_rate=io,
+                        read_share=a.read_rate / io, seq_share=seq / io,
+                        bytes_per_read=a.host_read.bytes_per_req or PAGE,
+                        read_hit_ratio=a.read_hit_ratio or 0.0,
+                        assumptions=[] if a.host_read.bytes_per_req else [Assumption(
+                            f"bytes per read of {name or unit.ssid}", PAGE,
+                            "no HOST ADAPTER ACTIVITY line", src.file if src else "?",
+                            src.line if src else None)])
+
+
+def measure_group(iv: Interval, group: str) -> GroupMeasure:
+    """A storage group of the device report, with its volumes' cache figures.
+
+    The I/O rate is the device report's; read share and read hits come from
+    the Cache Subsystem Device Overview of its volumes; the sequential share
+    and bytes per read are those of the control unit(s) the volumes are on
+    (the overview does not split them by volume): an assumption, stated.
+    """
+    vols = [v for v in iv.volumes.values() if (v.storage_group or "") == group]
+    if not vols:
+        raise FitError(f"storage group '{group}' has no volumes in {iv.label}")
+    io = sum(v.rate for v in vols)
+    reads = hits = 0.0
+    units: dict[str, CacheUnit] = {}
+    missing = []
+    for v in vols:
+        unit = next((u for u in iv.cache_units.values() if v.volser in u.volumes), None)
+        if unit is None:
+            missing.append(v.volser)
+            continue
+        units[unit.ssid or "?"] = unit
+        vc = unit.volumes[v.volser]
+        r = vc.io_rate * (vc.pct_read or 0.0) / 100
+        reads += r
+        hits += vc.read_hit_rate if vc.read_hit_rate is not None else r * (vc.read_hit_ratio or 0)
+    if not reads:
+        raise FitError(f"storage group '{group}' has no cache read requests in {iv.label}")
+    unit_m = [measure_unit(u) for u in units.values()]
+    weight = sum(m.io_rate for m in unit_m) or 1.0
+    seq = sum(m.seq_share * m.io_rate for m in unit_m) / weight
+    nbytes = sum(m.bytes_per_read * m.io_rate for m in unit_m) / weight
+    src = vols[0].source
+    said = [Assumption(f"sequential share and bytes per read of {group}",
+                       f"{seq:.3f}, {nbytes:,.0f} B", "the cache report gives them per control "
+                       "unit, not per volume: the group's units' figures",
+                       src.file if src else "?", src.line if src else None)]
+    if missing:
+        said.append(Assumption(f"cache figures of {', '.join(missing)}", "left out",
+                               "no Cache report row for these volumes",
+                               src.file if src else "?", None))
+    total = sum(vc.io_rate for u in units.values() for n, vc in u.volumes.items()
+                if n in {v.volser for v in vols})
+    return GroupMeasure(name=group, io_rate=io, read_share=min(1.0, reads / (total or io)),
+                        seq_share=seq, bytes_per_read=nbytes, read_hit_ratio=hits / reads,
+                        volumes=[v.volser for v in vols], assumptions=said)
+
+
+# ---- the fit ---------------------------------------------------------------------------
+def fit_workload(m: GroupMeasure, cache_mb: float, skew: float | None = None,
+                 working_set_mb: float | None = None,
+                 warm_pages: int | None = None) -> WorkloadFit:
+    """The ``wl_io`` values whose cache model gives ``m.read_hit_ratio``.
+
+    Parameters
+    ----------
+    m : GroupMeasure
+    cache_mb : float
+        The cache the group's I/O competes for (its control unit's, or its share).
+    skew, working_set_mb : float or None
+        Give one to fit the other; neither: skew 0.8 and the working set fitted.
+    warm_pages : int or None
+        Pages the model's warm start gives this workload (:func:`fit_unit`
+        works them out for several on one unit); None: alone on ``cache_mb``.
+    """
+    pages = max(1, min(32, round(m.bytes_per_read / PAGE)))
+    fit = WorkloadFit(group=m.name, io_rate=m.io_rate, read_pct=100 * m.read_share,
+                      seq_pct=100 * m.seq_share, pages_per_io=pages, working_set_mb=0.0,
+                      skew=SKEW_DEFAULT if skew is None else skew, cache_mb=cache_mb,
+                      measured_hit_ratio=m.read_hit_ratio, predicted_hit_ratio=0.0,
+                      varied="working set", assumptions=list(m.assumptions))
+    slots = cache_mb * 2**20 / PAGE
+    budget = cachefit.warm_budget(slots) if warm_pages is None else warm_pages
+    fit.warm_pages = budget
+
+    def predict(ws: float, sk: float) -> float:
+        return cachefit.predict(fit.load, ws, sk, slots, budget)
+    target = m.read_hit_ratio
+    if target > 1 - 1e-6 or target < m.seq_share:
+        raise FitError(_unreachable(m, cache_mb, "the sequential share alone gives more hits"
+                                    if target < m.seq_share else "every read hit"))
+    if working_set_mb is not None:
+        fit.working_set_mb, fit.varied = working_set_mb, "skew"
+        fit.skew = _bisect(lambda s: predict(working_set_mb, s),
+                           target, 0.0, SKEW_MAX, increasing=True, log=False, what=(m, cache_mb))
+    else:
+        def by_ws(ws):
+            return predict(ws, fit.skew)
+        lo_h, hi_h = by_ws(WS_MIN_MB), by_ws(WS_MAX_MB)
+        if hi_h <= target <= lo_h:
+            fit.working_set_mb = _bisect(by_ws, target, WS_MIN_MB, WS_MAX_MB, increasing=False,
+                                         log=True, what=(m, cache_mb))
+        else:
+            ws = WS_MIN_MB if target > lo_h else WS_MAX_MB
+            fit.working_set_mb, fit.varied = ws, "skew"
+            fit.skew = _bisect(lambda s: predict(ws, s), target,
+                               0.0, SKEW_MAX, increasing=True, log=False, what=(m, cache_mb))
+    fit.predicted_hit_ratio = predict(fit.working_set_mb, fit.skew)
+    fit.turnover_s = cachefit.turnover_s(fit.load, fit.predicted_hit_ratio, slots)
+    return fit
+
+
+def _bisect(f, target: float, lo: float, hi: float, increasing: bool, log: bool, what):
+    f_lo, f_hi = f(lo), f(hi)
+    if not (min(f_lo, f_hi) - TOLERANCE <= target <= max(f_lo, f_hi) + TOLERANCE):
+        m, cache_mb = what
+        raise FitError(_unreachable(m, cache_mb, f"the model gives {min(f_lo, f_hi):.3f} to "
+                                    f"{max(f_lo, f_hi):.3f} over its range"))
+    for _ in range(40):
+        mid = math.sqrt(lo * hi) if log else (lo + hi) / 2
+        h = f(mid)
+        if abs(h - target) <= TOLERANCE / 4:
+            return mid
+        if (h < target) == increasing:
+            lo = mid
+        else:
+            hi = mid
+    return math.sqrt(lo * hi) if log else (lo + hi) / 2
+
+
+def _unreachable(m: GroupMeasure, cache_mb: float, why: str) -> str:
+    return (f"{m.name}: no working set (1 to 200,000 MB) and skew (0 to 3) give the measured "
+            f"read hit ratio {m.read_hit_ratio:.3f} with {cache_mb:,.0f} MB of cache ({why}). "
+            "A ratio this far from steady state (a cold cache, a one-off scan) is not a "
+            "workload the model can settle into; give the working set or the skew by hand")
+
+
+def fit_unit(measures: list[GroupMeasure], cache_mb: float, **kw) -> list[WorkloadFit]:
+    """Fit several groups whose workloads will share one control unit.
+
+    The model's warm start gives each workload on a unit an equal share of
+    its cache (90 % of it warmed) and all workloads together at most
+    ``WARM_LIMIT_PAGES``, handed out in canvas order: ``measures`` must be
+    in the order the drawing lists the workloads.
+    """
+    from models.workloads.io import WARM_LIMIT_PAGES
+    share = cache_mb / len(measures)
+    slots = int(cache_mb * 2**20 / PAGE)
+    left = WARM_LIMIT_PAGES
+    out = []
+    for m in measures:
+        budget = min(left, int(cachefit.WARM_SHARE * (slots // len(measures))))
+        fit = fit_workload(m, share, warm_pages=budget, **kw)
+        n = cachefit.blocks(fit.working_set_mb, fit.pages_per_io)
+        left -= cachefit.warm_blocks(budget, fit.pages_per_io, n) * fit.pages_per_io
+        out.append(fit)
+    return out

@@ -1,0 +1,252 @@
+"""Measured beside modelled: the figures RMF measured, by canvas label, and the table.
+
+:func:`collect` takes the measured figures of an interval under the labels
+of the drawing :mod:`models.rmf.drawing` made, with the figure names of
+``RunResult.components`` (``io_rate``, ``resp_ms``, ``iosq_ms``,
+``pend_ms``, ``disc_ms``, ``conn_ms``, ``busy_pct``, ``utilization_pct``,
+``members``, ``max_…``) plus, for a control unit, RMF's cache figures:
+``read_rate`` and ``read_hit_ratio`` (the NORMAL row), ``seq_read_rate``
+and ``seq_read_hit_ratio`` (SEQUENTIAL), ``staged_tracks_rate`` and
+``seq_staged_tracks_rate`` (CACHE MISSES, TRACKS), ``read_bytes_per_req``
+(HOST ADAPTER) and ``disk_read_bytes_per_req`` (DISK ACTIVITY). Volumes
+and storage groups have ``read_rate`` and ``read_hit_ratio`` of all their
+reads (Cache Device Overview).
+
+:func:`table` puts a run's figures beside them ("Measured vs model"), with
+the difference and, where it is larger than :data:`BANDS` allows, the
+likely reason. The model's read hit ratios compared are counted per read
+request, as RMF counts them (``req_read_hit_ratio``).
+"""
+from __future__ import annotations
+
+from models.core.run import COMPONENT_FIGURES, Table
+from models.io.reports import group_totals
+from models.rmf.records import CacheUnit, Interval
+
+TABLE_TITLE = "Measured vs model"
+_DEVICE = ("io_rate", "resp_ms", "iosq_ms", "pend_ms", "disc_ms", "conn_ms", "busy_pct")
+#: Model figure compared with a measured one, where the names differ.
+MODEL_NAME = {"read_hit_ratio": "req_read_hit_ratio"}
+
+#: A control unit's read figures are RMF's NORMAL row (its SEQUENTIAL row beside them).
+UNIT_TITLES = {"read_rate": "normal read rate /s", "read_hit_ratio": "normal read hit ratio",
+               "seq_read_hit_ratio": "sequential read hit ratio"}
+
+#: Differences inside these bands are agreement: (absolute, relative).
+BANDS = {
+    "io_rate": (0.5, 0.02), "read_rate": (0.5, 0.03), "seq_read_rate": (0.5, 0.03),
+    "resp_ms": (0.1, 0.25), "iosq_ms": (0.05, 0.5), "pend_ms": (0.05, 0.5),
+    "disc_ms": (0.1, 0.5), "conn_ms": (0.05, 0.3),
+    "busy_pct": (3.0, 0.25), "max_busy_pct": (3.0, 0.25),
+    "utilization_pct": (3.0, 0.25), "max_utilization_pct": (3.0, 0.25),
+    "read_hit_ratio": (0.03, 0.0), "seq_read_hit_ratio": (0.03, 0.0),
+    "staged_tracks_rate": (1.0, 0.3), "seq_staged_tracks_rate": (1.0, 0.3),
+    "read_bytes_per_req": (512.0, 0.1), "disk_read_bytes_per_req": (4096.0, 0.25),
+}
+
+#: Likely reasons for a difference beyond the band: (model lower, model higher).
+#: Short, to fit a table cell; docs/rmf-drawing.md says more of each.
+REASONS = {
+    "io_rate": ("Poisson noise of a short run", "Poisson noise of a short run"),
+    "resp_ms": ("see its four parts", "see its four parts"),
+    "iosq_ms": ("HyperPAV aliases are shared by the LCU, not per volume",
+                "fewer aliases drawn than were in use"),
+    "pend_ms": ("other systems' I/O on the paths is not drawn",
+                "fewer paths reach the unit than drawn"),
+    "disc_ms": ("measured DISC includes remote-copy time the model does not draw",
+                "drawn ranks slower or busier than the real ones"),
+    "conn_ms": ("transfer size is the unit's average, not the group's",
+                "longer channel programs than measured"),
+    "busy_pct": ("other systems' I/O to the volume is not drawn",
+                 "more DISC + CONN than measured"),
+    "utilization_pct": ("the CHPID also serves devices not drawn",
+                        "every group reaches every unit (assumed)"),
+    "read_hit_ratio": ("a short warm-start run, not a long LRU interval",
+                       "the fitted working set is small for this one"),
+    "seq_read_hit_ratio": ("less prestaging than the real unit",
+                           "the model prestages every sequential pass"),
+    "staged_tracks_rate": ("record or partial-track stages, not whole tracks",
+                           "a whole track staged per random miss"),
+    "seq_staged_tracks_rate": ("less sequential I/O reached the unit",
+                               "the model prestages further ahead"),
+    "read_bytes_per_req": ("transfer size rounded to 4 KB pages",
+                           "transfer size rounded to 4 KB pages"),
+    "disk_read_bytes_per_req": ("partial-track stages", "whole-track stages"),
+}
+#: Reasons that depend on what the component is, where they differ from the above.
+KIND_REASONS = {
+    ("engine", "busy_pct"): ("the dispatcher fills the first engines; the total is as "
+                             "measured",) * 2,
+    ("volume", "io_rate"): ("one workload spreads evenly over the group's volumes",) * 2,
+}
+KIND_REASONS["volume", "read_rate"] = KIND_REASONS["volume", "io_rate"]
+REASONS["max_busy_pct"] = REASONS["busy_pct"]
+REASONS["max_utilization_pct"] = REASONS["utilization_pct"]
+REASONS["read_rate"] = REASONS["seq_read_rate"] = REASONS["io_rate"]
+
+
+# ---- what was measured ----------------------------------------------------------
+def collect(iv: Interval, groups: dict[str, list[str]], units: dict[str, CacheUnit | None],
+            channels: dict[str, str]) -> dict:
+    """``{"measured": {label: figures}, "members": {group: {member: figures}}}``.
+
+    Parameters
+    ----------
+    iv : Interval
+    groups : dict
+        Storage group card label → its volsers.
+    units : dict
+        Control unit card label → its cache unit (None: no cache report row).
+    channels : dict
+        Channel group card label → its CHPIDs, comma separated.
+    """
+    measured: dict[str, dict] = {}
+    members: dict[str, dict] = {}
+    caches = {vs: vc for u in iv.cache_units.values() for vs, vc in u.volumes.items()}
+    for label, volsers in groups.items():
+        vols = {vs: _volume(iv.volumes[vs], caches.get(vs)) for vs in volsers
+                if vs in iv.volumes}
+        if not vols:
+            continue
+        members[label] = vols
+        measured[label] = {**group_totals(vols), **_reads(vols.values())}
+    for label, unit in units.items():
+        if unit is not None and unit.activity is not None:
+            measured[label] = _unit(unit)
+    for label, names in channels.items():
+        chps = {c: _channel(iv.channels[c]) for c in names.split(",") if c in iv.channels}
+        if chps:
+            members[label] = chps
+            measured[label] = group_totals(chps)
+    kinds = {**dict.fromkeys(groups, "storage group"), **dict.fromkeys(units, "control unit"),
+             **dict.fromkeys(channels, "channel group")}
+    for e in iv.engines:
+        if e.type in ("CP", "zIIP") and e.busy_pct is not None:
+            measured[f"{e.type} {e.number}"] = {"busy_pct": e.busy_pct}
+            kinds[f"{e.type} {e.number}"] = "engine"
+    return {"measured": measured, "members": members,
+            "kinds": {k: v for k, v in kinds.items() if k in measured}}
+
+
+def _volume(v, vc) -> dict:
+    out = {"io_rate": v.rate, "resp_ms": v.resp_ms, "iosq_ms": v.iosq_ms,
+           "pend_ms": v.pend_ms, "disc_ms": v.disc_ms, "conn_ms": v.conn_ms,
+           "busy_pct": v.busy_pct}
+    if vc is not None and vc.pct_read is not None:
+        reads = vc.io_rate * vc.pct_read / 100
+        out["read_rate"] = reads
+        if vc.read_hit_ratio is not None:
+            out["read_hit_ratio"] = vc.read_hit_ratio
+        elif vc.read_hit_rate is not None and reads:
+            out["read_hit_ratio"] = vc.read_hit_rate / reads
+    return out
+
+
+def _reads(vols) -> dict:
+    with_hr = [f for f in vols if "read_hit_ratio" in f and f.get("read_rate")]
+    reads = sum(f["read_rate"] for f in with_hr)
+    if not reads:
+        return {}
+    return {"read_rate": reads,
+            "read_hit_ratio": sum(f["read_rate"] * f["read_hit_ratio"] for f in with_hr) / reads}
+
+
+def _unit(u: CacheUnit) -> dict:
+    a = u.activity
+    rows = {"read_rate": a.read_normal.rate, "seq_read_rate": a.read_seq.rate,
+            "read_hit_ratio": _ratio(a.read_normal), "seq_read_hit_ratio": _ratio(a.read_seq),
+            "staged_tracks_rate": a.miss_normal.tracks_rate,
+            "seq_staged_tracks_rate": a.miss_seq.tracks_rate,
+            "read_bytes_per_req": a.host_read.bytes_per_req,
+            "disk_read_bytes_per_req": a.disk_read.bytes_per_req}
+    return {k: v for k, v in rows.items() if v is not None}
+
+
+def _ratio(r) -> float | None:
+    if r.hit_ratio is not None:
+        return r.hit_ratio
+    if r.rate and r.hit_rate is not None:
+        return r.hit_rate / r.rate
+    return None
+
+
+def _channel(c) -> dict:
+    busy = c.part_busy_pct if c.part_busy_pct is not None else c.busy_pct
+    return {"utilization_pct": busy or 0.0}
+
+
+# ---- beside the model -------------------------------------------------------------
+def model_figures(result) -> tuple[dict, dict]:
+    """The run's figures as the comparison reads them: a storage group's read
+    rate and request hit ratio from its members."""
+    comps = {k: dict(v) for k, v in result.components.items()}
+    members = {g: {m: dict(f) for m, f in ms.items()} for g, ms in result.members.items()}
+    for g, ms in members.items():
+        if g in comps:
+            reads = [f for f in ms.values() if f.get("read_rate")]
+            total = sum(f["read_rate"] for f in reads)
+            if total:
+                comps[g]["read_rate"] = total
+                comps[g]["req_read_hit_ratio"] = sum(
+                    f["read_rate"] * f.get("req_read_hit_ratio", 0.0) for f in reads) / total
+    return comps, members
+
+
+def table(imported: dict, result) -> Table:
+    """The "Measured vs model" report table of a run of an imported drawing."""
+    comps, members = model_figures(result)
+    rows = []
+    measured = imported.get("measured", {})
+    kinds = imported.get("kinds", {})
+    for label, figs in measured.items():          # the cards first, then their members
+        rows += _rows(label, figs, comps.get(label, {}), kinds.get(label, ""))
+    for label in measured:
+        member = "volume" if kinds.get(label) == "storage group" else "channel"
+        for name, mfigs in imported.get("members", {}).get(label, {}).items():
+            rows += _rows(f"{label} / {name}", mfigs, members.get(label, {}).get(name, {}),
+                          member)
+    return Table(TABLE_TITLE, ("component", "figure", "measured", "model", "difference",
+                               "likely reason"), tuple(rows),
+                 note="difference = model − measured; a reason is named where it is larger "
+                      "than the band of docs/rmf-drawing.md. Hit ratios count read requests "
+                      "that found all their records in cache, as RMF does. Measured: "
+                      + _when(imported))
+
+
+def _when(imported: dict) -> str:
+    iv = imported.get("interval", {})
+    return f"{iv.get('system') or 'system ?'}, {(iv.get('start') or 'time not given')}"
+
+
+def _rows(label: str, figs: dict, model: dict, kind: str) -> list[tuple]:
+    out: list[tuple] = []
+    for key, m in figs.items():
+        if key == "members":
+            continue
+        got = model.get(MODEL_NAME.get(key, key))
+        title = UNIT_TITLES.get(key) if kind == "control unit" and key in UNIT_TITLES \
+            else COMPONENT_FIGURES.get(key, key)
+        if got is None:
+            out.append((label, title, _round(m), "—", "—", "the model gives no figure here"))
+            continue
+        diff = got - m
+        out.append((label, title, _round(m), _round(got), _round(diff),
+                    reason(key, m, got, kind)))
+    return out
+
+
+def reason(key: str, measured: float, model: float, kind: str = "") -> str:
+    """The likely reason for a difference beyond its band ("" inside it).
+
+    ``kind``: what the component is ("engine", "volume", "storage group" …).
+    """
+    absolute, relative = BANDS.get(key, (0.0, 0.1))
+    diff = model - measured
+    if abs(diff) <= max(absolute, relative * abs(measured)):
+        return ""
+    lower, higher = KIND_REASONS.get((kind, key), REASONS.get(key, ("", "")))
+    return lower if diff < 0 else higher
+
+
+def _round(x: float) -> float:
+    return round(float(x), 4)

@@ -1,0 +1,136 @@
+"""Import RMF reports: text listings and XML (ddsml) files into one RmfSystem.
+
+:func:`read_reports` reads every file given (each one a text listing or a
+Postprocessor XML file, told apart by content), puts what belongs to one
+interval together, numbers the intervals in time order and picks one: the
+number the user asked for, or the busiest (highest DASD I/O rate, else
+cache read rate, else busy), saying which and why.
+"""
+from __future__ import annotations
+
+from pathlib import Path
+
+from models.rmf.lines import sniff
+from models.rmf.records import Assumption, Interval, RmfError, RmfSystem
+from models.rmf.text import TextReader
+
+
+#: Inputs larger than this are read in two passes (bounded memory).
+LARGE_BYTES = 8_000_000
+
+
+def read_reports(paths, interval: int | None = None,
+                 large_bytes: int = LARGE_BYTES) -> RmfSystem:
+    """Read RMF report files (text or XML) into an :class:`RmfSystem`.
+
+    Inputs of more than ``large_bytes`` are read twice: first keeping only
+    each interval's activity (to number and choose), then keeping the
+    figures of the chosen interval alone, so memory holds one interval's
+    figures whatever the file's size. The other intervals then carry only
+    their activity.
+
+    Parameters
+    ----------
+    paths : iterable of str or Path
+    interval : int or None
+        The interval to use, numbered 1… in time order; None: the busiest.
+
+    Raises
+    ------
+    RmfError
+        On the first bad input, naming the file and line.
+    """
+    files = []
+    for p in paths:
+        p = Path(p)
+        if not p.is_file():
+            raise RmfError(str(p), None, "no such file")
+        files.append(p)
+    large = sum(p.stat().st_size for p in files) > large_bytes
+    first = _read(files, TextReader("summary" if large else "all"))
+    system = assemble(first, [str(p) for p in files], interval)
+    if large:
+        chosen = system.interval
+        second = _read(files, TextReader("chosen", frozenset([chosen.key])))
+        full = second.intervals[chosen.key]
+        full.number = chosen.number
+        system.intervals[system.chosen] = full
+    return system
+
+
+def _read(files: list[Path], reader: TextReader) -> TextReader:
+    for p in files:
+        if sniff(p) == "xml":
+            from models.rmf import ddsml
+            ddsml.read_xml(p, reader)
+        else:
+            reader.read(p)
+    return reader
+
+
+def assemble(reader, files: list[str], interval: int | None) -> RmfSystem:
+    """Number the intervals read, pick one, and complete the assumptions."""
+    ivs = sorted(reader.intervals.values(), key=lambda i: (i.start is None, i.start or ""))
+    if not ivs:
+        raise RmfError(files[0] if files else "input", None, "no RMF interval was found")
+    for k, iv in enumerate(ivs, 1):
+        iv.number = k
+    system = RmfSystem(intervals=ivs, assumptions=list(reader.assumptions), files=files,
+                       skipped=list(reader.skipped))
+    system.chosen, system.reason = _choose(ivs, interval, files)
+    _missing_reports(system)
+    return system
+
+
+def _choose(ivs: list[Interval], wanted: int | None, files: list[str]) -> tuple[int, str]:
+    if wanted is not None:
+        if not 1 <= wanted <= len(ivs):
+            raise RmfError(files[0], None, f"there is no interval {wanted}: the reports hold "
+                           f"{len(ivs)} (" + ", ".join(i.label for i in ivs) + ")")
+        iv = ivs[wanted - 1]
+        if iv.activity() <= 0:
+            raise _idle(iv, files)
+        return wanted - 1, f"{iv.label}: asked for"
+    best = max(range(len(ivs)), key=lambda k: ivs[k].activity())
+    iv = ivs[best]
+    if iv.activity() <= 0:
+        raise _idle(iv, files)
+    if len(ivs) == 1:
+        return best, f"{iv.label}: the only interval"
+    return best, (f"{iv.label}: the busiest of {len(ivs)} ({_measure(iv)}; "
+                  "pick another with --interval N)")
+
+
+def _measure(iv: Interval) -> str:
+    io = sum(v.rate for v in iv.volumes.values()) + iv.tally[0]
+    if io:
+        return f"{io:,.1f} DASD I/O per second"
+    return f"activity {iv.activity():,.1f}"
+
+
+def _idle(iv: Interval, files: list[str]) -> RmfError:
+    src = next(iter(iv.sources.values()), None)
+    file, line = (src.file, src.line) if src else (files[0], None)
+    return RmfError(file, line, f"{iv.label} shows no activity (no I/O, no cache requests, "
+                                "no busy channel or engine): pick an interval with work in it")
+
+
+def _missing_reports(system: RmfSystem) -> None:
+    """State which reports the chosen interval lacks, and what stands in."""
+    iv = system.interval
+    file = system.files[0] if system.files else "input"
+    missing = {"DEVICE": ("volumes, storage groups, response times", "none: the drawing "
+                          "gets no volumes from a device report"),
+               "CACHE": ("cache sizes and hit ratios", "the model's default cache"),
+               "CHAN": ("channel paths", "the model's default channel paths"),
+               "CPU": ("processors", "no processors"),
+               "ESS": ("ranks", "one rank per volume")}
+    for kind, (what, stand_in) in missing.items():
+        if kind not in iv.reports:
+            system.assumptions.append(Assumption(
+                what, stand_in, f"no {kind} report for {iv.label}", file, None))
+    if iv.volumes and all(v.storage_group is None for v in iv.volumes.values()):
+        system.assumptions.append(Assumption(
+            "storage groups", "one group per LCU", "the device report has no STORAGE GROUP "
+            "column values", iv.sources.get("DEVICE").file if iv.sources.get("DEVICE")
+            else file, iv.sources["DEVICE"].line if iv.sources.get("DEVICE") else None))

@@ -1,0 +1,320 @@
+"""What an RMF import read: plain dataclasses, the one error class, assumptions.
+
+A :class:`RmfSystem` holds one :class:`Interval` per RMF interval found in
+the files (device, cache, channel, CPU and ESS figures of that interval),
+the interval chosen (by number, or the busiest) with the reason, and every
+:class:`Assumption`: a value the reports did not give, named with the file
+and line it would have come from.
+
+Where a figure was read is kept in ``source`` fields that take no part in
+equality, so a text report and the XML of the same interval compare equal
+when they carry the same figures.
+"""
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+
+
+class RmfError(ValueError):
+    """Bad input: one clear message naming the file and the line.
+
+    Parameters
+    ----------
+    file : str
+        The file (or URL) that was being read.
+    line : int or None
+        1-based line number, None when the problem is the whole file.
+    message : str
+        What is wrong and, where it helps, what to do.
+    """
+
+    def __init__(self, file: str, line: int | None, message: str):
+        self.file = str(file)
+        self.line = line
+        self.message = message
+        where = f"{self.file}:{line}" if line else self.file
+        super().__init__(f"{where}: {message}")
+
+
+@dataclass(frozen=True)
+class Source:
+    """Where a figure was read: file and 1-based line."""
+
+    file: str
+    line: int | None
+
+
+@dataclass(frozen=True)
+class Assumption:
+    """A value used although no report gave it.
+
+    ``file`` and ``line`` name where the value would have come from (the
+    line of the report's header or table it belongs in; None when the
+    report or the whole section was absent).
+    """
+
+    what: str
+    value: object
+    why: str
+    file: str
+    line: int | None = None
+
+    def __str__(self) -> str:
+        where = f"{self.file}:{self.line}" if self.line else self.file
+        return f"{self.what} = {self.value} (assumed: {self.why}; would be read at {where})"
+
+
+@dataclass
+class Volume:
+    """One row of Direct Access Device Activity: a base device and its volume."""
+
+    devnum: str
+    volser: str
+    storage_group: str | None
+    lcu: str | None
+    device_type: str | None
+    cylinders: int | None
+    rate: float                      # I/O per second (DEVICE ACTIVITY RATE)
+    resp_ms: float
+    iosq_ms: float
+    pend_ms: float
+    disc_ms: float
+    conn_ms: float
+    busy_pct: float                  # % DEV UTIL
+    pav: float | None                # exposures (base + aliases, average)
+    hyperpav: bool = False
+    source: Source | None = field(default=None, compare=False, repr=False)
+
+
+@dataclass
+class Requests:
+    """One row of READ or WRITE I/O REQUESTS (NORMAL or SEQUENTIAL)."""
+
+    count: float | None = None
+    rate: float | None = None
+    hits: float | None = None
+    hit_rate: float | None = None
+    hit_ratio: float | None = None   # None where the report prints N/A
+    fast: float | None = None        # write rows: DASD fast writes
+    fast_rate: float | None = None
+
+
+@dataclass
+class Misses:
+    """One row of CACHE MISSES: read and write misses and the tracks staged."""
+
+    read: float | None = None
+    read_rate: float | None = None
+    write: float | None = None
+    write_rate: float | None = None
+    tracks: float | None = None
+    tracks_rate: float | None = None
+
+
+@dataclass
+class Transfer:
+    """Host adapter or disk activity: bytes per request, bytes per second, response."""
+
+    bytes_per_req: float | None = None
+    bytes_per_s: float | None = None
+    resp_ms: float | None = None
+
+
+@dataclass
+class CacheActivity:
+    """A cache block of the Cache report: a subsystem's, or one volume's detail."""
+
+    read_normal: Requests = field(default_factory=Requests)
+    read_seq: Requests = field(default_factory=Requests)
+    write_normal: Requests = field(default_factory=Requests)
+    write_seq: Requests = field(default_factory=Requests)
+    miss_normal: Misses = field(default_factory=Misses)
+    miss_seq: Misses = field(default_factory=Misses)
+    host_read: Transfer = field(default_factory=Transfer)
+    host_write: Transfer = field(default_factory=Transfer)
+    disk_read: Transfer = field(default_factory=Transfer)
+    disk_write: Transfer = field(default_factory=Transfer)
+    pct_read: float | None = None
+    source: Source | None = field(default=None, compare=False, repr=False)
+
+    @property
+    def read_rate(self) -> float:
+        return (self.read_normal.rate or 0.0) + (self.read_seq.rate or 0.0)
+
+    @property
+    def read_hit_ratio(self) -> float | None:
+        """Hits over read requests, normal and sequential together."""
+        reads = self.read_rate
+        if not reads:
+            return None
+        return ((self.read_normal.hit_rate or 0.0) + (self.read_seq.hit_rate or 0.0)) / reads
+
+
+@dataclass
+class VolumeCache:
+    """One volume of the Cache Subsystem Device Overview (and its detail, if printed)."""
+
+    volser: str
+    devnum: str | None
+    io_rate: float
+    read_hit_rate: float | None = None
+    dfw_rate: float | None = None
+    stage_rate: float | None = None
+    read_hit_ratio: float | None = None
+    write_hit_ratio: float | None = None
+    pct_read: float | None = None
+    detail: CacheActivity | None = None
+    source: Source | None = field(default=None, compare=False, repr=False)
+
+
+@dataclass
+class CacheUnit:
+    """A cache subsystem (SSID): its header, totals and volumes."""
+
+    ssid: str | None
+    cu_id: str | None = None
+    type_model: str | None = None
+    cache_mb: float | None = None    # SUBSYSTEM STORAGE CONFIGURED
+    nvs_mb: float | None = None
+    activity: CacheActivity | None = None
+    volumes: dict[str, VolumeCache] = field(default_factory=dict)
+    source: Source | None = field(default=None, compare=False, repr=False)
+
+
+@dataclass
+class Channel:
+    """One CHPID of Channel Path Activity."""
+
+    chpid: str
+    type: str
+    busy_pct: float | None           # UTILIZATION(%) TOTAL
+    part_busy_pct: float | None = None
+    ficon_rate: float | None = None
+    zhpf_rate: float | None = None
+    read_mb_s: float | None = None
+    write_mb_s: float | None = None
+    generation: str | None = None
+    source: Source | None = field(default=None, compare=False, repr=False)
+
+    @property
+    def zhpf_share(self) -> float | None:
+        """zHPF operations over all FICON operations (None: not a FICON channel)."""
+        f, z = self.ficon_rate, self.zhpf_rate
+        if f is None and z is None:
+            return None
+        total = (f or 0.0) + (z or 0.0)
+        return (z or 0.0) / total if total else 0.0
+
+
+@dataclass
+class Engine:
+    """One logical processor of CPU Activity."""
+
+    number: str
+    type: str                        # CP, zIIP, zAAP, ICF, IFL
+    busy_pct: float | None           # LPAR BUSY
+    mvs_busy_pct: float | None = None
+    source: Source | None = field(default=None, compare=False, repr=False)
+
+
+@dataclass
+class Rank:
+    """One rank of ESS rank statistics."""
+
+    rank_id: str
+    extent_pool: str | None
+    read_ops_s: float | None
+    write_ops_s: float | None
+    read_bytes_per_op: float | None = None
+    write_bytes_per_op: float | None = None
+    read_resp_ms: float | None = None
+    write_resp_ms: float | None = None
+    ssd: bool | None = None
+    arrays: int | None = None
+    rpm: float | None = None
+    capacity: str | None = None
+    raid: str | None = None
+    source: Source | None = field(default=None, compare=False, repr=False)
+
+
+@dataclass
+class Interval:
+    """One RMF interval: what each report gave for it."""
+
+    number: int
+    system: str | None = None
+    start: str | None = None         # ISO 8601, local time of the report
+    length_s: float | None = None
+    volumes: dict[str, Volume] = field(default_factory=dict)       # by volser
+    cache_units: dict[str, CacheUnit] = field(default_factory=dict)  # by SSID
+    channels: dict[str, Channel] = field(default_factory=dict)     # by CHPID
+    engines: list[Engine] = field(default_factory=list)
+    ranks: dict[str, Rank] = field(default_factory=dict)
+    reports: set[str] = field(default_factory=set)
+    sources: dict[str, Source] = field(default_factory=dict, compare=False, repr=False)
+    key: tuple = field(default=(), compare=False, repr=False)
+    #: A large input's first pass keeps only these sums (DASD I/O/s, cache
+    #: I/O/s, busy): enough to choose, not to draw.
+    tally: list[float] = field(default_factory=lambda: [0.0, 0.0, 0.0], compare=False,
+                               repr=False)
+
+    @property
+    def label(self) -> str:
+        when = self.start.replace("T", " ") if self.start else "time not given"
+        if not self.number:                  # still being read: not numbered yet
+            return f"the interval of {when}"
+        return f"interval {self.number} ({when})"
+
+    def activity(self) -> float:
+        """How busy the interval was: DASD I/O/s, else cache reads/s, else busy %."""
+        io = sum(v.rate for v in self.volumes.values()) + self.tally[0]
+        if io:
+            return io
+        cache = sum((u.activity.read_rate if u.activity else 0.0) +
+                    sum(v.io_rate for v in u.volumes.values()) for u in self.cache_units.values())
+        cache += self.tally[1]
+        if cache:
+            return cache
+        return self.tally[2] + sum((c.busy_pct or 0.0) for c in self.channels.values()) + \
+            sum((e.busy_pct or 0.0) for e in self.engines) + \
+            sum((r.read_ops_s or 0.0) + (r.write_ops_s or 0.0) for r in self.ranks.values())
+
+    def storage_groups(self) -> dict[str, list[Volume]]:
+        """Volumes by storage group (volumes without one under ``""``)."""
+        out: dict[str, list[Volume]] = {}
+        for v in self.volumes.values():
+            out.setdefault(v.storage_group or "", []).append(v)
+        return out
+
+
+@dataclass
+class RmfSystem:
+    """Everything an import read, and what it assumed."""
+
+    intervals: list[Interval] = field(default_factory=list)
+    chosen: int = 0                  # index into intervals
+    reason: str = ""                 # why that interval
+    assumptions: list[Assumption] = field(default_factory=list)
+    files: list[str] = field(default_factory=list, compare=False)
+    skipped: list[str] = field(default_factory=list, compare=False)
+
+    @property
+    def interval(self) -> Interval:
+        """The interval chosen."""
+        return self.intervals[self.chosen]
+
+    def summary(self) -> dict:
+        """What was read, as plain data (``import-rmf --json``)."""
+        iv = self.interval
+        return {
+            "files": list(self.files),
+            "intervals": [{"number": i.number, "start": i.start, "length_s": i.length_s,
+                           "system": i.system, "reports": sorted(i.reports),
+                           "activity": round(i.activity(), 3)} for i in self.intervals],
+            "chosen": iv.number, "reason": self.reason,
+            "counts": {"volumes": len(iv.volumes), "cache_units": len(iv.cache_units),
+                       "channels": len(iv.channels), "engines": len(iv.engines),
+                       "ranks": len(iv.ranks)},
+            "assumptions": [str(a) for a in self.assumptions],
+            "skipped": list(self.skipped),
+        }

@@ -1,0 +1,135 @@
+"""``zperflab import-rmf``: reports in, a scenario file out, runnable with what-ifs.
+
+The three REDP-4862 excerpts import, and ``run --scenario FILE --json``
+shows under "measured" exactly the figures the paper prints; the full
+sample imports with ``--json`` saying what was read; bad input writes
+nothing.
+"""
+import base64
+import http.server
+import json
+import threading
+from pathlib import Path
+
+import pytest
+
+from app.cli import main
+
+ROOT = Path(__file__).resolve().parents[2]
+SHARED = ROOT.parent / "shared" / "rmf"
+if not SHARED.is_dir():                          # the worktree's sibling, or /work/shared
+    SHARED = Path("/work/shared/rmf")
+SAMPLE = ROOT / "tests" / "data" / "rmf" / "sysa-0900-full.txt"
+XML = SAMPLE.with_suffix(".xml")
+
+#: The published figures of each excerpt (REDP-4862 figs. 6, 9, 14), as printed.
+PUBLISHED = {
+    "redp4862-fig06-skip17-ficon.txt": {
+        "read_rate": 1066.0, "seq_read_rate": 0.0, "read_hit_ratio": 0.001,
+        "staged_tracks_rate": 1067.0, "seq_staged_tracks_rate": 0.0,
+        "read_bytes_per_req": 4100.0, "disk_read_bytes_per_req": 55200.0},
+    "redp4862-fig09-runstats50-ficon.txt": {
+        "read_rate": 3629.0, "seq_read_rate": 455.3, "read_hit_ratio": 0.746,
+        "seq_read_hit_ratio": 0.991, "staged_tracks_rate": 1179.0,
+        "seq_staged_tracks_rate": 142.3, "read_bytes_per_req": 8000.0,
+        "disk_read_bytes_per_req": 55300.0},
+    "redp4862-fig14-index12-ficon.txt": {
+        "read_rate": 717.5, "seq_read_rate": 0.0, "read_hit_ratio": 0.469,
+        "staged_tracks_rate": 381.9, "seq_staged_tracks_rate": 0.0,
+        "read_bytes_per_req": 4100.0, "disk_read_bytes_per_req": 55300.0},
+}
+#: Short runs on a small cache: only the measured figures are checked here.
+QUICK = ["--set", "duration_s=0.1", "--set", "cache_gb=0.1"]
+
+
+def _run_json(capsys, *argv) -> dict:
+    capsys.readouterr()
+    assert main(["run", *argv, "--json"]) == 0
+    return json.loads(capsys.readouterr().out)
+
+
+@pytest.mark.parametrize("name", sorted(PUBLISHED))
+def test_an_excerpt_runs_with_the_published_figures_measured(tmp_path, capsys, name):
+    out = tmp_path / "excerpt.zpl.json"
+    assert main(["import-rmf", str(SHARED / name), "--out", str(out)]) == 0
+    data = _run_json(capsys, "--scenario", str(out), *QUICK)
+    assert data["measured"] == {"Control unit": PUBLISHED[name]}
+    assert data["components"]["Control unit"]["read_rate"] > 0     # the model's, beside
+
+
+def test_json_says_what_was_read_and_assumed(tmp_path, capsys):
+    out = tmp_path / "sysa.zpl.json"
+    assert main(["import-rmf", str(SAMPLE), "--out", str(out), "--json"]) == 0
+    data = json.loads(capsys.readouterr().out)
+    assert data["counts"] == {"volumes": 6, "cache_units": 2, "channels": 5, "engines": 6,
+                              "ranks": 2}
+    assert data["intervals"][0]["reports"] == ["CACHE", "CHAN", "CPU", "DEVICE", "ESS"]
+    assert any(a.startswith("which CHPIDs reach which control unit") and
+               f"{SAMPLE}:" in a for a in data["assumptions"])
+    assert data["drawn"]["Storage group on HDD 15K"] == 2
+    assert json.loads(out.read_text())["imported"]["interval"]["system"] == "SYSA"
+
+
+def test_a_what_if_runs_from_the_imported_drawing(tmp_path, capsys):
+    out = tmp_path / "sysa.zpl.json"
+    assert main(["import-rmf", str(SAMPLE), "--out", str(out)]) == 0
+    base = _run_json(capsys, "--scenario", str(out), *QUICK)
+    ssd = _run_json(capsys, "--scenario", str(out), *QUICK, "--set", "device=SSD")
+    assert ssd["measured"] == base["measured"]                      # the baseline travels
+    assert ssd["components"]["SGDB2"]["disc_ms"] < base["components"]["SGDB2"]["disc_ms"]
+    assert ssd["components"]["SGDB2"]["io_rate"] > 0
+
+
+def test_bad_input_writes_nothing_and_keeps_the_old_file(tmp_path, capsys):
+    out = tmp_path / "sysa.zpl.json"
+    bad = tmp_path / "other.txt"
+    bad.write_text("just some text\nthat is no RMF report\n")
+    assert main(["import-rmf", str(bad), "--out", str(out)]) == 2
+    err = capsys.readouterr().err
+    assert str(bad) in err and err.count("\n") == 1
+    assert not out.exists() and list(tmp_path.iterdir()) == [bad]
+    out.write_text("old")
+    assert main(["import-rmf", str(bad), "--out", str(out)]) == 2
+    assert out.read_text() == "old"
+
+
+class _DDS(http.server.BaseHTTPRequestHandler):
+    """A DDS serving the sample's XML to SYSPROG with the right password."""
+
+    def log_message(self, *args):
+        pass
+
+    def do_GET(self):  # noqa: N802 (http.server's name)
+        good = "Basic " + base64.b64encode(b"SYSPROG:s3cret").decode()
+        if self.headers.get("Authorization") != good:
+            body, code, ctype = b"<html><title>401</title></html>", 401, "text/html"
+        else:
+            body, code, ctype = XML.read_bytes(), 200, "application/xml"
+        self.send_response(code)
+        self.send_header("Content-Type", ctype)
+        self.send_header("Content-Length", str(len(body)))
+        self.end_headers()
+        self.wfile.write(body)
+
+
+@pytest.fixture
+def dds_server():
+    httpd = http.server.ThreadingHTTPServer(("127.0.0.1", 0), _DDS)
+    threading.Thread(target=httpd.serve_forever, daemon=True).start()
+    yield f"http://127.0.0.1:{httpd.server_address[1]}"
+    httpd.shutdown()
+    httpd.server_close()
+
+
+def test_straight_from_a_dds_the_password_from_the_environment(dds_server, tmp_path, capsys,
+                                                               monkeypatch):
+    out = tmp_path / "dds.zpl.json"
+    monkeypatch.setenv("ZPERFLAB_DDS_PASSWORD", "wrong")
+    assert main(["import-rmf", "--dds", dds_server, "--date", "20261125", "--user", "SYSPROG",
+                 "--out", str(out)]) == 2
+    assert "401" in capsys.readouterr().err and not out.exists()
+    monkeypatch.setenv("ZPERFLAB_DDS_PASSWORD", "s3cret")
+    assert main(["import-rmf", "--dds", dds_server, "--date", "20261125", "--user", "SYSPROG",
+                 "--out", str(out)]) == 0
+    doc = json.loads(out.read_text())
+    assert {n["label"] for n in doc["nodes"]} >= {"SGDB2", "SSID 0006", "zHPF CHPIDs"}

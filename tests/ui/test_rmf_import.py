@@ -1,0 +1,79 @@
+"""File ▸ Import RMF reports… and the Imported from RMF panel.
+
+The import reads on a worker thread, says what was read, opens the drawing
+unsaved, and the panel lists every assumption with its line; a bad file is
+one message and the drawing on the canvas stays.
+"""
+from pathlib import Path
+
+from PySide6.QtWidgets import QMessageBox
+
+SAMPLE = Path(__file__).resolve().parents[1] / "data" / "rmf" / "sysa-0900-full.txt"
+
+
+def _file_menu_texts(win):
+    bar = win.menuBar()
+    menu = next(a.menu() for a in bar.actions() if a.text() == "&File")
+    return [a.text() for a in menu.actions()]
+
+
+def test_import_opens_the_drawing_and_the_panel_lists_the_assumptions(window, qtbot):
+    texts = _file_menu_texts(window)
+    assert texts.index("&Import RMF reports…") == texts.index("&Open…") + 1
+    assert not window.rmf_import.dock.isVisible()          # a drawn scenario: no panel
+    with qtbot.waitSignal(window.rmf_import.runner.done, timeout=60_000):
+        assert window.rmf_import.start([str(SAMPLE)])
+    sc = window.editor.scenario
+    assert sc.imported["interval"]["system"] == "SYSA"
+    assert {n.label for n in sc.nodes.values()} >= {"SGDB2", "SSID 0006", "zHPF CHPIDs"}
+    assert window.path is None                               # not saved yet
+    box = window.rmf_import.summary_box
+    assert "6 volumes" in box.text() and "assumed" in box.text()
+    box.close()
+    assert window.rmf_import.dock.isVisible()
+    text = window.rmf_import.panel.text.toPlainText()
+    assert "which CHPIDs reach which control unit" in text
+    assert f"{SAMPLE.name}, line " in text
+    assert "SYSA" in text
+
+
+def test_a_bad_file_is_one_message_and_the_canvas_keeps_its_drawing(window, qtbot, tmp_path,
+                                                                    monkeypatch):
+    shown = []
+    monkeypatch.setattr(window, "report_failure", shown.append)
+    bad = tmp_path / "notrmf.txt"
+    bad.write_text("hello\n")
+    before = window.editor.scenario
+    with qtbot.waitSignal(window.rmf_import.runner.done, timeout=30_000):
+        window.rmf_import.start([str(bad)])
+    assert len(shown) == 1 and str(bad) in shown[0]
+    assert window.editor.scenario is before
+    assert not any(isinstance(w, QMessageBox) and w.objectName() == "rmfImportSummary"
+                   and w.isVisible() for w in window.findChildren(QMessageBox))
+
+
+def test_the_status_bar_is_busy_while_reading_and_its_own_again_after(window, qtbot):
+    bar = window.task_progress
+    with qtbot.waitSignal(window.rmf_import.runner.done, timeout=60_000):
+        window.rmf_import.start([str(SAMPLE)])
+        assert bar.maximum() == 0 and window.task_label.isVisible()   # busy: reading
+    window.rmf_import.summary_box.close()
+    assert bar.maximum() == 1000 and not bar.isVisible()
+
+
+def test_after_a_run_the_panel_says_how_many_figures_agree(window, qtbot, tmp_path):
+    from app.cli import main
+    out = tmp_path / "sysa.zpl.json"
+    assert main(["import-rmf", str(SAMPLE), "--out", str(out)]) == 0
+    window.open_case_or_file(str(out))
+    for n in window.editor.scenario.nodes.values():     # a short run on small caches
+        if n.kind == "cu_ds8000":
+            n.properties["cache_gb"] = 0.1
+        if n.kind in ("wl_io", "wl_cpu"):
+            n.properties["duration_s"] = 0.2
+    window.run_and_wait(120)
+    text = window.rmf_import.panel.text.toPlainText()
+    assert "Last run:" in text and "agree with RMF within their band" in text
+    node = next(n for n in window.editor.scenario.nodes.values() if n.kind == "cu_ds8000")
+    window.editor.set_property(node.id, "cache_gb", 2.0)            # the run is stale now
+    assert "Last run:" not in window.rmf_import.panel.text.toPlainText()

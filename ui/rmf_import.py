@@ -1,0 +1,240 @@
+"""File ▸ Import RMF reports… and the "Imported from RMF" panel.
+
+The import reads the chosen report files on a worker thread
+(:class:`app.worker.TaskRunner`: a busy bar, then the drawing's progress,
+and Cancel in the status bar,
+so a 100 MB listing does not freeze the window), builds the drawing
+(:func:`models.rmf.drawing.build`), says what was read and skipped, and
+opens it as an unsaved scenario. The panel, a dock beside Results, lists
+what the open drawing's import read and every value it assumed, with the
+line it would have come from; it follows the document, so it empties for a
+drawing made by hand.
+"""
+from __future__ import annotations
+
+import html
+import os
+
+from PySide6.QtCore import Qt
+from PySide6.QtGui import QAction
+from PySide6.QtWidgets import QFileDialog, QMessageBox, QTextBrowser, QVBoxLayout, QWidget
+
+from app.worker import TaskRunner
+from models.core.run import Cancelled
+
+#: The file dialog's filter.
+FILTER = "RMF reports (*.txt *.lst *.rmf *.xml *.out);;All files (*)"
+
+
+def import_job(paths: list[str], interval: int | None = None):
+    """The worker's job: read the reports and build the drawing.
+
+    Returns ``(RmfSystem, Scenario)``; raises :class:`models.rmf.RmfError`
+    (one line naming the file and line) on bad input.
+    """
+    def job(progress, cancel):
+        from models.rmf import read_reports
+        from models.rmf.drawing import build
+        progress(0.0)
+        system = read_reports(paths, interval=interval)
+        if cancel.is_set():
+            raise Cancelled("import cancelled")
+        progress(0.8)
+        scenario = build(system)
+        progress(1.0)
+        return system, scenario
+    return job
+
+
+def summary_text(system, scenario) -> str:
+    """What the import read, skipped and assumed, for the message after it."""
+    counts = system.summary()["counts"]
+    read = ", ".join(f"{v} {k.replace('_', ' ')}" for k, v in counts.items())
+    lines = [f"Read {len(system.files)} file(s): {read}.", system.reason[:1].upper() +
+             system.reason[1:] + "."]
+    if system.skipped:
+        lines.append("Skipped: " + "; ".join(system.skipped) + ".")
+    n = len(scenario.imported["assumptions"])
+    lines.append(f"{n} value(s) were assumed, not read: the Imported from RMF panel lists "
+                 "each with the line it would have come from.")
+    lines.append("Run it (F5): the results end with a Measured vs model table.")
+    return "\n\n".join(lines)
+
+
+class ImportedPanel(QWidget):
+    """What the open drawing's import read and assumed (empty for a drawn one)."""
+
+    def __init__(self, document, parent=None) -> None:
+        super().__init__(parent)
+        self.document = document
+        layout = QVBoxLayout(self)
+        layout.setContentsMargins(0, 0, 0, 0)
+        self.text = QTextBrowser()
+        self.text.setObjectName("importedFromRmf")
+        self.text.setOpenLinks(False)
+        layout.addWidget(self.text, 1)
+        document.changed.connect(self._on_document_changed)
+        self.refresh()
+
+    def _on_document_changed(self, change) -> None:
+        # a run, a new drawing, or an edit that makes the last run stale
+        if change.replaced or change.run or (change.scenario and not change.moved_only):
+            self.refresh()
+
+    def refresh(self) -> None:
+        doc = self.document
+        result = doc.result if not doc.run_is_stale() else None
+        self.text.setHtml(run_html(result) + panel_html(doc.scenario.imported))
+
+
+def run_html(result) -> str:
+    """After a run: how many figures of Measured vs model are outside their band."""
+    from models.rmf.measured import TABLE_TITLE
+    table = next((t for t in getattr(result, "reports", ()) if t.title == TABLE_TITLE), None)
+    if table is None:
+        return ""
+    cards = [r for r in table.rows if " / " not in r[0] and r[3] != "—"]
+    off = [r for r in cards if r[5]]
+    worst = ", ".join(f"{html.escape(r[0])} {html.escape(r[1])}" for r in off[:4])
+    return (f"<p style='background:#eef4fb;padding:4px'><b>Last run:</b> {len(cards) - len(off)}"
+            f" of {len(cards)} figures of the cards agree with RMF within their band"
+            + (f"; outside it: {worst}{' …' if len(off) > 4 else ''}" if off else "") +
+            ". The Results dock's <i>Measured vs model</i> gives each with its likely "
+            "reason.</p>")
+
+
+def panel_html(imported: dict | None) -> str:
+    """The panel's text: the interval, the files, then every assumption with
+    the line it would have come from."""
+    if not imported:
+        return ("<p>This drawing was not imported from RMF reports. <b>File ▸ Import RMF "
+                "reports…</b> draws your own system from them.</p>")
+    iv = imported.get("interval", {})
+    files = ", ".join(html.escape(os.path.basename(f)) for f in imported.get("source", []))
+    said = imported.get("assumptions", [])
+    out = [f"<p><b>{html.escape(iv.get('system') or 'System ?')}</b>, "
+           f"{html.escape(iv.get('reason', ''))}<br>From {files or 'reports'}; reports read: "
+           f"{html.escape(', '.join(iv.get('reports', [])) or 'none')}.<br>"
+           f"{len(imported.get('measured', {}))} components carry measured figures: run "
+           "(F5) and the results end with <i>Measured vs model</i>.</p>",
+           f"<p><b>Assumed, not read ({len(said)})</b></p><ol style='margin-left:-20px'>"]
+    for a in said:
+        where = os.path.basename(a.get("file") or "input")
+        if a.get("line"):
+            where += f", line {a['line']}"
+        out.append(f"<li><b>{html.escape(str(a.get('what', '')))}</b> = "
+                   f"{html.escape(str(a.get('value', '')))}<br>"
+                   f"<span style='color:#555'>{html.escape(str(a.get('why', '')))}; would be "
+                   f"read at {html.escape(where)}</span></li>")
+    out.append("</ol>")
+    skipped = imported.get("skipped", [])
+    if skipped:
+        out.append("<p><b>Skipped</b>: " + html.escape("; ".join(skipped)) + "</p>")
+    return "".join(out)
+
+
+class RmfImport:
+    """The File menu's import action and the panel, installed on a MainWindow."""
+
+    def __init__(self, win) -> None:
+        self.win = win
+        self.runner = TaskRunner("rmf-import", win, expected=_expected())
+        self.runner.progressed.connect(self._on_runner_progressed)
+        self.runner.succeeded.connect(self._on_runner_succeeded)
+        self.runner.failed.connect(self._on_runner_failed)
+        self.runner.cancelled.connect(lambda: win.say("Import cancelled: nothing opened."))
+        self.runner.done.connect(self._on_runner_done)
+        self.action = QAction("&Import RMF reports…", win)
+        tip = ("Draw your own system from RMF Postprocessor reports (text or XML): "
+               "processors, channels, control units, storage groups and fitted workloads, "
+               "with what was measured")
+        self.action.setToolTip(tip)
+        self.action.setStatusTip(tip)
+        self.action.triggered.connect(lambda _=False: self.ask())
+        self.panel = ImportedPanel(win.document)
+        self.dock = win._dock("Imported from RMF", "rmfImportDock", self.panel,
+                              Qt.DockWidgetArea.RightDockWidgetArea)
+        win.tabifyDockWidget(win.results_dock, self.dock)
+        win.docks["rmf_import"] = self.dock
+        self._place_in_file_menu()
+        win.document.changed.connect(self._on_document_changed)
+        self._on_document_changed(None)
+
+    def _on_document_changed(self, change) -> None:
+        """The panel shows on the canvas and charts tabs while the drawing is an import."""
+        if change is not None and not change.replaced:
+            return
+        on = bool(self.win.document.scenario.imported)
+        for tab in ("canvas", "charts"):
+            plan = self.win.dock_plan.setdefault(tab, set())
+            (plan.add if on else plan.discard)("rmf_import")
+        self.dock.setVisible(on and "rmf_import" in self.win.dock_plan.get(
+            self.win.tab_name(), set()))
+
+    def _place_in_file_menu(self) -> None:
+        bar = self.win.menuBar()
+        file_menu = next((a.menu() for a in bar.actions() if a.text() == "&File"), None)
+        if file_menu is None:
+            return
+        after = self.win.actions_.open
+        actions = file_menu.actions()
+        i = actions.index(after) if after in actions else -1
+        before = actions[i + 1] if 0 <= i < len(actions) - 1 else None
+        file_menu.insertAction(before, self.action) if before else file_menu.addAction(
+            self.action)
+
+    def ask(self) -> None:
+        paths, _ = QFileDialog.getOpenFileNames(self.win, "Import RMF reports", "", FILTER)
+        if paths:
+            self.start(paths)
+
+    def start(self, paths: list[str], interval: int | None = None) -> bool:
+        """Read ``paths`` on the worker thread; False if an import is running."""
+        if self.runner.running:
+            self.win.say("An import is already running.")
+            return False
+        size = sum(os.path.getsize(p) for p in paths if os.path.isfile(p))
+        self.win.begin_task(f"Reading {len(paths)} RMF file(s), {size / 1e6:,.1f} MB…",
+                            self.runner.cancel)
+        # The readers say nothing until they are done: a busy bar meanwhile.
+        self.win.task_progress.setRange(0, 0)
+        return self.runner.start(import_job(list(paths), interval))
+
+    def _on_runner_progressed(self, fraction: float) -> None:
+        if fraction > 0:                         # read: drawing now
+            self.win.task_progress.setRange(0, 1000)
+            self.win.task_label.setText("Drawing the system and fitting its workloads…")
+        self.win.task_progressed(fraction)
+
+    def _on_runner_done(self) -> None:
+        self.win.task_progress.setRange(0, 1000)
+        self.win.end_task()
+
+    def _on_runner_succeeded(self, value) -> None:
+        system, scenario = value
+        text = summary_text(system, scenario)
+        if self.win.open_scenario(scenario, f"Imported {scenario.title}: not saved yet."):
+            self.panel.refresh()
+            self.dock.raise_()
+            box = QMessageBox(QMessageBox.Icon.Information, "RMF import", text,
+                              QMessageBox.StandardButton.Ok, self.win)
+            box.setObjectName("rmfImportSummary")
+            box.open()
+            self.summary_box = box
+
+    def _on_runner_failed(self, message: str) -> None:
+        self.win.report_failure(f"Import RMF reports: {message}")
+
+    def stop(self) -> None:
+        self.runner.stop()
+
+
+def _expected() -> tuple:
+    from models.rmf import RmfError
+    from models.rmf.fit import FitError
+    return (RmfError, FitError)
+
+
+def install(win) -> RmfImport:
+    """Add File ▸ Import RMF reports… and the Imported from RMF panel to ``win``."""
+    return RmfImport(win)
