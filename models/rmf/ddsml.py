@@ -19,14 +19,13 @@ The Postprocessor (XPRPTS) and the RMF Distributed Data Server
 declarations (the "billion laughs" expansion) and external entities are
 refused before anything is expanded, and hands each ``postprocessor`` to a
 callback as an :class:`XReport` (the file is never held whole in memory).
-:func:`read_xml` maps the reports zPerfLab knows onto the same records the
+:func:`models.rmf.xmlmap.read_xml` maps the reports zPerfLab knows onto the same records the
 text reader fills (:mod:`models.rmf.xmlmap`).
 """
 from __future__ import annotations
 
 import xml.sax
 from dataclasses import dataclass, field
-from pathlib import Path
 
 from defusedxml import DefusedXmlException
 from defusedxml import sax as dsax
@@ -210,12 +209,3 @@ def parse(source, on_report, name: str) -> int:
         raise RmfError(name, 1, "this XML is not an RMF Postprocessor report (no "
                                 "<postprocessor> element in a <ddsml> document)")
     return handler.reports
-
-
-def read_xml(path: str | Path, registry) -> None:
-    """Read a ddsml file into ``registry`` (a :class:`models.rmf.text.TextReader`)."""
-    from models.rmf import xmlmap
-    name = str(path)
-    mapper = xmlmap.Mapper(registry, name)
-    parse(str(path), mapper.add, name)
-    mapper.finish()

@@ -61,8 +61,8 @@ def read_reports(paths, interval: int | None = None,
 def _read(files: list[Path], reader: TextReader) -> TextReader:
     for p in files:
         if sniff(p) == "xml":
-            from models.rmf import ddsml
-            ddsml.read_xml(p, reader)
+            from models.rmf import xmlmap
+            xmlmap.read_xml(p, reader)
         else:
             reader.read(p)
     return reader

@@ -13,6 +13,7 @@ from datetime import datetime
 
 from models.rmf import numbers as nm
 from models.rmf import rows as R
+from models.rmf import ddsml
 from models.rmf.ddsml import XPart, XReport, XTable
 from models.rmf.records import CacheActivity, CacheUnit, Channel, Engine, Interval, Misses, \
     Rank, Requests, RmfError, Source, Transfer, Volume, VolumeCache
@@ -360,3 +361,11 @@ def _storage(cell, name: str) -> float | None:
         return nm.storage_mb(cell[0])
     except nm.NumberError as e:
         raise RmfError(name, cell[1], f"cache size: {e}") from None
+
+
+def read_xml(path: str | Path, registry) -> None:
+    """Read a ddsml file into ``registry`` (a :class:`models.rmf.text.TextReader`)."""
+    name = str(path)
+    mapper = Mapper(registry, name)
+    ddsml.parse(str(path), mapper.add, name)
+    mapper.finish()
