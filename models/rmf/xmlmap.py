@@ -10,6 +10,7 @@ from __future__ import annotations
 
 import re
 from datetime import datetime
+from pathlib import Path
 
 from models.rmf import numbers as nm
 from models.rmf import rows as R
