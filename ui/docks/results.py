@@ -8,21 +8,10 @@ from PySide6.QtCore import Qt
 from PySide6.QtWidgets import (QAbstractItemView, QHeaderView, QLabel, QScrollArea,
                                QTableWidget, QTableWidgetItem, QVBoxLayout, QWidget)
 
-from app.names import words
+from app.names import format_number, words  # noqa: F401 (format_number: shared)
 from models import experiments
 from models.replicate import Replicated
 from models.run import RunResult, Table
-
-
-def format_number(v) -> str:
-    """Metric values: 4 significant figures, thousands separated."""
-    if isinstance(v, bool) or not isinstance(v, (int, float)):
-        return str(v)
-    if v == 0:
-        return "0"
-    if abs(v) >= 1000:
-        return f"{v:,.0f}"
-    return f"{v:.4g}"
 
 
 class ResultsPanel(QScrollArea):

@@ -64,6 +64,8 @@ class LessonPlayer(QObject):
         self.moment_t: float | None = None
         self.problem = ""
         self._busy = False
+        #: The runs the lesson has shown, by run step (the captions' figures).
+        self.results: dict = {}
         window.run_finished.connect(self._on_window_run_finished)
 
     def _on_window_run_finished(self, result) -> None:
@@ -73,6 +75,7 @@ class LessonPlayer(QObject):
     def start(self, lesson: lessons_mod.Lesson, step: int = 0) -> None:
         self.lesson = lesson
         self.index = -1
+        self.results = {}
         self.lesson_changed.emit(lesson)
         self.go(step)
 
@@ -133,6 +136,8 @@ class LessonPlayer(QObject):
                 self._run_drawing = want
             else:
                 self.problem = "The run did not finish: see the status bar."
+        if run is not None and self.result is not None and self._run_drawing == want:
+            self.results[run] = self.result
         view = lesson.view_at(index)
         d.show_view(view)
         part = lesson.part_at(index)
@@ -167,6 +172,25 @@ class LessonPlayer(QObject):
                 d._frame.setProperty("part", hl["part"])
         if self.problem:
             self.window.say(self.problem)
+
+    def caption(self, index: int) -> str:
+        """Step ``index``'s caption with its figures from the lesson's runs.
+
+        A figure of a run this showing of the lesson has not made (the class
+        jumped past it) comes from the same run made headless.
+        """
+        from app import lesson_figures
+
+        lesson = self.lesson
+        for fig in lesson.figures[index].values():
+            for j in fig.steps:
+                if j not in self.results:
+                    try:
+                        self.results[j] = lesson_figures.run_step(lesson, j)
+                    except ValueError as exc:
+                        self.problem = f"The run of step {j + 1} fails: {exc}"
+                        self.results[j] = None
+        return lesson_figures.step_text(lesson, index, self.results)
 
     def state(self) -> dict:
         """What the step shows (tests): drawing, run, moment, view, highlight."""
@@ -272,7 +296,7 @@ class LessonPanel(QWidget):
         if lesson is None:
             return
         step = lesson.steps[index]
-        text = step.caption
+        text = self.player.caption(index)
         if step.kind == "question":
             text = f"<b>Question.</b> {text}<br><i>Next: the answer.</i>"
         elif step.kind == "answer":
