@@ -33,7 +33,8 @@ CANVAS_SCALE = 2.0
 
 
 def canvas_image(scene, scale: float = CANVAS_SCALE, margin: float = 30.0) -> QImage:
-    """The whole scenario drawn from the scene (not the scrolled view), on white."""
+    """The whole scenario drawn from the scene (not the scrolled view), on
+    white, with the whole run's busy figures whatever moment the replay is at."""
     rect = scene.itemsBoundingRect().adjusted(-margin, -margin, margin, margin)
     if rect.isEmpty():
         rect = QRectF(0, 0, 640, 360)
@@ -43,7 +44,12 @@ def canvas_image(scene, scale: float = CANVAS_SCALE, margin: float = 30.0) -> QI
     p = QPainter(image)
     p.setRenderHint(QPainter.RenderHint.Antialiasing)
     p.setRenderHint(QPainter.RenderHint.TextAntialiasing)
-    scene.render(p, QRectF(0, 0, image.width(), image.height()), rect)
+    shown = getattr(scene, "whole_run_shown", None)
+    if shown is None:
+        scene.render(p, QRectF(0, 0, image.width(), image.height()), rect)
+    else:
+        with shown():
+            scene.render(p, QRectF(0, 0, image.width(), image.height()), rect)
     p.end()
     return image
 

@@ -101,7 +101,7 @@ class NodeItem(QGraphicsObject):
         painter.setBrush(fill)
         painter.drawRoundedRect(QRectF(0, 0, NODE_W, NODE_H), 10, 10)
         if activity is not None:
-            self._paint_activity(painter, activity.level)
+            self._paint_activity(painter, activity.level, activity.badge)
         icon_for(node.kind).paint(painter, QRectF((NODE_W - ICON) / 2, 6, ICON, ICON).toRect())
         font = QFont(painter.font())
         font.setPointSizeF(10.5)
@@ -116,7 +116,7 @@ class NodeItem(QGraphicsObject):
         if issues:
             self._paint_issue(painter, "⚠ " + issues[0] + (f" (+{len(issues) - 1} more)" if len(issues) > 1 else ""))
 
-    def _paint_activity(self, painter, level: float) -> None:
+    def _paint_activity(self, painter, level: float, badge_text: str) -> None:
         """A ring as strong as the busy share, and the share in a corner badge."""
         if level > 0:
             ring = QColor(BUSY)
@@ -133,7 +133,7 @@ class NodeItem(QGraphicsObject):
         painter.setBrush(BUSY if level >= 0.5 else QColor("#ffffff"))
         painter.drawRoundedRect(badge, 8, 8)
         painter.setPen(QColor("#ffffff") if level >= 0.5 else INK)
-        painter.drawText(badge, Qt.AlignmentFlag.AlignCenter, f"{100 * level:.0f} %")
+        painter.drawText(badge, Qt.AlignmentFlag.AlignCenter, badge_text)
 
     def _paint_issue(self, painter, text: str) -> None:
         rect = QRectF(-2, NODE_H + 4, NODE_W + 4, ISSUE_H - 4)
