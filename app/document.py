@@ -24,6 +24,7 @@ can be used, without a window.
 """
 from __future__ import annotations
 
+import copy
 import os
 from contextlib import contextmanager
 from dataclasses import dataclass
@@ -91,6 +92,9 @@ class Document:
         self._pending_edit = False
         self._only_moves = True
         self._bind(scenario if scenario is not None else Scenario())
+        #: The drawing as it was opened (plain data): what a run's changes
+        #: are counted from (app.drawing_diff).
+        self.opened_document: dict = copy.deepcopy(self.scenario.to_dict())
 
     # ---- the scenario -------------------------------------------------------
     def _bind(self, scenario: Scenario) -> None:
@@ -116,14 +120,19 @@ class Document:
             listeners[name] = lambda *_args, _n=name: self._on_scenario_edited(_n)
         return listeners[name]
 
-    def replace(self, scenario: Scenario, path: str | None = None) -> None:
+    def replace(self, scenario: Scenario, path: str | None = None,
+                opened: dict | None = None) -> None:
         """Edit ``scenario`` from now on; the previous run is dropped.
+
+        ``opened`` is the drawing a run's changes are counted from (default:
+        ``scenario`` as it is now; a lesson step passes its lesson's case).
 
         No view may keep showing the previous scenario's run as this one's,
         so the result goes with the scenario it belonged to.
         """
         self._bind(scenario)
         self.path = path
+        self.opened_document = copy.deepcopy(opened if opened is not None else scenario.to_dict())
         self._issues = None
         self._pending_edit, self._only_moves = False, True
         self.result, self.run_document, self._run_shape = None, None, None

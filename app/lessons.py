@@ -98,6 +98,8 @@ class Lesson:
     path: str = ""
     #: The scenario (as plain data) at each step, after its changes.
     _states: list[dict] = field(default_factory=list, repr=False)
+    #: The drawing as the lesson opens it (plain data).
+    _opened: dict = field(default_factory=dict, repr=False)
     #: Each step's placeholders, by their text (app.lesson_figures.Figure).
     figures: list[dict] = field(default_factory=list, repr=False)
     #: Every step's claims (app.lesson_figures.Claim), in step order.
@@ -110,6 +112,10 @@ class Lesson:
     def scenario_at(self, index: int) -> Scenario:
         """The drawing at step ``index`` (0-based), after that step's changes."""
         return Scenario.from_dict(copy.deepcopy(self._states[index]))
+
+    def opened_document(self) -> dict:
+        """The drawing the lesson opens, before any step's changes."""
+        return copy.deepcopy(self._opened)
 
     def document_at(self, index: int) -> dict:
         """:meth:`scenario_at` as plain data (compare with a scenario's ``to_dict``)."""
@@ -271,6 +277,7 @@ def from_document(doc: Any, where: str = "lesson") -> Lesson:
     steps.append(Step(caption=doc["answer"], kind="answer"))
     lesson = Lesson(doc["name"], doc["title"], doc["teaches"], doc["case"], steps,
                     order=doc.get("order", 100), path=where)
+    lesson._opened = sc.to_dict()
     for i, step in enumerate(steps):
         apply_changes(sc, step, where, i)
         _check_names(lesson, sc, step, where, i)

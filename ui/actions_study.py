@@ -17,7 +17,7 @@ from types import SimpleNamespace
 
 from PySide6.QtGui import QAction
 
-from app import scenario_io
+from app import drawing_diff, scenario_io
 from app.history import History, HistoryError, RunRecord
 from app.names import words
 from app.worker import TaskRunner
@@ -124,7 +124,9 @@ class StudyActions:
         doc = scenario_document
         try:
             rid = self.history.add(result, scenario=json.dumps(doc) if doc else "",
-                                   label=label or self._scenario_label(doc))
+                                   label=label or self._scenario_label(doc),
+                                   changes=drawing_diff.differences(
+                                       self.document.opened_document, doc))
         except HistoryError as exc:
             self.win.say(str(exc))
             return None
@@ -162,9 +164,23 @@ class StudyActions:
             win.say(f"Run #{record.id} kept no scenario: opened the built-in case study.")
 
     def compare_records(self, a: RunRecord, b: RunRecord) -> None:
-        self.compare_view.set_results(a.as_result(), b.as_result(), f"run #{a.id}", f"run #{b.id}")
-        self.compare_view.status.setText(f"Runs #{a.id} and #{b.id} from the history "
-                                         "(stored metrics: no traces).")
+        """Two stored runs side by side, each headed by what it changed from
+        the case as opened, and what B's drawing changed from A's."""
+        from ui.history_panel import changes_text
+
+        view = self.compare_view
+        view.set_results(a.as_result(), b.as_result(), f"Run #{a.id}: {changes_text(a)}",
+                         f"Run #{b.id}: {changes_text(b)}")
+        between = ""
+        try:
+            between = drawing_diff.describe(drawing_diff.differences(
+                json.loads(a.scenario), json.loads(b.scenario)), None)
+        except (TypeError, ValueError):
+            between = ""
+        view.about.setText(f"Run #{b.id} against run #{a.id}: {between}" if between else "")
+        view.about.setVisible(bool(between))
+        view.status.setText(f"Runs #{a.id} and #{b.id} from the history "
+                            "(stored metrics: no traces).")
         self.win.show_view("compare")
 
     # ---- compare and sweep ---------------------------------------------------

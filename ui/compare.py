@@ -95,6 +95,7 @@ class CompareView(QWidget):
         for label in (self.label_a, self.label_b):
             label.setStyleSheet("font-size: 13pt; font-weight: bold;")
             label.setAlignment(Qt.AlignmentFlag.AlignCenter)
+            label.setWordWrap(True)   # a run's "what changed" reads whole
             heads.addWidget(label, 1)
         layout.addLayout(heads)
         top = QHBoxLayout()

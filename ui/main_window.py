@@ -355,11 +355,12 @@ class MainWindow(QMainWindow):
         center = self.view.mapToScene(self.view.viewport().rect().center())
         self.editor.add_component(key, center.x(), center.y())
 
-    def open_scenario(self, scenario: Scenario, message: str) -> bool:
-        """Replace the edited scenario (after the usual 'save changes?'); False if refused."""
+    def open_scenario(self, scenario: Scenario, message: str, opened: dict | None = None) -> bool:
+        """Replace the edited scenario (after the usual 'save changes?'); False if refused.
+        ``opened``: the drawing runs count their changes from (default ``scenario``)."""
         if not self._confirm_discard():
             return False
-        self._load(scenario, None)
+        self._load(scenario, None, opened)
         self.say(message)
         return True
 
@@ -368,10 +369,10 @@ class MainWindow(QMainWindow):
         sc = self.editor.scenario
         return sc.title or (os.path.basename(self.path) if self.path else "")
 
-    def _load(self, scenario: Scenario, path: str | None) -> None:
+    def _load(self, scenario: Scenario, path: str | None, opened: dict | None = None) -> None:
         # The document drops the previous run with the previous scenario, and
         # every view following it clears (no view shows A's run as B's).
-        self.editor.replace(scenario, path)
+        self.editor.replace(scenario, path, opened)
         self.show_canvas()
         self.view.fit()
         self._update_title()

@@ -67,7 +67,7 @@ def test_a_version_1_file_is_migrated_and_keeps_its_runs(tmp_path):
     db.commit()
     db.close()
     h = History(path)
-    assert h.version == SCHEMA_VERSION == 2
+    assert h.version == SCHEMA_VERSION == 3
     [old] = h.runs()
     assert (old.experiment, old.seed, old.scenario, old.label) == ("spool_dump", 3, "", "")
     assert old.metrics == {"elapsed_s": 12279.0}

@@ -124,7 +124,8 @@ class LessonPlayer(QObject):
         if forward and index > 0 and d.document() == drawing(lesson.document_at(index - 1)):
             d.apply(step, f"Lesson step {index + 1}")
         if d.document() != want:
-            d.restore(lesson.scenario_at(index), f"Lesson: {lesson.title}, step {index + 1}")
+            d.restore(lesson.scenario_at(index), f"Lesson: {lesson.title}, step {index + 1}",
+                      lesson.opened_document())
             self._run_drawing = None
         self.index = index
         run = lesson.run_needed(index)
