@@ -43,6 +43,18 @@ DOCK_PLAN = {"canvas": {"palette", "inspector", "results"}, "charts": {"results"
 RIGHT_DOCK_WIDTH = 400
 
 
+def first_size(widget) -> tuple[int, int]:
+    """The window's first size: 1280×800, or less where the screen's
+    available area is smaller (a 1024×768 projector, a small laptop)."""
+    from PySide6.QtGui import QGuiApplication
+
+    screen = widget.screen() if widget is not None else None
+    if screen is None or QGuiApplication.platformName() == "offscreen":
+        return 1280, 800          # no real screen: the size the tests and docs use
+    avail = screen.availableGeometry()
+    return min(1280, avail.width()), min(800, avail.height())
+
+
 class MainWindow(QMainWindow):
     """The lab's window. ``run_finished(result)`` announces every finished run."""
 
@@ -55,7 +67,7 @@ class MainWindow(QMainWindow):
         # Cycles are collected on this thread only, never on a run's worker
         # thread (which would destroy these widgets from the wrong thread).
         collector.hold()
-        self.resize(1280, 800)
+        self.resize(*first_size(self))
         #: The document every view follows: the scenario, its issues, the last
         #: run and the scenario that run came from (:mod:`app.document`).
         self.document = Document()
@@ -319,6 +331,9 @@ class MainWindow(QMainWindow):
     def _apply_dock_plan(self, name: str) -> None:
         self._shown_tab = name
         plan = self.dock_plan.setdefault(name, set(DOCK_PLAN.get(name, ())))
+        presentation = getattr(getattr(self, "lessons", None), "presentation", None)
+        if presentation is not None and presentation.on:
+            plan = set()      # a projector gives the view the whole width
         for key, dock in self.docks.items():
             dock.setVisible(key in plan)
         if "results" in plan and (name != "canvas" or self.last_result is not None):

@@ -19,6 +19,15 @@ from models import components
 from ui.icons import icon_for
 
 NODE_W, NODE_H = 150.0, 92.0
+#: Text size factor of the cards' labels and badges (presentation mode: larger).
+LABEL_SCALE = 1.0
+PRESENT_LABEL_SCALE = 1.3
+
+
+def set_label_scale(scale: float) -> None:
+    """Card labels and badges at ``scale`` × their desktop size (presentation mode)."""
+    global LABEL_SCALE
+    LABEL_SCALE = float(scale)
 ICON = 50.0
 ISSUE_H = 64.0
 PORT_R = 8.0
@@ -104,11 +113,11 @@ class NodeItem(QGraphicsObject):
             self._paint_activity(painter, activity.level, activity.badge)
         icon_for(node.kind).paint(painter, QRectF((NODE_W - ICON) / 2, 6, ICON, ICON).toRect())
         font = QFont(painter.font())
-        font.setPointSizeF(10.5)
+        font.setPointSizeF(10.5 * LABEL_SCALE)
         font.setBold(True)
         painter.setFont(font)
         painter.setPen(INK)
-        label_rect = QRectF(4, ICON + 8, NODE_W - 8, NODE_H - ICON - 10)
+        label_rect = QRectF(2, ICON + 6, NODE_W - 4, NODE_H - ICON - 6)
         metrics = painter.fontMetrics()
         text = metrics.elidedText(node.label, Qt.TextElideMode.ElideRight, int(label_rect.width()))
         painter.drawText(label_rect, Qt.AlignmentFlag.AlignHCenter | Qt.AlignmentFlag.AlignTop, text)
@@ -125,10 +134,11 @@ class NodeItem(QGraphicsObject):
             painter.setBrush(Qt.BrushStyle.NoBrush)
             painter.drawRoundedRect(QRectF(-1, -1, NODE_W + 2, NODE_H + 2), 10, 10)
         font = QFont(painter.font())
-        font.setPointSizeF(8.5)
+        font.setPointSizeF(8.5 * LABEL_SCALE)
         font.setBold(True)
         painter.setFont(font)
-        badge = QRectF(NODE_W - 44, 4, 40, 16)
+        width = max(40.0, painter.fontMetrics().horizontalAdvance(badge_text) + 12)
+        badge = QRectF(NODE_W - width - 4, 4, width, 16 * LABEL_SCALE)
         painter.setPen(Qt.PenStyle.NoPen)
         painter.setBrush(BUSY if level >= 0.5 else QColor("#ffffff"))
         painter.drawRoundedRect(badge, 8, 8)

@@ -162,7 +162,9 @@ class AppDriver:
         item = scene.node_items.get(node.id) if node is not None else None
         if item is None:
             return False
-        rect = item.sceneBoundingRect().adjusted(-10, -10, 10, 10)
+        # The card itself (its shape), not the room its bounding box keeps
+        # for a problem line below it: the ring hugs what the class looks at.
+        rect = item.mapRectToScene(item.shape().boundingRect()).adjusted(-7, -7, 7, 7)
         self._ring = QGraphicsRectItem(rect)
         self._ring.setPen(QPen(HIGHLIGHT, 6))
         self._ring.setZValue(1000)
