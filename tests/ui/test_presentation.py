@@ -22,8 +22,10 @@ from ui.charts import style as chart_style
 def _desktop_sizes_after():
     """A failing test must not leave the next one at presentation sizes."""
     yield
+    from ui.canvas import items
     anim_style.set_scale(1.0)
     chart_style.set_scale(1.0)
+    items.set_label_scale(1.0)
 
 
 def _line_heights(view, monkeypatch) -> dict[str, float]:
@@ -140,14 +142,7 @@ def test_presentation_makes_chart_fonts_and_lines_larger_and_leaving_restores_th
     assert _chart_sizes(bars) == pytest.approx(desk)
 
 
-@pytest.fixture
-def _canvas_sizes_after():
-    yield
-    from ui.canvas import items
-    items.set_label_scale(1.0)
-
-
-def test_presenting_a_lesson_gives_the_view_the_width_on_every_step(window, _canvas_sizes_after):
+def test_presenting_a_lesson_gives_the_view_the_width_on_every_step(window):
     """F11 first, then a step that brings the charts forward: the Results
     panel stays hidden (the chart gets the width); leaving brings it back."""
     window.resize(1024, 768)
@@ -221,3 +216,19 @@ def test_first_size_fits_the_available_screen(monkeypatch):
 
     monkeypatch.setattr(QGuiApplication, "platformName", staticmethod(lambda: "xcb"))
     assert first_size(Widget()) == (1024, 740)
+
+
+def test_card_labels_grow_and_wrap_whole_in_presentation():
+    from PySide6.QtGui import QFont, QFontMetricsF
+
+    from ui.canvas.items import NODE_W, label_lines
+
+    font = QFont()
+    font.setPointSizeF(10.5 * 1.5)
+    font.setBold(True)
+    m = QFontMetricsF(font)
+    assert label_lines(m, "Random reader", NODE_W - 4, 2) == ["Random", "reader"]
+    assert label_lines(m, "PROD.HISTORY", NODE_W - 4, 2) == ["PROD.", "HISTORY"]
+    assert label_lines(m, "HSTV01", NODE_W - 4, 2) == ["HSTV01"]
+    long = label_lines(m, "A very long component name indeed", NODE_W - 4, 2)
+    assert len(long) == 2 and long[1].endswith("…")

@@ -21,7 +21,33 @@ from ui.icons import icon_for
 NODE_W, NODE_H = 150.0, 92.0
 #: Text size factor of the cards' labels and badges (presentation mode: larger).
 LABEL_SCALE = 1.0
-PRESENT_LABEL_SCALE = 1.3
+PRESENT_LABEL_SCALE = 1.5
+
+
+def label_lines(metrics, text: str, width: float, most: int) -> list[str]:
+    """``text`` in at most ``most`` lines of ``width``: broken between words,
+    the last line ending in '…' if the rest does not fit."""
+    lines: list[str] = []
+    words = text.split(" ")
+    while words and len(lines) < most - 1:
+        n = len(words)
+        while n > 1 and metrics.horizontalAdvance(" ".join(words[:n])) > width:
+            n -= 1
+        if metrics.horizontalAdvance(" ".join(words[:n])) > width:
+            # One word wider than the card (PROD.HISTORY): break after a dot.
+            word = words[0]
+            cut = max((i + 1 for i, ch in enumerate(word) if ch in ".-_"
+                       and metrics.horizontalAdvance(word[:i + 1]) <= width), default=0)
+            if not cut or cut == len(word):
+                break
+            lines.append(word[:cut])
+            words = [word[cut:], *words[1:]]
+            continue
+        lines.append(" ".join(words[:n]))
+        words = words[n:]
+    if words:
+        lines.append(metrics.elidedText(" ".join(words), Qt.TextElideMode.ElideRight, int(width)))
+    return lines
 
 
 def set_label_scale(scale: float) -> None:
@@ -111,16 +137,19 @@ class NodeItem(QGraphicsObject):
         painter.drawRoundedRect(QRectF(0, 0, NODE_W, NODE_H), 10, 10)
         if activity is not None:
             self._paint_activity(painter, activity.level, activity.badge)
-        icon_for(node.kind).paint(painter, QRectF((NODE_W - ICON) / 2, 6, ICON, ICON).toRect())
+        # Presentation mode: a smaller icon leaves two lines for a larger label.
+        icon = ICON if LABEL_SCALE == 1.0 else ICON * 0.66
+        icon_for(node.kind).paint(painter, QRectF((NODE_W - icon) / 2, 5, icon, icon).toRect())
         font = QFont(painter.font())
         font.setPointSizeF(10.5 * LABEL_SCALE)
         font.setBold(True)
         painter.setFont(font)
         painter.setPen(INK)
-        label_rect = QRectF(2, ICON + 6, NODE_W - 4, NODE_H - ICON - 6)
-        metrics = painter.fontMetrics()
-        text = metrics.elidedText(node.label, Qt.TextElideMode.ElideRight, int(label_rect.width()))
-        painter.drawText(label_rect, Qt.AlignmentFlag.AlignHCenter | Qt.AlignmentFlag.AlignTop, text)
+        label_rect = QRectF(2, icon + 6, NODE_W - 4, NODE_H - icon - 6)
+        lines = label_lines(painter.fontMetrics(), node.label, label_rect.width(),
+                            2 if LABEL_SCALE > 1.0 else 1)
+        painter.drawText(label_rect, Qt.AlignmentFlag.AlignHCenter | Qt.AlignmentFlag.AlignTop,
+                         "\n".join(lines))
         issues = self.scene().issues_for(self.node_id)
         if issues:
             self._paint_issue(painter, "⚠ " + issues[0] + (f" (+{len(issues) - 1} more)" if len(issues) > 1 else ""))
