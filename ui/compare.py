@@ -18,7 +18,7 @@ from PySide6.QtWidgets import (QAbstractItemView, QComboBox, QHBoxLayout, QHeade
                                QLineEdit, QProgressBar, QPushButton, QTableWidget,
                                QTableWidgetItem, QVBoxLayout, QWidget)
 
-from app.names import words
+from app.names import format_number, words
 from models import experiments
 from ui.charts import ChartsView
 
@@ -296,8 +296,8 @@ class CompareView(QWidget):
             m = metrics.get(name)
             shown = m.title if m else name.replace("_", " ").capitalize()
             unit = f" ({m.unit})" if m and m.unit else ""
-            cells = (shown + unit, f"{va:.4g}", f"{vb:.4g}",
-                     "—" if ratio is None else f"{ratio:.3g}")
+            cells = (shown + unit, format_number(va), format_number(vb),
+                     "—" if ratio is None else format_number(float(f"{ratio:.3g}")))
             for c, text in enumerate(cells):
                 item = QTableWidgetItem(text)
                 if c == 0:

@@ -7,6 +7,8 @@ a full-scale trace of hundreds of thousands of rows stays responsive.
 """
 from __future__ import annotations
 
+import math
+
 import numpy as np
 import pyqtgraph as pg
 from PySide6.QtCore import Signal
@@ -179,6 +181,9 @@ def _short(v: float) -> str:
     """A value label: 3 significant digits, thousands separated."""
     if abs(v) >= 1000:
         return f"{v:,.0f}"
+    if v and abs(v) < 1e-4:        # a decimal, never "1.73e-05"
+        digits = 2 - math.floor(math.log10(abs(v)))
+        return f"{v:.{digits}f}".rstrip("0").rstrip(".")
     return f"{v:.3g}"
 
 
