@@ -112,13 +112,19 @@ class StudyActions:
 
     # ---- history -------------------------------------------------------------
     def _on_document_changed(self, change) -> None:
+        if getattr(change, "replaced", False):
+            # Another case or file: the comparison on the tab was the old one's.
+            self.compare_runner.cancel()
+            self.compare_view.clear()
         result = self.document.result
         if change.run and result is not None and not hasattr(result, "seeds") \
                 and not self._reopening:
             self.record(result, scenario_document=self.document.run_document)
 
-    def record(self, result, label: str = "", scenario_document: dict | None = None) -> int | None:
-        """Store a finished run with the scenario it came from; its id or None."""
+    def record(self, result, label: str = "", scenario_document: dict | None = None,
+               opened: dict | None = None) -> int | None:
+        """Store a finished run with the scenario it came from and what that
+        changed from ``opened`` (default: the drawing as opened); its id or None."""
         if self.history is None:
             return None
         doc = scenario_document
@@ -126,7 +132,7 @@ class StudyActions:
             rid = self.history.add(result, scenario=json.dumps(doc) if doc else "",
                                    label=label or self._scenario_label(doc),
                                    changes=drawing_diff.differences(
-                                       self.document.opened_document, doc))
+                                       opened or self.document.opened_document, doc))
         except HistoryError as exc:
             self.win.say(str(exc))
             return None
@@ -297,8 +303,10 @@ class StudyActions:
         self.compare_view.set_results(a, b, la, lb)
         self.compare_view.set_running(False, "Done: both runs are in the history.")
         da, db = self._compare_documents
-        self.record(a, f"compare: {la}", da)
-        self.record(b, f"compare: {lb}", db)
+        # Two drawings (a what-if study): B's changes are counted from A's.
+        base = da if self.compare_view.drawings is not None else None
+        self.record(a, f"compare: {la}", da, base)
+        self.record(b, f"compare: {lb}", db, base)
 
     # ---- published vs model ------------------------------------------------
     def show_published(self) -> None:

@@ -152,6 +152,20 @@ class CompareView(QWidget):
         return bar
 
     # ---- set-up -----------------------------------------------------------
+    def clear(self) -> None:
+        """Show no comparison (another scenario was opened: the old runs are
+        not this drawing's)."""
+        self.left.set_result(None)
+        self.right.set_result(None)
+        self.table.setRowCount(0)
+        self.label_a.setText("A")
+        self.label_b.setText("B")
+        self.about.setText("")
+        self.about.setVisible(False)
+        self.drawings = None
+        self.key_metric = None
+        self.status.setText("Pick a parameter and its two values, then Run A and B.")
+
     def set_scenario(self, experiment: str | None, overrides: dict,
                      scenario: dict | None = None) -> None:
         """Offer the parameters of ``experiment``, A preset to the scenario's values."""

@@ -209,7 +209,11 @@ class MainWindow(QMainWindow):
         elif hasattr(result, "seeds"):
             self.results.show_replicated(result)
         else:
-            self.results.show_result(result)
+            # A drawing of one's own (a what-if study, a lesson's) is named by
+            # its title; "Your own system" alone does not say which it is.
+            doc = self.document.run_document or {}
+            title = doc.get("title") if result.experiment == "custom" else None
+            self.results.show_result(result, title or None)
 
     def _build_status(self) -> None:
         self.status = QLabel("Ready")

@@ -154,3 +154,15 @@ def test_history_and_compare_say_what_each_run_changed(window, qtbot):
     assert view.label_b.text() == f"Run #{ids[0]}: {device}"
     assert "PRD001, PRD002 device" in view.about.text()
     assert "Cache size: 64 GB → 1 GB" in view.about.text()
+
+
+def test_the_compare_tab_clears_when_another_case_opens(db2, qtbot):
+    ids = [run_db2(db2, qtbot, pages=8) and db2.study.history.runs()[0].id,
+           run_db2(db2, qtbot, pages=16) and db2.study.history.runs()[0].id]
+    select(db2, *ids)
+    panel(db2).compare_selected()
+    view = db2.study.compare_view
+    assert view.table.rowCount() > 0 and view.label_a.text().startswith("Run #")
+    assert db2.open_case_or_file("natural_ziip") is None
+    assert view.table.rowCount() == 0 and view.label_a.text() == "A"
+    assert not view.left.charts() and not view.about.isVisible()

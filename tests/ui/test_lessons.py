@@ -185,3 +185,13 @@ def test_long_lesson_title_wraps_whole_at_1024(window, qtbot):
     assert title.heightForWidth(title.width()) <= title.height() + 1   # … and has it
     assert not parts.panel.jump.isVisible() and parts.panel.where.text() == "Step 1 of 6"
     parts.presentation.set_on(False)
+
+
+def test_a_what_if_lessons_run_is_named_by_its_study(window):
+    """The results headline of a what-if lesson's run names the study's
+    drawing, not only "Your own system"."""
+    parts = window.lessons
+    assert parts.start("whatif_add_ziip", 1) is None
+    title = parts.player.lesson.scenario_at(1).title
+    assert title and "zIIP" in title
+    assert title in window.results.headline.text()

@@ -286,7 +286,7 @@ class TrackView(ReplayViewBase):
             items.append((style.ORANGE, "record being read from flash", None))
         else:
             items += [(style.ORANGE, "record the drive is positioning to", None),
-                      (style.VERMILLION, "head", None)]
+                      (style.INK, "head", None)]
         items += [(style.GREEN, "page: cache hit", None),
                   (style.VERMILLION, "page: miss, waiting", None),
                   (style.SKY, "page: staged after a miss", None),
@@ -390,7 +390,8 @@ class TrackView(ReplayViewBase):
         half = 7 * length / 18
         side = QPointF(-half * math.sin(ang), -half * math.cos(ang))
         p.setPen(QPen(style.INK, 1))
-        p.setBrush(style.VERMILLION)
+        # Black, not the vermillion of a page that missed: two meanings, two colours.
+        p.setBrush(style.INK)
         p.drawPolygon(QPolygonF([tip, out + side, out - side]))
 
     @staticmethod
