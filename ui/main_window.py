@@ -621,9 +621,11 @@ class MainWindow(QMainWindow):
         self.report_failure(message)
 
     def report_failure(self, message: str) -> None:
-        """A run failed: the reason in the results dock and the status bar."""
+        """A run failed: the reason in the results dock, the status bar and
+        the banner over every view that follows runs."""
         self.results.show_message(message, error=True)
         self.say(message)
+        self.document.set_failure(message)
 
     def show_results(self) -> None:
         """Bring the Results panel forward (a run just finished)."""
