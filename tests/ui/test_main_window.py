@@ -224,3 +224,20 @@ def test_after_a_failed_run_the_banner_says_the_run_failed(window, qtbot, monkey
     monkeypatch.undo()
     window.run_and_wait()                                  # a good run clears it
     assert banner.isHidden()
+
+
+def test_palette_double_click_places_each_card_in_free_space(window):
+    """Double-clicking a palette entry three times gives three cards side by
+    side, none on another or on a card of the case."""
+    from ui.canvas.items import NODE_H, NODE_W
+
+    assert window.open_case_or_file("db2_io") is None
+    before = set(window.editor.scenario.nodes)
+    for _ in range(3):
+        window._on_palette_kind_activated("cpu_ziip")
+    nodes = list(window.editor.scenario.nodes.values())
+    assert len(set(window.editor.scenario.nodes) - before) == 3
+    for i, a in enumerate(nodes):
+        for b in nodes[i + 1:]:
+            apart = (abs(a.x - b.x) >= NODE_W or abs(a.y - b.y) >= NODE_H)
+            assert apart, (a.label, b.label)
