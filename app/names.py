@@ -30,6 +30,14 @@ def format_number(v: Any) -> str:
     return f"{v:.4g}"
 
 
+def file_stem(title: str, fallback: str = "zperflab") -> str:
+    """A file name from a case's title: "HDD → SSD, before: random reads"
+    → "HDD-to-SSD-before-random-reads" (letters, digits, '-' and '_' only)."""
+    text = str(title or "").replace("→", " to ").replace("&", " and ")
+    stem = re.sub(r"[^A-Za-z0-9_]+", "-", text).strip("-")
+    return stem[:80].rstrip("-") or fallback
+
+
 def words(value: Any) -> Any:
     """``value`` in words if it is a snake_case identifier, else unchanged."""
     if isinstance(value, str) and _IDENTIFIER.fullmatch(value):

@@ -16,7 +16,8 @@ from PySide6.QtCore import QRectF
 from PySide6.QtGui import QAction, QColor, QGuiApplication, QImage, QPainter
 from PySide6.QtWidgets import QFileDialog, QInputDialog
 
-from app import export, pptx_export
+from app import export, pptx_export, settings
+from app.names import file_stem
 from app.worker import TaskRunner
 from models import experiments
 from ui.actions import shortcut_action
@@ -127,8 +128,15 @@ class ExportActions:
 
     # ---- helpers ----------------------------------------------------------
     def _ask(self, title: str, name: str, file_filter: str) -> str:
-        path, _ = QFileDialog.getSaveFileName(self.shell, title, name, file_filter)
+        """A save dialog in the folder used last, the file named by the case."""
+        path, _ = QFileDialog.getSaveFileName(self.shell, title, settings.suggested_path(name),
+                                              file_filter)
+        settings.remember_folder(path)
         return path
+
+    def _case_stem(self) -> str:
+        """The case as a file name: the drawing's title, else the experiment's."""
+        return file_stem(self.document.title())
 
     def _save(self, what: str, write) -> bool:
         try:
@@ -151,8 +159,7 @@ class ExportActions:
     def _stem(self) -> str:
         chart = self.shell.current_chart()
         key = chart.data.key if chart is not None and chart.data is not None else "chart"
-        exp = self.document.scenario.experiment or "zperflab"
-        return f"{exp}-{key}"
+        return f"{self._case_stem()}-{key}"
 
     # ---- charts -------------------------------------------------------------
     def chart_png(self, scale: float) -> bool:
@@ -265,13 +272,13 @@ class ExportActions:
 
     def tables_csv(self) -> bool:
         tables = self._tables()
-        path = tables and self._ask("Export results tables", f"{self.document.result.experiment}"
+        path = tables and self._ask("Export results tables", f"{self._case_stem()}"
                                     "-results.csv", "CSV (*.csv)")
         return bool(path) and self._save("Tables", lambda: export.save_tables_csv(tables, path))
 
     def tables_png(self) -> bool:
         tables = self._tables()
-        path = tables and self._ask("Export results tables", f"{self.document.result.experiment}"
+        path = tables and self._ask("Export results tables", f"{self._case_stem()}"
                                     "-results.png", "PNG image (*.png)")
         return bool(path) and self._save("Tables", lambda: export.save_tables_png(tables, path, 2.0))
 
@@ -286,7 +293,7 @@ class ExportActions:
         if self.deck_runner.running:
             win.say("The slides are still being built.")
             return False
-        path = self._ask("Slides (PowerPoint)", f"{exp_name}.pptx", "PowerPoint (*.pptx)")
+        path = self._ask("Slides (PowerPoint)", f"{self._case_stem()}.pptx", "PowerPoint (*.pptx)")
         if not path:
             return False
         try:
@@ -374,7 +381,7 @@ class ExportActions:
             if dialog.exec() != ClipDialog.DialogCode.Accepted:
                 return False
             fmts = formats_of(dialog.format.currentData())
-            exp = self.document.scenario.experiment or "zperflab"
+            exp = self._case_stem()
             view = dialog.view.currentText().lower().replace(" ", "-").replace("/", "-")
             first = fmts[0]
             names = {"mp4": "MP4 video (*.mp4)", "gif": "GIF animation (*.gif)"}

@@ -17,6 +17,7 @@ from PySide6.QtWidgets import (QApplication, QDockWidget, QFileDialog, QHBoxLayo
                                QStackedWidget, QTabWidget, QVBoxLayout, QWidget)
 
 from app import autosave, collector, scenario_io, settings
+from app.names import file_stem
 from app.document import Document
 from app.worker import RunThread
 from models import experiments
@@ -486,7 +487,9 @@ class MainWindow(QMainWindow):
         return None
 
     def open_dialog(self) -> None:
-        path, _ = QFileDialog.getOpenFileName(self, "Open scenario", "", FILE_FILTER)
+        path, _ = QFileDialog.getOpenFileName(self, "Open scenario", settings.last_folder(),
+                                              FILE_FILTER)
+        settings.remember_folder(path)
         if path:
             error = self.open_case_or_file(path)
             if error:
@@ -499,8 +502,10 @@ class MainWindow(QMainWindow):
         return self.save_to(self.path)
 
     def save_as(self) -> bool:
-        path, _ = QFileDialog.getSaveFileName(self, "Save scenario", "scenario" + scenario_io.SUFFIX,
-                                              FILE_FILTER)
+        name = file_stem(self.document.title(), "scenario") + scenario_io.SUFFIX
+        path, _ = QFileDialog.getSaveFileName(self, "Save scenario",
+                                              settings.suggested_path(name), FILE_FILTER)
+        settings.remember_folder(path)
         return bool(path) and self.save_to(path)
 
     def save_to(self, path: str) -> bool:
