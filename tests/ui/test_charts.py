@@ -173,3 +173,21 @@ def test_device_busy_never_exceeds_100_percent_with_overlapping_ios():
     busy = dict(zip(chart.categories, chart.series[0].y))
     assert busy["DB2V01"] <= 100.0 + 1e-9
     assert busy["DB2V01"] > 50.0   # a prefetch-bound scan keeps its volume busy
+
+
+def test_line_charts_start_at_zero_with_headroom(qtbot):
+    """A hit ratio between 0.6 and 0.9 is drawn from 0, with room above the
+    highest value for the legend."""
+    import numpy as np
+
+    from app.replay.series import ChartData, Series
+    from ui.charts.view import ChartWidget
+
+    w = ChartWidget()
+    qtbot.addWidget(w)
+    x = np.linspace(0, 1, 50)
+    w.show_data(ChartData("hit", "Cache read hit ratio", "Time", "s", "Hit ratio", "",
+                          (Series("per interval", x, 0.6 + 0.3 * x, "step"),
+                           Series("cumulative", x, 0.7 + 0.1 * x))))
+    lo, hi = w.getPlotItem().viewRange()[1]
+    assert lo == 0 and hi >= 0.9 * 1.2

@@ -78,8 +78,24 @@ class ChartWidget(pg.PlotWidget):
         if len(data.series) < 2 and "span" not in kinds:
             item.legend.hide()
         if not kinds & {"bar", "stack", "span"}:
-            item.enableAutoRange(axis="y")
+            self._y_from_zero(item, data)
         # Bars and spans keep the ranges they set: room above for the value labels.
+
+    @staticmethod
+    def _y_from_zero(item: pg.PlotItem, data: ChartData) -> None:
+        """A line chart's value axis from zero (or the lowest value, if below),
+        with headroom above the highest line for the legend."""
+        ys = [np.asarray(s.y, dtype=float) for s in data.series if len(s.y)]
+        ys = [y[np.isfinite(y)] for y in ys]
+        ys = [y for y in ys if len(y)]
+        if not ys:
+            item.enableAutoRange(axis="y")
+            return
+        lo = min(0.0, min(float(y.min()) for y in ys))
+        hi = max(float(y.max()) for y in ys)
+        if hi <= lo:
+            hi = lo + 1.0
+        item.setYRange(lo, hi + HEADROOM * (hi - lo), padding=0)
 
     def restyle(self) -> None:
         """Draw the data again at the current style scale (presentation mode on or off)."""
@@ -175,6 +191,10 @@ def _experiment_title(name: str) -> str:
         return experiments.get(name).title
     except (KeyError, ValueError):
         return "an unknown experiment"
+
+
+#: Room above a line chart's highest value, as a share of its range (the legend sits there).
+HEADROOM = 0.25
 
 
 def _short(v: float) -> str:
