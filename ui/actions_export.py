@@ -162,9 +162,23 @@ class ExportActions:
         return f"{self._case_stem()}-{key}"
 
     # ---- charts -------------------------------------------------------------
+    def _compare_halves(self):
+        """(charts, labels) of the Compare tab's two sides when it is in front
+        with both drawn, else None."""
+        if getattr(self.shell, "tab_name", lambda: "")() != "compare":
+            return None
+        view = self.shell.study.compare_view
+        charts = (view.left.current_chart(), view.right.current_chart())
+        if any(c is None or c.data is None for c in charts):
+            return None
+        return charts, (view.label_a.text(), view.label_b.text())
+
     def chart_png(self, scale: float) -> bool:
         chart = self._chart()
         path = chart and self._ask("Export chart as PNG", f"{self._stem()}.png", "PNG image (*.png)")
+        halves = self._compare_halves()
+        if path and halves is not None:      # both runs, each under its name
+            return self._save("Comparison", lambda: export.save_compare_png(*halves, path, scale))
         return bool(path) and self._save("Chart", lambda: export.save_chart_png(chart, path, scale))
 
     def chart_png_size(self) -> bool:
@@ -192,6 +206,9 @@ class ExportActions:
     def chart_csv(self) -> bool:
         chart = self._chart()
         path = chart and self._ask("Export chart data", f"{self._stem()}.csv", "CSV (*.csv)")
+        halves = self._compare_halves()
+        if path and halves is not None:
+            return self._save("Comparison data", lambda: export.save_compare_csv(*halves, path))
         return bool(path) and self._save("Chart data", lambda: export.save_chart_csv(chart, path))
 
     def copy_chart(self) -> bool:

@@ -166,3 +166,25 @@ def test_the_compare_tab_clears_when_another_case_opens(db2, qtbot):
     assert db2.open_case_or_file("natural_ziip") is None
     assert view.table.rowCount() == 0 and view.label_a.text() == "A"
     assert not view.left.charts() and not view.about.isVisible()
+
+
+def test_a_compare_export_gives_both_halves_labelled(db2, qtbot, tmp_path, monkeypatch):
+    from PySide6.QtGui import QImage
+    from PySide6.QtWidgets import QFileDialog
+
+    run_db2(db2, qtbot, pages=8)
+    run_db2(db2, qtbot, pages=16)
+    ids = [rec.id for rec in db2.study.history.runs()]
+    select(db2, *ids)
+    panel(db2).compare_selected()
+    assert db2.tab_name() == "compare"
+    out = iter([tmp_path / "both.png", tmp_path / "both.csv"])
+    monkeypatch.setattr(QFileDialog, "getSaveFileName", lambda *a, **k: (str(next(out)), ""))
+    db2.exports.a.png.trigger()
+    db2.exports.a.csv.trigger()
+    view = db2.study.compare_view
+    one = view.left.current_chart()
+    image = QImage(str(tmp_path / "both.png"))
+    assert image.width() >= 2 * one.width() - 4
+    text = (tmp_path / "both.csv").read_text(encoding="utf-8")
+    assert view.label_a.text() in text and view.label_b.text() in text
