@@ -520,11 +520,15 @@ def cmd_history(args: argparse.Namespace) -> int:
     if args.json:
         print(json.dumps([{"id": r.id, "created": r.when(), "experiment": r.experiment,
                            "scenario": r.scenario, "label": r.label, "params": r.params,
-                           "seed": r.seed, "metrics": r.metrics} for r in records], indent=1))
+                           "seed": r.seed, "metrics": r.metrics, "changes": list(r.changes)}
+                          for r in records], indent=1, ensure_ascii=False))
         return 0
     if not records:
         print("no runs recorded yet")
     for r in records:
         shown = ", ".join(f"{k}={v:.4g}" for k, v in list(r.metrics.items())[:3])
         print(f"#{r.id:<5} {r.when()}  {shorten(r.experiment, 40):22} seed {r.seed:<4} {shown}")
+        if r.changes:
+            from app.drawing_diff import describe
+            print(f"       changed: {describe(list(r.changes))}")
     return 0
