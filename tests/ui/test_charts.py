@@ -191,3 +191,29 @@ def test_line_charts_start_at_zero_with_headroom(qtbot):
                            Series("cumulative", x, 0.7 + 0.1 * x))))
     lo, hi = w.getPlotItem().viewRange()[1]
     assert lo == 0 and hi >= 0.9 * 1.2
+
+
+def test_a_long_chart_title_wraps_or_shrinks_to_the_charts_width(qtbot):
+    """Half a Compare tab at 1024 px: the title is never wider than the chart."""
+    import numpy as np
+    from PySide6.QtGui import QFontMetricsF
+
+    from app.replay.series import ChartData, Series
+    from ui.charts import style
+    from ui.charts.view import ChartWidget
+
+    w = ChartWidget()
+    qtbot.addWidget(w)
+    w.resize(480, 360)
+    w.show()
+    title = "I/O response time by component"
+    w.show_data(ChartData("resp", title, "Volume", "", "Response time", "ms",
+                          (Series("DISC", np.arange(1.0), np.ones(1), "bar"),), ("V1",)))
+    qtbot.wait(10)
+    lines, size = style.fit_title(title, w.width() - 24)
+    f = style.font(size, bold=True)
+    assert max(QFontMetricsF(f).horizontalAdvance(x) for x in lines) <= w.width() - 24
+    shown = w.getPlotItem().titleLabel.text
+    assert all(part in shown for part in lines)
+    lines, size = style.fit_title(title, 2000)
+    assert lines == [title] and size == style.TITLE_PT

@@ -134,14 +134,19 @@ def test_published_vs_model_shows_its_key_columns_and_closes_with_escape(qtbot):
 
     dialog = PublishedDialog()
     qtbot.addWidget(dialog)
-    dialog.show()
-    dialog.table.show_rows(published_rows("db2_skip_sequential", calibration.Evaluator()))
-    qtbot.wait(20)
-    table = dialog.table
-    right = table.horizontalHeader().sectionViewportPosition(5) + table.columnWidth(5)
-    assert right <= table.viewport().width()
-    qtbot.keyClick(dialog, Qt.Key.Key_Escape)
-    assert not dialog.isVisible()
+    # Its worker thread must end before the dialog goes (a QThread destroyed
+    # while running aborts the process).
+    try:
+        dialog.show()
+        dialog.table.show_rows(published_rows("db2_skip_sequential", calibration.Evaluator()))
+        qtbot.wait(20)
+        table = dialog.table
+        right = table.horizontalHeader().sectionViewportPosition(5) + table.columnWidth(5)
+        assert right <= table.viewport().width()
+        qtbot.keyClick(dialog, Qt.Key.Key_Escape)
+        assert not dialog.isVisible()
+    finally:
+        dialog.runner.stop()
 
 
 def test_compare_writes_tiny_values_as_decimals(qtbot):

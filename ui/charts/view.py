@@ -64,6 +64,7 @@ class ChartWidget(pg.PlotWidget):
         self._title_shown = True
         style.style_plot(item, data.title, _label(data.x_label, data.x_unit),
                          _label(data.y_label, data.y_unit), data.scope)
+        self._fit_title()
         legend = item.addLegend(offset=(-10, 10), labelTextSize=style.pt(style.LEGEND_PT),
                                 brush=pg.mkBrush(255, 255, 255, 220), pen=pg.mkPen("#888888"))
         legend.setLabelTextColor(style.FOREGROUND)
@@ -109,8 +110,22 @@ class ChartWidget(pg.PlotWidget):
         """Show or hide the title row (a slide carries the title itself; the
         slice of the run a chart shows stays under it either way)."""
         self._title_shown = shown
+        self._fit_title()
+
+    def _fit_title(self) -> None:
+        """The title at the chart's width: a little smaller, or on two lines,
+        never cut off (half a Compare tab, a projector)."""
         if self.data is not None:
-            style.set_title(self.getPlotItem(), self.data.title if shown else "", self.data.scope)
+            style.set_title(self.getPlotItem(), self.data.title if self._title_shown else "",
+                            self.data.scope, width=self.width() - 24)
+
+    def resizeEvent(self, event) -> None:  # noqa: N802 (Qt's name)
+        super().resizeEvent(event)
+        # (Called while pyqtgraph builds the widget, before ``data`` exists.)
+        if self.__dict__.get("data") is not None \
+                and self.__dict__.get("_fitted_width") != self.width():
+            self._fitted_width = self.width()
+            self._fit_title()
 
     def _draw_lines(self, item: pg.PlotItem, data: ChartData) -> None:
         while len(self._buffers) < len(data.series):
