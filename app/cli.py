@@ -26,6 +26,7 @@ import traceback
 from typing import Sequence
 
 from app import history
+from app.names import format_number
 from app.cli_common import (EXIT_INTERNAL, EXIT_INTERRUPTED, Parser, Progress, ctrl_c_cancels, drawing_of, fail, parse_sets)
 from models import experiments
 from models.studies import calibration, replicate
@@ -277,10 +278,18 @@ def _build_parser() -> argparse.ArgumentParser:
     g.add_argument("--no-present", dest="present", action="store_false",
                    help="with --lesson: the normal window with the lesson's caption band, "
                         "not presentation mode")
-    les = sub.add_parser("lessons", help="list the guided lessons, one name a line")
+    les = sub.add_parser("lessons", help="list the guided lessons (name, title, steps); check "
+                         "them; print one as a handout")
+    les.add_argument("name", nargs="?", metavar="NAME", help="one lesson (with --text or --check)")
     les.add_argument("--check", action="store_true",
-                     help="also run each lesson's runs and check every moment it names "
+                     help="run each lesson headless and check every claim it makes about its "
+                          "runs and every moment and figure it names; exit 1 if one fails "
                           "(chart names are checked by the GUI tests)")
+    les.add_argument("--json", action="store_true",
+                     help="with --check: print the claims as a JSON list of {lesson, step, "
+                          "claim, holds, value}")
+    les.add_argument("--text", action="store_true",
+                     help="print lesson NAME as a handout, every figure filled in from its runs")
     les.set_defaults(func=cmd_lessons)
     return p
 
@@ -297,18 +306,45 @@ def cmd_export(args: argparse.Namespace) -> int:
 
 
 def cmd_lessons(args: argparse.Namespace) -> int:
-    """Print the lesson names (tour first); with --check, run and check them."""
-    from app import lessons
+    """List the lessons (tour first); --check runs and checks them; NAME
+    --text prints one as a handout."""
+    from app import lesson_figures, lessons
 
     try:
-        found = lessons.load_all()
+        found = [lessons.get(args.name)] if args.name else lessons.load_all()
     except lessons.LessonError as exc:
         return fail(str(exc))
-    problems = []
+    if args.json and not args.check:
+        return fail("--json goes with --check")
+    if args.text:
+        if not args.name or args.check:
+            return fail("--text prints one lesson: zperflab lessons NAME --text")
+        results, problems = lessons.run_all(found[0])
+        for line in problems:
+            print(f"zperflab: error: {line}", file=sys.stderr)
+        print(lesson_figures.handout(found[0], results), end="")
+        return 1 if problems else 0
+    if not args.check:
+        width = max(len(lesson.name) for lesson in found)
+        for lesson in found:
+            print(f"{lesson.name:<{width}}  {lesson.title}  ({len(lesson.steps)} steps)")
+        return 0
+    problems, claims = [], []
     for lesson in found:
-        print(lesson.name)
-        if args.check:
-            problems += lessons.check_runs(lesson)
+        results, failed = lessons.run_all(lesson)
+        problems += failed + lessons.check_runs(lesson, results=results)
+        claims += lesson_figures.check(lesson, results)
+    if args.json:
+        print(json.dumps(claims, indent=1, ensure_ascii=False))
+    else:
+        for c in claims:
+            value = "no figure" if c["value"] is None else format_number(c["value"])
+            print(f"{'holds' if c['holds'] else 'FAILS'}  {c['lesson']} step {c['step']}: "
+                  f"{c['claim']} ({value})")
+    for c in claims:
+        if not c["holds"]:
+            problems.append(f"{c['lesson']}: step {c['step']}: the claim "
+                            f"'{c['claim']}' fails (the run has {c['value']})")
     for line in problems:
         print(f"zperflab: error: {line}", file=sys.stderr)
     return 1 if problems else 0

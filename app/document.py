@@ -24,6 +24,7 @@ can be used, without a window.
 """
 from __future__ import annotations
 
+import copy
 import os
 from contextlib import contextmanager
 from dataclasses import dataclass
@@ -54,12 +55,16 @@ class Change:
         :attr:`Document.run_document` changed.
     moved_only : bool
         The only edits were moves: what a run depends on is unchanged.
+    failed : bool
+        A run failed (:attr:`Document.failure` says why); the result shown,
+        if any, is the one before it.
     """
 
     replaced: bool = False
     scenario: bool = False
     run: bool = False
     moved_only: bool = False
+    failed: bool = False
 
 
 def run_shape(sc: Scenario) -> tuple:
@@ -88,11 +93,16 @@ class Document:
         self.result: Any = None
         #: The scenario document the result ran from (None: no run).
         self.run_document: dict | None = None
+        #: Why the last run failed ("" when the last run did not fail).
+        self.failure = ""
         self._run_shape: tuple | None = None
         self._issues: list[Issue] | None = None
         self._pending_edit = False
         self._only_moves = True
         self._bind(scenario if scenario is not None else Scenario())
+        #: The drawing as it was opened (plain data): what a run's changes
+        #: are counted from (app.drawing_diff).
+        self.opened_document: dict = copy.deepcopy(self.scenario.to_dict())
 
     # ---- the scenario -------------------------------------------------------
     def _bind(self, scenario: Scenario) -> None:
@@ -118,17 +128,23 @@ class Document:
             listeners[name] = lambda *_args, _n=name: self._on_scenario_edited(_n)
         return listeners[name]
 
-    def replace(self, scenario: Scenario, path: str | None = None) -> None:
+    def replace(self, scenario: Scenario, path: str | None = None,
+                opened: dict | None = None) -> None:
         """Edit ``scenario`` from now on; the previous run is dropped.
+
+        ``opened`` is the drawing a run's changes are counted from (default:
+        ``scenario`` as it is now; a lesson step passes its lesson's case).
 
         No view may keep showing the previous scenario's run as this one's,
         so the result goes with the scenario it belonged to.
         """
         self._bind(scenario)
         self.path = path
+        self.opened_document = copy.deepcopy(opened if opened is not None else scenario.to_dict())
         self._issues = None
         self._pending_edit, self._only_moves = False, True
         self.result, self.run_document, self._run_shape = None, None, None
+        self.failure = ""
         self.changed.emit(Change(replaced=True, scenario=True, run=True))
 
     @contextmanager
@@ -180,6 +196,7 @@ class Document:
         ``result`` may be ``None`` (the run is dropped: no view shows it).
         """
         self.result = result
+        self.failure = ""
         self.run_document = run_document if result is not None else None
         self._run_shape = None
         if result is not None:
@@ -214,6 +231,20 @@ class Document:
         if title:
             return str(title)
         return experiments.get(name).title if name in experiments.registry() else ""
+
+    def set_failure(self, message: str) -> None:
+        """Record that the last run failed (views keep the run before it and say so)."""
+        self.failure = str(message) or "the run failed"
+        self.changed.emit(Change(failed=True))
+
+    def failure_message(self) -> str:
+        """One line saying the last run failed ("" if it did not)."""
+        if not self.failure:
+            return ""
+        text = f"The last run failed: {self.failure.rstrip('.')}."
+        if self.result is not None:
+            text += f" This view still shows the run before it, of “{self.run_title()}”."
+        return text
 
     def stale_message(self) -> str:
         """One line saying the run shown is not of the drawing ("" if it is)."""

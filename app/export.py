@@ -132,6 +132,49 @@ def save_chart_svg(chart, path: str | Path) -> Path:
     return atomic_write(path, flatten_svg(svg, (w, h)))
 
 
+def side_by_side(images: list[QImage], labels: list[str], scale: float = 1.0) -> QImage:
+    """Images next to each other, each under its label (Compare: A and B)."""
+    band = round(34 * scale)
+    width = sum(i.width() for i in images)
+    height = max(i.height() for i in images) + band
+    out = QImage(width, height, QImage.Format.Format_ARGB32)
+    out.fill(QColor("white"))
+    painter = QPainter(out)
+    try:
+        font = QFont()
+        font.setPointSizeF(13 * scale)
+        font.setBold(True)
+        painter.setFont(font)
+        painter.setPen(QColor("#1d2733"))
+        x = 0
+        for image, label in zip(images, labels):
+            rect = QRectF(x + 8 * scale, 0, image.width() - 16 * scale, band)
+            text = painter.fontMetrics().elidedText(label, Qt.TextElideMode.ElideRight,
+                                                    int(rect.width()))
+            painter.drawText(rect, int(Qt.AlignmentFlag.AlignCenter), text)
+            painter.drawImage(x, band, image)
+            x += image.width()
+    finally:
+        painter.end()
+    return out
+
+
+def save_compare_png(charts, labels, path: str | Path, scale: float = 1.0) -> Path:
+    """Both halves of a comparison as one PNG, each headed by its run's label."""
+    image = side_by_side([chart_image(c, scale) for c in charts], list(labels), scale)
+    return atomic_write(path, png_bytes(image))
+
+
+def save_compare_csv(charts, labels, path: str | Path) -> Path:
+    """Both halves' data, one block each, headed by its run's label."""
+    rows: list = []
+    for chart, label in zip(charts, labels):
+        if getattr(chart, "data", None) is None:
+            raise ExportError(f"cannot write {path}: a chart shows no data")
+        rows += [[label], *chart.data.csv_rows(), []]
+    return save_rows_csv(rows[:-1], path)
+
+
 def save_chart_csv(chart, path: str | Path) -> Path:
     """Save the chart's data (every series and point, with units in the header)."""
     if getattr(chart, "data", None) is None:

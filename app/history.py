@@ -58,6 +58,8 @@ MIGRATIONS: tuple[tuple[str, ...], ...] = (
     ("ALTER TABLE runs ADD COLUMN scenario TEXT NOT NULL DEFAULT ''",
      "ALTER TABLE runs ADD COLUMN label TEXT NOT NULL DEFAULT ''",
      "CREATE INDEX runs_by_experiment ON runs (experiment, created)"),
+    # 3: what the drawing changed from the case as opened (app.drawing_diff, JSON).
+    ("ALTER TABLE runs ADD COLUMN changes TEXT NOT NULL DEFAULT '[]'",),
 )
 SCHEMA_VERSION = len(MIGRATIONS)
 #: How long a read or delete waits for another program's write lock.
@@ -84,6 +86,9 @@ class RunRecord:
     params: dict
     seed: int
     metrics: dict
+    #: The drawing's differences from the case as opened
+    #: (``{"component", "property", "old", "new"}`` each; app.drawing_diff).
+    changes: tuple = ()
 
     def as_result(self) -> RunResult:
         """The stored run as a RunResult (metrics only: no trace or reports)."""
@@ -232,7 +237,8 @@ class History:
         self._db.close()
 
     # ---- writing -------------------------------------------------------------
-    def add(self, result: RunResult, scenario: str = "", label: str = "") -> int | None:
+    def add(self, result: RunResult, scenario: str = "", label: str = "",
+            changes: list | tuple = ()) -> int | None:
         """Record ``result``; its id, or ``None`` while the file is locked.
 
         The row is written by the history's writer thread. If the database
@@ -250,7 +256,7 @@ class History:
             row = (time.time(), _text(result.experiment),
                    json.dumps(dict(result.params), sort_keys=True), int(result.seed),
                    json.dumps({k: float(v) for k, v in result.metrics.items()}),
-                   _text(scenario), _text(label))
+                   _text(scenario), _text(label), json.dumps(list(changes)))
         except (TypeError, ValueError, OverflowError) as exc:
             raise HistoryError(f"cannot record run: {shorten(str(exc), 120)}") from None
         if not -2 ** 63 <= row[3] < 2 ** 63:
@@ -322,8 +328,8 @@ class History:
                 delay = min(0.5, delay * 2)
         try:
             cur = db.execute(
-                "INSERT INTO runs (created, experiment, params, seed, metrics, scenario, label)"
-                " VALUES (?, ?, ?, ?, ?, ?, ?)", job.row)
+                "INSERT INTO runs (created, experiment, params, seed, metrics, scenario, label,"
+                " changes) VALUES (?, ?, ?, ?, ?, ?, ?, ?)", job.row)
             db.execute("COMMIT")
         except BaseException:
             if db.in_transaction:
@@ -352,7 +358,8 @@ class History:
         Rows that cannot be read are left out and their ids added to
         :attr:`skipped`.
         """
-        sql = "SELECT id, created, experiment, scenario, label, params, seed, metrics FROM runs"
+        sql = ("SELECT id, created, experiment, scenario, label, params, seed, metrics, changes"
+               " FROM runs")
         args: tuple[Any, ...] = ()
         if experiment:
             sql += " WHERE experiment = ?"
@@ -371,7 +378,7 @@ class History:
     def get(self, run_id: int) -> RunRecord:
         """The run with ``run_id``; KeyError if there is none or it cannot be read."""
         rows = self._read("SELECT id, created, experiment, scenario, label, params, seed,"
-                          " metrics FROM runs WHERE id = ?", (int(run_id),))
+                          " metrics, changes FROM runs WHERE id = ?", (int(run_id),))
         rec = _record(rows[0]) if rows else None
         if rec is None:
             if rows:
@@ -398,10 +405,11 @@ class History:
     def restore(self, record: RunRecord) -> int:
         """Put a deleted run back with its id and time stamp (undo of a delete)."""
         row = (record.id, record.created, record.experiment, json.dumps(record.params, sort_keys=True),
-               int(record.seed), json.dumps(record.metrics), record.scenario, record.label)
+               int(record.seed), json.dumps(record.metrics), record.scenario, record.label,
+               json.dumps(list(record.changes)))
         self._transaction(f"restore run #{record.id}",
                           "INSERT INTO runs (id, created, experiment, params, seed, metrics,"
-                          " scenario, label) VALUES (?, ?, ?, ?, ?, ?, ?, ?)", row)
+                          " scenario, label, changes) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?)", row)
         return record.id
 
     def delete(self, run_id: int) -> bool:
@@ -446,8 +454,9 @@ def _text(value: str) -> str:
 def _record(row: tuple) -> RunRecord | None:
     """A stored row as a RunRecord; ``None`` if it cannot be read."""
     try:
-        rid, created, exp, scenario, label, params, seed, metrics = row
+        rid, created, exp, scenario, label, params, seed, metrics, changes = row
         params, metrics = json.loads(params), json.loads(metrics)
+        changes = _changes(changes)
         ok = (isinstance(params, dict) and isinstance(metrics, dict)
               and all(isinstance(v, (int, float)) and not isinstance(v, bool)
                       for v in metrics.values())
@@ -457,7 +466,20 @@ def _record(row: tuple) -> RunRecord | None:
         return None
     if not ok:
         return None
-    return RunRecord(rid, float(created), exp, scenario, label, params, seed, metrics)
+    return RunRecord(rid, float(created), exp, scenario, label, params, seed, metrics, changes)
+
+
+def _changes(text: str) -> tuple:
+    """The stored changes; a damaged list reads as none (the run stays)."""
+    try:
+        value = json.loads(text)
+    except (TypeError, ValueError, RecursionError):
+        return ()
+    if not isinstance(value, list):
+        return ()
+    keys = {"component", "property", "old", "new"}
+    return tuple(c for c in value if isinstance(c, dict) and set(c) == keys
+                 and all(isinstance(v, str) for v in c.values()))
 
 
 def add_arguments(p: argparse.ArgumentParser) -> None:
@@ -505,7 +527,8 @@ def cmd_history(args: argparse.Namespace) -> int:
     if args.json:
         print(json.dumps([{"id": r.id, "created": r.when(), "experiment": r.experiment,
                            "scenario": r.scenario, "label": r.label, "params": r.params,
-                           "seed": r.seed, "metrics": r.metrics} for r in records], indent=1))
+                           "seed": r.seed, "metrics": r.metrics, "changes": list(r.changes)}
+                          for r in records], indent=1, ensure_ascii=False))
         return 0
     if not records:
         print(f"no runs of {args.experiment} recorded yet" if args.experiment
@@ -513,4 +536,7 @@ def cmd_history(args: argparse.Namespace) -> int:
     for r in records:
         shown = ", ".join(f"{k}={v:.4g}" for k, v in list(r.metrics.items())[:3])
         print(f"#{r.id:<5} {r.when()}  {shorten(r.experiment, 40):22} seed {r.seed:<4} {shown}")
+        if r.changes:
+            from app.drawing_diff import describe
+            print(f"       changed: {describe(list(r.changes))}")
     return 0

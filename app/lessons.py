@@ -78,6 +78,8 @@ class Step:
     highlight: dict | None = None
     key: bool = False
     kind: str = "step"
+    #: The step's claims about its run, as written (see app.lesson_figures).
+    claims: tuple = ()
 
     @property
     def changes(self) -> bool:
@@ -98,10 +100,24 @@ class Lesson:
     path: str = ""
     #: The scenario (as plain data) at each step, after its changes.
     _states: list[dict] = field(default_factory=list, repr=False)
+    #: The drawing as the lesson opens it (plain data).
+    _opened: dict = field(default_factory=dict, repr=False)
+    #: Each step's placeholders, by their text (app.lesson_figures.Figure).
+    figures: list[dict] = field(default_factory=list, repr=False)
+    #: Every step's claims (app.lesson_figures.Claim), in step order.
+    claims: list = field(default_factory=list, repr=False)
+
+    def run_steps(self) -> list[int]:
+        """The 0-based indices of the steps that run."""
+        return [i for i, s in enumerate(self.steps) if s.run]
 
     def scenario_at(self, index: int) -> Scenario:
         """The drawing at step ``index`` (0-based), after that step's changes."""
         return Scenario.from_dict(copy.deepcopy(self._states[index]))
+
+    def opened_document(self) -> dict:
+        """The drawing the lesson opens, before any step's changes."""
+        return copy.deepcopy(self._opened)
 
     def document_at(self, index: int) -> dict:
         """:meth:`scenario_at` as plain data (compare with a scenario's ``to_dict``)."""
@@ -247,7 +263,8 @@ def _step(raw: dict, kind: str = "step") -> Step:
                 link=tuple(tuple(p) for p in raw.get("link", ())),
                 run=bool(raw.get("run", False)), view=raw.get("view"), part=raw.get("part"),
                 moment=raw.get("moment"), play=raw.get("play"), highlight=raw.get("highlight"),
-                key=bool(raw.get("key", False)), kind=kind)
+                key=bool(raw.get("key", False)), kind=kind,
+                claims=tuple(raw.get("claims", ())))
 
 
 def from_document(doc: Any, where: str = "lesson") -> Lesson:
@@ -262,11 +279,44 @@ def from_document(doc: Any, where: str = "lesson") -> Lesson:
     steps.append(Step(caption=doc["answer"], kind="answer"))
     lesson = Lesson(doc["name"], doc["title"], doc["teaches"], doc["case"], steps,
                     order=doc.get("order", 100), path=where)
+    lesson._opened = sc.to_dict()
     for i, step in enumerate(steps):
         apply_changes(sc, step, where, i)
         _check_names(lesson, sc, step, where, i)
         lesson._states.append(sc.to_dict())
+    for i, step in enumerate(steps):
+        _bind_figures(lesson, step, where, i)
     return lesson
+
+
+def _bind_figures(lesson: Lesson, step: Step, where: str, i: int) -> None:
+    """Parse the step's placeholders and claims; a metric the step's
+    experiment does not have is an error now (report cells need the run)."""
+    from app import lesson_figures as F
+
+    runs = {j for j in lesson.run_steps() if j <= i}
+    here = lesson.run_needed(i)
+    found: dict = {}
+    try:
+        for text in F.fields(step.caption):
+            found[text] = F.parse_figure(text, here, runs)
+        claims = [F.parse_claim(raw, i, runs) for raw in step.claims]
+    except F.FigureError as exc:
+        raise _error(where, i, str(exc)) from None
+    if step.claims and not step.run:
+        raise _error(where, i, "states claims but does not run: claims belong to a step "
+                               "with \"run\": true")
+    for fig in [*found.values(), *(c.figure for c in claims)]:
+        for ref in (fig.left, fig.right):
+            if ref is None or ref.report is not None:
+                continue
+            exp = experiments.get(lesson.scenario_at(ref.step).experiment)
+            known = [m.name for m in exp.metrics]
+            if ref.metric not in known:
+                raise _error(where, i, f"{{{fig.text}}}: the run of step {ref.step + 1} has no "
+                                       f"metric {ref.metric!r}; metrics: {', '.join(known)}")
+    lesson.figures.append(found)
+    lesson.claims.extend(claims)
 
 
 def open_case(case: str, where: str = "lesson") -> Scenario:
@@ -459,29 +509,38 @@ def describe_moment(moment: dict) -> str:
     return text
 
 
+def run_all(lesson: Lesson, seed: int = experiments.DEFAULT_SEED) -> tuple[dict, list[str]]:
+    """Run every run step headless: (step index → result, problems)."""
+    from app import lesson_figures
+
+    results, problems = {}, []
+    for i in lesson.run_steps():
+        try:
+            results[i] = lesson_figures.run_step(lesson, i, seed)
+        except (ScenarioError, ParamError, ValueError) as exc:
+            problems.append(f"{lesson.name}: step {i + 1}: the run fails: {exc}")
+    return results, problems
+
+
 def check_runs(lesson: Lesson, seed: int = experiments.DEFAULT_SEED,
-               chart_titles: Callable[[Any], list[str]] | None = None) -> list[str]:
+               chart_titles: Callable[[Any], list[str]] | None = None,
+               results: dict | None = None) -> list[str]:
     """Run every run step headless and resolve its moments (and, given
     ``chart_titles(result)``, the charts it names: the chart code lives in
-    the ``ui`` layer, which this module may not import).
+    the ``ui`` layer, which this module may not import) and the figures its
+    captions name. ``results`` (from :func:`run_all`) saves running again.
 
     Returns one line per problem (empty: the lesson works as written).
     """
-    from models.engine import Trace
+    from app import lesson_figures
 
-    problems = []
+    problems: list[str] = []
+    if results is None:
+        results, problems = run_all(lesson, seed)
     result = None
     for i, step in enumerate(lesson.steps):
         if step.run:
-            sc = lesson.scenario_at(i)
-            try:
-                trace = Trace(limit=200_000)
-                result = experiments.run_experiment(sc.experiment, {}, seed=seed, trace=trace,
-                                                    scenario=sc)
-            except (ScenarioError, ParamError, ValueError) as exc:
-                problems.append(f"{lesson.name}: step {i + 1}: the run fails: {exc}")
-                result = None
-                continue
+            result = results.get(i)
         moment = step.moment
         if moment is not None and result is not None and find_moment(result.trace, moment) is None:
             problems.append(f"{lesson.name}: step {i + 1}: the run has no "
@@ -492,4 +551,12 @@ def check_runs(lesson: Lesson, seed: int = experiments.DEFAULT_SEED,
                 if part and part not in titles and part not in DOCKS and part not in VIEWS:
                     problems.append(f"{lesson.name}: step {i + 1}: no chart {part!r}; this "
                                     f"run's charts: {', '.join(titles)}")
+        for fig in lesson.figures[i].values():
+            if all(s in results for s in fig.steps):
+                try:
+                    fig.value(results)
+                except lesson_figures.FigureError as exc:
+                    problems.append(f"{lesson.name}: step {i + 1}: {{{fig.text}}}: {exc}")
+    for i in lesson_figures.unclaimed(lesson):
+        problems.append(f"{lesson.name}: step {i + 1}: runs but states no claim about its run")
     return problems

@@ -7,10 +7,35 @@ the user reads).
 """
 from __future__ import annotations
 
+import math
 import re
 from typing import Any
 
 _IDENTIFIER = re.compile(r"[a-z][a-z0-9]*(?:_[a-z0-9]+)+")
+
+
+def format_number(v: Any) -> str:
+    """A figure as the results table writes it: 4 significant figures,
+    thousands separated, and a tiny value as a decimal (0.00001731), never
+    in exponent form."""
+    if isinstance(v, bool) or not isinstance(v, (int, float)):
+        return str(v)
+    if v == 0:
+        return "0"
+    if abs(v) >= 1000:
+        return f"{v:,.0f}"
+    if abs(v) < 1e-4:
+        digits = 3 - math.floor(math.log10(abs(v)))
+        return f"{v:.{digits}f}".rstrip("0").rstrip(".")
+    return f"{v:.4g}"
+
+
+def file_stem(title: str, fallback: str = "zperflab") -> str:
+    """A file name from a case's title: "HDD → SSD, before: random reads"
+    → "HDD-to-SSD-before-random-reads" (letters, digits, '-' and '_' only)."""
+    text = str(title or "").replace("→", " to ").replace("&", " and ")
+    stem = re.sub(r"[^A-Za-z0-9_]+", "-", text).strip("-")
+    return stem[:80].rstrip("-") or fallback
 
 
 def words(value: Any) -> Any:

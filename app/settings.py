@@ -49,6 +49,26 @@ def add_recent(path: str) -> list[str]:
     return files
 
 
+def last_folder() -> str:
+    """The folder the last file dialog chose ("" if none yet, or gone)."""
+    value = settings().value("last_folder", "")
+    return value if isinstance(value, str) and value and os.path.isdir(value) else ""
+
+
+def remember_folder(path: str) -> None:
+    """Remember the folder of ``path`` for the next file dialog."""
+    if path:
+        s = settings()
+        s.setValue("last_folder", os.path.dirname(os.path.abspath(path)))
+        s.sync()
+
+
+def suggested_path(name: str) -> str:
+    """``name`` in the folder the last file dialog chose (as is if none)."""
+    folder = last_folder()
+    return os.path.join(folder, name) if folder else name
+
+
 def trace_rows() -> int:
     """How many trace rows a run keeps (setting ``trace_rows``).
 

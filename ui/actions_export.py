@@ -16,7 +16,8 @@ from PySide6.QtCore import QRectF
 from PySide6.QtGui import QAction, QColor, QGuiApplication, QImage, QPainter
 from PySide6.QtWidgets import QFileDialog, QInputDialog
 
-from app import export, pptx_export
+from app import export, pptx_export, settings
+from app.names import file_stem
 from app.worker import TaskRunner
 from models import experiments
 from ui.actions import shortcut_action
@@ -33,7 +34,8 @@ CANVAS_SCALE = 2.0
 
 
 def canvas_image(scene, scale: float = CANVAS_SCALE, margin: float = 30.0) -> QImage:
-    """The whole scenario drawn from the scene (not the scrolled view), on white."""
+    """The whole scenario drawn from the scene (not the scrolled view), on
+    white, with the whole run's busy figures whatever moment the replay is at."""
     rect = scene.itemsBoundingRect().adjusted(-margin, -margin, margin, margin)
     if rect.isEmpty():
         rect = QRectF(0, 0, 640, 360)
@@ -43,7 +45,12 @@ def canvas_image(scene, scale: float = CANVAS_SCALE, margin: float = 30.0) -> QI
     p = QPainter(image)
     p.setRenderHint(QPainter.RenderHint.Antialiasing)
     p.setRenderHint(QPainter.RenderHint.TextAntialiasing)
-    scene.render(p, QRectF(0, 0, image.width(), image.height()), rect)
+    shown = getattr(scene, "whole_run_shown", None)
+    if shown is None:
+        scene.render(p, QRectF(0, 0, image.width(), image.height()), rect)
+    else:
+        with shown():
+            scene.render(p, QRectF(0, 0, image.width(), image.height()), rect)
     p.end()
     return image
 
@@ -121,8 +128,15 @@ class ExportActions:
 
     # ---- helpers ----------------------------------------------------------
     def _ask(self, title: str, name: str, file_filter: str) -> str:
-        path, _ = QFileDialog.getSaveFileName(self.shell, title, name, file_filter)
+        """A save dialog in the folder used last, the file named by the case."""
+        path, _ = QFileDialog.getSaveFileName(self.shell, title, settings.suggested_path(name),
+                                              file_filter)
+        settings.remember_folder(path)
         return path
+
+    def _case_stem(self) -> str:
+        """The case as a file name: the drawing's title, else the experiment's."""
+        return file_stem(self.document.title())
 
     def _save(self, what: str, write) -> bool:
         try:
@@ -145,13 +159,26 @@ class ExportActions:
     def _stem(self) -> str:
         chart = self.shell.current_chart()
         key = chart.data.key if chart is not None and chart.data is not None else "chart"
-        exp = self.document.scenario.experiment or "zperflab"
-        return f"{exp}-{key}"
+        return f"{self._case_stem()}-{key}"
 
     # ---- charts -------------------------------------------------------------
+    def _compare_halves(self):
+        """(charts, labels) of the Compare tab's two sides when it is in front
+        with both drawn, else None."""
+        if getattr(self.shell, "tab_name", lambda: "")() != "compare":
+            return None
+        view = self.shell.study.compare_view
+        charts = (view.left.current_chart(), view.right.current_chart())
+        if any(c is None or c.data is None for c in charts):
+            return None
+        return charts, (view.label_a.text(), view.label_b.text())
+
     def chart_png(self, scale: float) -> bool:
         chart = self._chart()
         path = chart and self._ask("Export chart as PNG", f"{self._stem()}.png", "PNG image (*.png)")
+        halves = self._compare_halves()
+        if path and halves is not None:      # both runs, each under its name
+            return self._save("Comparison", lambda: export.save_compare_png(*halves, path, scale))
         return bool(path) and self._save("Chart", lambda: export.save_chart_png(chart, path, scale))
 
     def chart_png_size(self) -> bool:
@@ -179,6 +206,9 @@ class ExportActions:
     def chart_csv(self) -> bool:
         chart = self._chart()
         path = chart and self._ask("Export chart data", f"{self._stem()}.csv", "CSV (*.csv)")
+        halves = self._compare_halves()
+        if path and halves is not None:
+            return self._save("Comparison data", lambda: export.save_compare_csv(*halves, path))
         return bool(path) and self._save("Chart data", lambda: export.save_chart_csv(chart, path))
 
     def copy_chart(self) -> bool:
@@ -259,13 +289,13 @@ class ExportActions:
 
     def tables_csv(self) -> bool:
         tables = self._tables()
-        path = tables and self._ask("Export results tables", f"{self.document.result.experiment}"
+        path = tables and self._ask("Export results tables", f"{self._case_stem()}"
                                     "-results.csv", "CSV (*.csv)")
         return bool(path) and self._save("Tables", lambda: export.save_tables_csv(tables, path))
 
     def tables_png(self) -> bool:
         tables = self._tables()
-        path = tables and self._ask("Export results tables", f"{self.document.result.experiment}"
+        path = tables and self._ask("Export results tables", f"{self._case_stem()}"
                                     "-results.png", "PNG image (*.png)")
         return bool(path) and self._save("Tables", lambda: export.save_tables_png(tables, path, 2.0))
 
@@ -280,7 +310,7 @@ class ExportActions:
         if self.deck_runner.running:
             win.say("The slides are still being built.")
             return False
-        path = self._ask("Slides (PowerPoint)", f"{exp_name}.pptx", "PowerPoint (*.pptx)")
+        path = self._ask("Slides (PowerPoint)", f"{self._case_stem()}.pptx", "PowerPoint (*.pptx)")
         if not path:
             return False
         try:
@@ -368,7 +398,7 @@ class ExportActions:
             if dialog.exec() != ClipDialog.DialogCode.Accepted:
                 return False
             fmts = formats_of(dialog.format.currentData())
-            exp = self.document.scenario.experiment or "zperflab"
+            exp = self._case_stem()
             view = dialog.view.currentText().lower().replace(" ", "-").replace("/", "-")
             first = fmts[0]
             names = {"mp4": "MP4 video (*.mp4)", "gif": "GIF animation (*.gif)"}

@@ -17,7 +17,7 @@ from types import SimpleNamespace
 
 from PySide6.QtGui import QAction
 
-from app import scenario_io
+from app import drawing_diff, scenario_io
 from app.history import History, HistoryError, RunRecord
 from app.names import words
 from app.worker import TaskRunner
@@ -114,19 +114,27 @@ class StudyActions:
 
     # ---- history -------------------------------------------------------------
     def _on_document_changed(self, change) -> None:
+        if getattr(change, "replaced", False):
+            # Another case or file: the comparison on the tab was the old one's.
+            self.compare_runner.cancel()
+            self.compare_view.clear()
         result = self.document.result
         if change.run and result is not None and not hasattr(result, "seeds") \
                 and not self._reopening:
             self.record(result, scenario_document=self.document.run_document)
 
-    def record(self, result, label: str = "", scenario_document: dict | None = None) -> int | None:
-        """Store a finished run with the scenario it came from; its id or None."""
+    def record(self, result, label: str = "", scenario_document: dict | None = None,
+               opened: dict | None = None) -> int | None:
+        """Store a finished run with the scenario it came from and what that
+        changed from ``opened`` (default: the drawing as opened); its id or None."""
         if self.history is None:
             return None
         doc = scenario_document
         try:
             rid = self.history.add(result, scenario=json.dumps(doc) if doc else "",
-                                   label=label or self._scenario_label(doc))
+                                   label=label or self._scenario_label(doc),
+                                   changes=drawing_diff.differences(
+                                       opened or self.document.opened_document, doc))
         except HistoryError as exc:
             self.win.say(str(exc))
             return None
@@ -164,9 +172,23 @@ class StudyActions:
             win.say(f"Run #{record.id} kept no scenario: opened the built-in case study.")
 
     def compare_records(self, a: RunRecord, b: RunRecord) -> None:
-        self.compare_view.set_results(a.as_result(), b.as_result(), f"run #{a.id}", f"run #{b.id}")
-        self.compare_view.status.setText(f"Runs #{a.id} and #{b.id} from the history "
-                                         "(stored metrics: no traces).")
+        """Two stored runs side by side, each headed by what it changed from
+        the case as opened, and what B's drawing changed from A's."""
+        from ui.history_panel import changes_text
+
+        view = self.compare_view
+        view.set_results(a.as_result(), b.as_result(), f"Run #{a.id}: {changes_text(a)}",
+                         f"Run #{b.id}: {changes_text(b)}")
+        between = ""
+        try:
+            between = drawing_diff.describe(drawing_diff.differences(
+                json.loads(a.scenario), json.loads(b.scenario)), None)
+        except (TypeError, ValueError):
+            between = ""
+        view.about.setText(f"Run #{b.id} against run #{a.id}: {between}" if between else "")
+        view.about.setVisible(bool(between))
+        view.status.setText(f"Runs #{a.id} and #{b.id} from the history "
+                            "(stored metrics: no traces).")
         self.win.show_view("compare")
 
     # ---- compare and sweep ---------------------------------------------------
@@ -283,8 +305,10 @@ class StudyActions:
         self.compare_view.set_results(a, b, la, lb)
         self.compare_view.set_running(False, "Done: both runs are in the history.")
         da, db = self._compare_documents
-        self.record(a, f"compare: {la}", da)
-        self.record(b, f"compare: {lb}", db)
+        # Two drawings (a what-if study): B's changes are counted from A's.
+        base = da if self.compare_view.drawings is not None else None
+        self.record(a, f"compare: {la}", da, base)
+        self.record(b, f"compare: {lb}", db, base)
 
     # ---- published vs model ------------------------------------------------
     def show_published(self) -> None:

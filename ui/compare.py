@@ -18,7 +18,7 @@ from PySide6.QtWidgets import (QAbstractItemView, QComboBox, QHBoxLayout, QHeade
                                QLineEdit, QProgressBar, QPushButton, QTableWidget,
                                QTableWidgetItem, QVBoxLayout, QWidget)
 
-from app.names import words
+from app.names import format_number, words
 from models import experiments
 from ui.charts import ChartsView
 
@@ -95,6 +95,7 @@ class CompareView(QWidget):
         for label in (self.label_a, self.label_b):
             label.setStyleSheet("font-size: 13pt; font-weight: bold;")
             label.setAlignment(Qt.AlignmentFlag.AlignCenter)
+            label.setWordWrap(True)   # a run's "what changed" reads whole
             heads.addWidget(label, 1)
         layout.addLayout(heads)
         top = QHBoxLayout()
@@ -151,6 +152,20 @@ class CompareView(QWidget):
         return bar
 
     # ---- set-up -----------------------------------------------------------
+    def clear(self) -> None:
+        """Show no comparison (another scenario was opened: the old runs are
+        not this drawing's)."""
+        self.left.set_result(None)
+        self.right.set_result(None)
+        self.table.setRowCount(0)
+        self.label_a.setText("A")
+        self.label_b.setText("B")
+        self.about.setText("")
+        self.about.setVisible(False)
+        self.drawings = None
+        self.key_metric = None
+        self.status.setText("Pick a parameter and its two values, then Run A and B.")
+
     def set_scenario(self, experiment: str | None, overrides: dict,
                      scenario: dict | None = None) -> None:
         """Offer the parameters of ``experiment``, A preset to the scenario's values."""
@@ -295,8 +310,8 @@ class CompareView(QWidget):
             m = metrics.get(name)
             shown = m.title if m else name.replace("_", " ").capitalize()
             unit = f" ({m.unit})" if m and m.unit else ""
-            cells = (shown + unit, f"{va:.4g}", f"{vb:.4g}",
-                     "—" if ratio is None else f"{ratio:.3g}")
+            cells = (shown + unit, format_number(va), format_number(vb),
+                     "—" if ratio is None else format_number(float(f"{ratio:.3g}")))
             for c, text in enumerate(cells):
                 item = QTableWidgetItem(text)
                 if c == 0:

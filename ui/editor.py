@@ -75,10 +75,12 @@ class Editor(QObject):
         """The scenario being edited (the document's)."""
         return self.document.scenario
 
-    def replace(self, scenario: Scenario, path: str | None = None) -> None:
-        """Start editing ``scenario`` with an empty, clean undo history."""
+    def replace(self, scenario: Scenario, path: str | None = None,
+                opened: dict | None = None) -> None:
+        """Start editing ``scenario`` with an empty, clean undo history
+        (``opened``: see :meth:`app.document.Document.replace`)."""
         self.undo_stack.clear()
-        self.document.replace(scenario, path)
+        self.document.replace(scenario, path, opened)
         self.scenario_replaced.emit(scenario)
         self.undo_stack.setClean()
 

@@ -10,13 +10,14 @@ from PySide6.QtCore import Qt, Signal
 from PySide6.QtWidgets import (QAbstractItemView, QComboBox, QHBoxLayout, QHeaderView, QLabel,
                                QPushButton, QTableWidget, QTableWidgetItem, QVBoxLayout, QWidget)
 
+from app import drawing_diff
 from app.history import History, HistoryError, RunRecord
 from app.names import metric_title, param_title, words
 from models import experiments
 from models.core.params import ParamError
 from ui.docks.results import format_number
 
-COLUMNS = ("#", "Time", "Experiment", "Parameters (changed from defaults)", "Key metrics")
+COLUMNS = ("#", "Time", "Experiment", "What changed (from the case as opened)", "Key metrics")
 #: How many metrics the list shows; the tooltip has them all.
 KEY_METRICS = 3
 
@@ -45,6 +46,14 @@ def metric_text(record: RunRecord, limit: int | None = KEY_METRICS) -> str:
         title, unit = metric_title(exp, k)
         out.append(f"{title} {format_number(v)}{' ' + unit if unit else ''}")
     return ", ".join(out)
+
+
+def changes_text(record: RunRecord, limit: int | None = drawing_diff.SHOWN) -> str:
+    """What the run's drawing changed from the case as opened (a run of the
+    command line: its parameters set away from the defaults)."""
+    if record.changes:
+        return drawing_diff.describe(list(record.changes), limit)
+    return params_text(record, changed_params(record)) or "as opened"
 
 
 def params_text(record: RunRecord, params: dict, sep: str = ", ") -> str:
@@ -141,12 +150,13 @@ class HistoryPanel(QWidget):
         t.setRowCount(len(self.records))
         for r, rec in enumerate(self.records):
             exp = _experiment(rec.experiment)
-            params = changed_params(rec)
             cells = (f"{rec.id}", rec.when(), exp.title if exp else rec.experiment,
-                     params_text(rec, params) or "defaults",
-                     metric_text(rec))
+                     changes_text(rec), metric_text(rec))
+            changes = [drawing_diff.change_text(c)
+                       for c in drawing_diff.grouped(list(rec.changes))]
             tips = ("", f"seed {rec.seed}", rec.experiment,
-                    params_text(rec, dict(rec.params), "\n"),
+                    "\n".join(changes or ["As opened."]) + "\n\nParameters:\n"
+                    + params_text(rec, dict(rec.params), "\n"),
                     metric_text(rec, None).replace(", ", "\n"))
             for c, (text, tip) in enumerate(zip(cells, tips)):
                 item = QTableWidgetItem(text)

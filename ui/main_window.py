@@ -17,6 +17,7 @@ from PySide6.QtWidgets import (QApplication, QDockWidget, QFileDialog, QHBoxLayo
                                QStackedWidget, QTabWidget, QVBoxLayout, QWidget)
 
 from app import autosave, collector, scenario_io, settings
+from app.names import file_stem
 from app.document import Document
 from app.worker import RunThread
 from models import experiments
@@ -28,6 +29,7 @@ from ui.actions import build_actions, extend_menus
 from ui.actions_export import ExportActions
 from ui.actions_study import StudyActions
 from ui.canvas.activity import tint_during_replay
+from ui.canvas.items import NODE_H, NODE_W
 from ui.canvas.scene import CanvasScene
 from ui.canvas.view import CanvasView
 from ui.docks.inspector import Inspector
@@ -44,6 +46,41 @@ DOCK_PLAN = {"canvas": {"palette", "inspector", "results"}, "charts": {"results"
 RIGHT_DOCK_WIDTH = 400
 
 
+def free_spot(scenario, x: float, y: float, gap: float = 20.0) -> tuple[float, float]:
+    """The grid spot nearest ``(x, y)`` (a card's top left) where a new card
+    overlaps no card of ``scenario``: rings of spots around it, nearest first."""
+    from ui.editor import GRID, snap
+
+    def free(px: float, py: float) -> bool:
+        return all(px + NODE_W + gap <= n.x or n.x + NODE_W + gap <= px
+                   or py + NODE_H + gap <= n.y or n.y + NODE_H + gap <= py
+                   for n in scenario.nodes.values())
+
+    x0, y0 = snap(x, y)
+    step_x, step_y = GRID * round((NODE_W + gap) / GRID), GRID * round((NODE_H + gap) / GRID)
+    for ring in range(0, 30):
+        spots = [(x0 + i * step_x, y0 + j * step_y)
+                 for i in range(-ring, ring + 1) for j in range(-ring, ring + 1)
+                 if max(abs(i), abs(j)) == ring]
+        spots.sort(key=lambda p: (p[0] - x0) ** 2 + (p[1] - y0) ** 2)
+        for px, py in spots:
+            if free(px, py):
+                return px, py
+    return x0, y0
+
+
+def first_size(widget) -> tuple[int, int]:
+    """The window's first size: 1280×800, or less where the screen's
+    available area is smaller (a 1024×768 projector, a small laptop)."""
+    from PySide6.QtGui import QGuiApplication
+
+    screen = widget.screen() if widget is not None else None
+    if screen is None or QGuiApplication.platformName() == "offscreen":
+        return 1280, 800          # no real screen: the size the tests and docs use
+    avail = screen.availableGeometry()
+    return min(1280, avail.width()), min(800, avail.height())
+
+
 class MainWindow(QMainWindow):
     """The lab's window. ``run_finished(result)`` announces every finished run."""
 
@@ -56,7 +93,7 @@ class MainWindow(QMainWindow):
         # Cycles are collected on this thread only, never on a run's worker
         # thread (which would destroy these widgets from the wrong thread).
         collector.hold()
-        self.resize(1280, 800)
+        self.resize(*first_size(self))
         #: The document every view follows: the scenario, its issues, the last
         #: run and the scenario that run came from (:mod:`app.document`).
         self.document = Document()
@@ -201,7 +238,11 @@ class MainWindow(QMainWindow):
         elif hasattr(result, "seeds"):
             self.results.show_replicated(result)
         else:
-            self.results.show_result(result)
+            # A drawing of one's own (a what-if study, a lesson's) is named by
+            # its title; "Your own system" alone does not say which it is.
+            doc = self.document.run_document or {}
+            title = doc.get("title") if result.experiment == "custom" else None
+            self.results.show_result(result, title or None)
 
     def _build_status(self) -> None:
         self.status = QLabel("Ready")
@@ -323,6 +364,9 @@ class MainWindow(QMainWindow):
     def _apply_dock_plan(self, name: str) -> None:
         self._shown_tab = name
         plan = self.dock_plan.setdefault(name, set(DOCK_PLAN.get(name, ())))
+        presentation = getattr(getattr(self, "lessons", None), "presentation", None)
+        if presentation is not None and presentation.on:
+            plan = set()      # a projector gives the view the whole width
         for key, dock in self.docks.items():
             dock.setVisible(key in plan)
         if "results" in plan and (name != "canvas" or self.last_result is not None):
@@ -357,13 +401,20 @@ class MainWindow(QMainWindow):
     def _on_palette_kind_activated(self, key: str) -> None:
         self.show_canvas()
         center = self.view.mapToScene(self.view.viewport().rect().center())
-        self.editor.add_component(key, center.x(), center.y())
+        # Near the middle of the view, where no card is: a second double-click
+        # does not stack a card on the first.
+        x, y = free_spot(self.editor.scenario, center.x() - NODE_W / 2, center.y() - NODE_H / 2)
+        nid = self.editor.add_component(key, x, y)
+        item = self.scene.node_items.get(nid)
+        if item is not None:
+            self.view.ensureVisible(item)
 
-    def open_scenario(self, scenario: Scenario, message: str) -> bool:
-        """Replace the edited scenario (after the usual 'save changes?'); False if refused."""
+    def open_scenario(self, scenario: Scenario, message: str, opened: dict | None = None) -> bool:
+        """Replace the edited scenario (after the usual 'save changes?'); False if refused.
+        ``opened``: the drawing runs count their changes from (default ``scenario``)."""
         if not self._confirm_discard():
             return False
-        self._load(scenario, None)
+        self._load(scenario, None, opened)
         self.say(message)
         return True
 
@@ -372,10 +423,10 @@ class MainWindow(QMainWindow):
         sc = self.editor.scenario
         return sc.title or (os.path.basename(self.path) if self.path else "")
 
-    def _load(self, scenario: Scenario, path: str | None) -> None:
+    def _load(self, scenario: Scenario, path: str | None, opened: dict | None = None) -> None:
         # The document drops the previous run with the previous scenario, and
         # every view following it clears (no view shows A's run as B's).
-        self.editor.replace(scenario, path)
+        self.editor.replace(scenario, path, opened)
         self.show_canvas()
         self.view.fit()
         self._update_title()
@@ -441,7 +492,9 @@ class MainWindow(QMainWindow):
         return None
 
     def open_dialog(self) -> None:
-        path, _ = QFileDialog.getOpenFileName(self, "Open scenario", "", FILE_FILTER)
+        path, _ = QFileDialog.getOpenFileName(self, "Open scenario", settings.last_folder(),
+                                              FILE_FILTER)
+        settings.remember_folder(path)
         if path:
             error = self.open_case_or_file(path)
             if error:
@@ -454,8 +507,10 @@ class MainWindow(QMainWindow):
         return self.save_to(self.path)
 
     def save_as(self) -> bool:
-        path, _ = QFileDialog.getSaveFileName(self, "Save scenario", "scenario" + scenario_io.SUFFIX,
-                                              FILE_FILTER)
+        name = file_stem(self.document.title(), "scenario") + scenario_io.SUFFIX
+        path, _ = QFileDialog.getSaveFileName(self, "Save scenario",
+                                              settings.suggested_path(name), FILE_FILTER)
+        settings.remember_folder(path)
         return bool(path) and self.save_to(path)
 
     def save_to(self, path: str) -> bool:
@@ -624,9 +679,11 @@ class MainWindow(QMainWindow):
         self.report_failure(message)
 
     def report_failure(self, message: str) -> None:
-        """A run failed: the reason in the results dock and the status bar."""
+        """A run failed: the reason in the results dock, the status bar and
+        the banner over every view that follows runs."""
         self.results.show_message(message, error=True)
         self.say(message)
+        self.document.set_failure(message)
 
     def show_results(self) -> None:
         """Bring the Results panel forward (a run just finished)."""

@@ -24,7 +24,9 @@ POINTER_R = 28
 #: Widgets' style in presentation mode: big tab titles, heavy borders, no grey.
 STYLE = (f"QTabBar::tab {{ font-size: {FONT_PT}pt; font-weight: bold; padding: 4px 10px;"
          " color: #000; border: 2px solid #000; background: #ffffff; }"
-         "QTabBar::tab:selected { background: #ffd600; }")
+         "QTabBar::tab:selected { background: #ffd600; }"
+         # A panel a lesson brings forward (Results) reads from the back too.
+         "QDockWidget QTableWidget, QDockWidget QLabel { font-size: 13pt; }")
 
 
 class PointerSpot(QWidget):
@@ -110,7 +112,16 @@ class Presentation(QObject):
             self.lessons.dock.setTitleBarWidget(None)
             w.menuBar().setVisible(self._saved.get("menubar", True))
             for x in self._saved.get("hidden", []):
-                x.show()
+                if not isinstance(x, QDockWidget):
+                    x.show()
+            # The side panels the tab in front shows (the lesson may have
+            # moved to another tab while presenting).
+            apply_plan = getattr(w, "_apply_dock_plan", None)
+            if apply_plan is not None:
+                apply_plan(getattr(w, "_shown_tab", "canvas"))
+            else:
+                for x in self._saved.get("hidden", []):
+                    x.show()
             w.showNormal()
             if self._saved.get("maximized"):
                 w.showMaximized()
@@ -166,8 +177,15 @@ def set_scale(window: QWidget, on: bool) -> None:
     from ui.charts import style as chart_style
     from ui.charts.view import ChartWidget
 
+    from ui.canvas import items as canvas_items
+    from ui.canvas.view import CanvasView
+
     anim_style.set_scale(anim_style.PRESENT_SCALE if on else 1.0)
     chart_style.set_scale(chart_style.PRESENT_SCALE if on else 1.0)
+    canvas_items.set_label_scale(canvas_items.PRESENT_LABEL_SCALE if on else 1.0)
+    for canvas in window.findChildren(CanvasView):
+        canvas.note_pt = 14.0 if on else 10.0
+        canvas.viewport().update()
     for view in window.findChildren(ReplayViewBase):
         view.update()
     for replay in window.findChildren(ReplayView):

@@ -62,7 +62,8 @@ class StartPage(QWidget):
         tour.clicked.connect(self.tour_requested)
         self.tour_button = tour
         first.addWidget(tour, 1)
-        new = QPushButton("＋  New empty scenario  (Ctrl+N)")
+        # A plain "+": the fullwidth plus is in no font the app can count on.
+        new = QPushButton("+  New empty scenario  (Ctrl+N)")
         new.setObjectName("newScenario")
         new.setSizePolicy(QSizePolicy.Policy.Ignored, QSizePolicy.Policy.Fixed)
         new.clicked.connect(self.new_requested)

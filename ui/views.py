@@ -34,6 +34,12 @@ def install_result_views(window) -> list[str]:
     return added
 
 
+STALE_STYLE = ("background: #fff4d6; color: #5a4300; padding: 4px 8px;"
+               "border-bottom: 1px solid #e0c98a;")
+FAILED_STYLE = ("background: #fde7e7; color: #8a0000; padding: 4px 8px; font-weight: bold;"
+                "border-bottom: 1px solid #e0a0a0;")
+
+
 class StaleBanner(QLabel):
     """One line over a view, shown while the run it shows is not the drawing's.
 
@@ -48,15 +54,16 @@ class StaleBanner(QLabel):
         self.document = document
         self.setObjectName("staleBanner")
         self.setWordWrap(True)
-        self.setStyleSheet("background: #fff4d6; color: #5a4300; padding: 4px 8px;"
-                           "border-bottom: 1px solid #e0c98a;")
+        self.setStyleSheet(STALE_STYLE)
         self.setVisible(False)
         document.changed.connect(self._on_document_changed)
 
     def _on_document_changed(self, change) -> None:
         if change.moved_only:
             return
-        text = self.document.stale_message()
+        failed = self.document.failure_message()
+        text = failed or self.document.stale_message()
+        self.setStyleSheet(FAILED_STYLE if failed else STALE_STYLE)
         self.setText(text)
         self.setVisible(bool(text))
 

@@ -67,7 +67,7 @@ def test_a_version_1_file_is_migrated_and_keeps_its_runs(tmp_path):
     db.commit()
     db.close()
     h = History(path)
-    assert h.version == SCHEMA_VERSION == 2
+    assert h.version == SCHEMA_VERSION == 3
     [old] = h.runs()
     assert (old.experiment, old.seed, old.scenario, old.label) == ("spool_dump", 3, "", "")
     assert old.metrics == {"elapsed_s": 12279.0}
@@ -86,12 +86,15 @@ def test_a_file_from_a_newer_version_is_refused_with_one_line(tmp_path):
 
 
 def test_cli_history_lists_runs(hist, tmp_path):
-    hist.add(result(io_ms=0.983))
+    hist.add(result(io_ms=0.983), changes=[{"component": "DB2V01", "property": "PAV aliases",
+                                            "old": "0", "new": "8"}])
     env = {"ZPERFLAB_DATA_DIR": str(tmp_path), "PATH": "/usr/bin:/bin"}
     out = subprocess.run([sys.executable, "-m", "app", "history"], cwd=ROOT, env=env,
                          capture_output=True, text=True, timeout=60)
     assert out.returncode == 0, out.stderr
     assert "db2_io" in out.stdout and "io_ms=0.983" in out.stdout
+    assert "changed: DB2V01 PAV aliases: 0 → 8" in out.stdout
     out = subprocess.run([sys.executable, "-m", "app", "history", "--json"], cwd=ROOT,
                          env=env, capture_output=True, text=True, timeout=60)
     assert json.loads(out.stdout)[0]["metrics"]["io_ms"] == 0.983
+    assert json.loads(out.stdout)[0]["changes"][0]["new"] == "8"

@@ -78,7 +78,7 @@ def test_moments_and_charts_found_in_the_runs():
 
 def test_cli_lessons_lists_names(capsys):
     assert cli.main(["lessons"]) == 0
-    out = capsys.readouterr().out.split()
+    out = [line.split()[0] for line in capsys.readouterr().out.splitlines()]
     assert out == [x.name for x in lessons.load_all()]
     assert "vsam_rls" in out
 

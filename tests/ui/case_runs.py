@@ -75,8 +75,12 @@ def consistency_reads(win, result, folder) -> dict:
     charts = {k: c.data for k, c in win.views["charts"].charts().items()}
     replay = win.views["animation"]
     pages = replay_pages(replay)
+    sc = win.editor.scenario
+    badges = {sc.nodes[nid].label: win.scene.activity_for(nid).badge for nid in sc.nodes
+              if win.scene.activity_for(nid) is not None}
     return dict(result=result, dock=dock, csv=rows, charts=charts,
-                headline=win.results.headline.text(), note=replay.note.text(), pages=pages)
+                headline=win.results.headline.text(), note=replay.note.text(), pages=pages,
+                badges=badges, canvas_note=win.scene.activity_note)
 
 
 def table_cells(table: QTableWidget) -> list[list[str]]:

@@ -202,3 +202,13 @@ def test_cache_scrub_back_equals_forward(qtbot, lpo):
     for t, st in reversed(list(zip(times, forward))):
         view.set_time(float(t))
         assert view.state == st
+
+
+def test_head_and_missed_page_have_different_colours():
+    """The legend's "head" and "page: miss, waiting" are told apart by colour."""
+    from ui.animation.track_view import TrackView
+
+    view = TrackView.__new__(TrackView)
+    view._flash = False
+    colours = {text: colour.name() for colour, text, _ in TrackView._legend_items(view)}
+    assert colours["head"] != colours["page: miss, waiting"]

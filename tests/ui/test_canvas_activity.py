@@ -147,3 +147,45 @@ def test_a_db2_run_tints_its_volume_channels_and_rank(window, qtbot):
     assert "drives" in level["Rank R1"].text
     assert level["CHPID 40"] is not None and level["CHPID 41"] is not None
     assert level["DS8000 CU"] is None and level["Customer index"] is None
+
+
+def test_after_a_run_the_canvas_shows_the_whole_run_and_says_which_moment_on_a_replay(
+        window, qtbot, monkeypatch):
+    """Program fetch: right after the run the volume's badge is the results
+    table's busy figure (not the replay's first moment); scrubbed, the canvas
+    says which moment it shows; the slide picture keeps the whole run."""
+    from ui.actions_export import canvas_image
+    from ui.canvas.activity import WHOLE_RUN_NOTE
+
+    assert window.open_case_or_file("program_fetch") is None
+    window.run_and_wait()
+    result = window.document.result
+    lib, cp = _node(window, "LIBV01"), _node(window, "CP 1")
+    busy = result.components["LIBV01"]["busy_pct"]
+    assert busy > 50
+    assert window.scene.activity_for(lib).badge == f"{busy:.0f} %"
+    assert window.scene.activity_for(cp) is None          # no whole-run figure: no 100 %
+    assert window.scene.activity_note == WHOLE_RUN_NOTE
+
+    clock = window.views["animation"].controller
+    d = clock.data
+    clock.seek(d.t0 + 0.25 * (d.t1 - d.t0))
+    note = window.scene.activity_note
+    assert note.startswith("at ") and " of " in note and "busy over the last" in note
+    assert window.scene.activity_for(lib).whole is False
+
+    seen = {}
+    real = window.scene.render
+
+    def render(*args):
+        seen["badge"] = window.scene.activity_for(lib).badge
+        seen["note"] = window.scene.activity_note
+        return real(*args)
+
+    monkeypatch.setattr(window.scene, "render", render)
+    canvas_image(window.scene)
+    assert seen["badge"] == f"{busy:.0f} %"
+    assert window.scene.activity_note == note            # the screen keeps its moment
+
+    clock.seek(d.t0)                                     # back at the start: the whole run
+    assert window.scene.activity_note == WHOLE_RUN_NOTE

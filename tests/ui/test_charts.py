@@ -173,3 +173,47 @@ def test_device_busy_never_exceeds_100_percent_with_overlapping_ios():
     busy = dict(zip(chart.categories, chart.series[0].y))
     assert busy["DB2V01"] <= 100.0 + 1e-9
     assert busy["DB2V01"] > 50.0   # a prefetch-bound scan keeps its volume busy
+
+
+def test_line_charts_start_at_zero_with_headroom(qtbot):
+    """A hit ratio between 0.6 and 0.9 is drawn from 0, with room above the
+    highest value for the legend."""
+    import numpy as np
+
+    from app.replay.series import ChartData, Series
+    from ui.charts.view import ChartWidget
+
+    w = ChartWidget()
+    qtbot.addWidget(w)
+    x = np.linspace(0, 1, 50)
+    w.show_data(ChartData("hit", "Cache read hit ratio", "Time", "s", "Hit ratio", "",
+                          (Series("per interval", x, 0.6 + 0.3 * x, "step"),
+                           Series("cumulative", x, 0.7 + 0.1 * x))))
+    lo, hi = w.getPlotItem().viewRange()[1]
+    assert lo == 0 and hi >= 0.9 * 1.2
+
+
+def test_a_long_chart_title_wraps_or_shrinks_to_the_charts_width(qtbot):
+    """Half a Compare tab at 1024 px: the title is never wider than the chart."""
+    import numpy as np
+    from PySide6.QtGui import QFontMetricsF
+
+    from app.replay.series import ChartData, Series
+    from ui.charts import style
+    from ui.charts.view import ChartWidget
+
+    w = ChartWidget()
+    qtbot.addWidget(w)
+    w.resize(480, 360)
+    w.show()
+    title = "I/O response time by component"
+    w.show_data(ChartData("resp", title, "Volume", "", "Response time", "ms",
+                          (Series("DISC", np.arange(1.0), np.ones(1), "bar"),), ("V1",)))
+    qtbot.wait(10)
+    lines, size = style.fit_title(title, w.width() - 24)
+    f = style.font(size, bold=True)
+    assert max(QFontMetricsF(f).horizontalAdvance(x) for x in lines) <= w.width() - 24
+    shown = w.getPlotItem().titleLabel.text
+    assert all(part in shown for part in lines)
+    lines, size = style.fit_title(title, 2000)
+    assert lines == [title] and size == style.TITLE_PT

@@ -123,3 +123,38 @@ def test_compare_bar_reads_whole_at_1024(qtbot):
     assert not view.progress.isVisible()
     assert "Run A and B" in view.status.text()
     assert view.status.geometry().right() <= view.width()
+
+
+def test_published_vs_model_shows_its_key_columns_and_closes_with_escape(qtbot):
+    """At the dialog's own size the verdict column is in view (the long
+    figure description wraps instead), and Escape closes the window."""
+    from PySide6.QtCore import Qt
+    from models.studies import calibration
+    from ui.charts.published import PublishedDialog, published_rows
+
+    dialog = PublishedDialog()
+    qtbot.addWidget(dialog)
+    # Its worker thread must end before the dialog goes (a QThread destroyed
+    # while running aborts the process).
+    try:
+        dialog.show()
+        dialog.table.show_rows(published_rows("db2_skip_sequential", calibration.Evaluator()))
+        qtbot.wait(20)
+        table = dialog.table
+        right = table.horizontalHeader().sectionViewportPosition(5) + table.columnWidth(5)
+        assert right <= table.viewport().width()
+        qtbot.keyClick(dialog, Qt.Key.Key_Escape)
+        assert not dialog.isVisible()
+    finally:
+        dialog.runner.stop()
+
+
+def test_compare_writes_tiny_values_as_decimals(qtbot):
+    from models.core.run import RunResult
+
+    view = CompareView()
+    qtbot.addWidget(view)
+    a = RunResult("db2_io", {}, 1, {"io_ms": 1.731e-05})
+    b = RunResult("db2_io", {}, 1, {"io_ms": 2.0e-05})
+    view.set_results(a, b)
+    assert view.table.item(0, 1).text() == "0.00001731"

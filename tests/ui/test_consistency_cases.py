@@ -126,3 +126,27 @@ def test_the_replay_header_names_this_run_and_its_io_pages(shown, case):
         assert title in s["note"], (case, s["note"])
     for listed, own in s["pages"]:
         assert listed <= own, case
+
+
+def _badge(pct: float) -> str:
+    """How a card's corner writes a busy percentage: whole numbers, and
+    never 0 % or 100 % for a share that is not."""
+    if 0 < pct < 1:
+        return "<1 %"
+    if 99 < pct < 100:
+        return "99 %"
+    return f"{pct:.0f} %"
+
+
+@pytest.mark.parametrize("case", CASES)
+def test_canvas_badges_show_the_results_tables_busy_figures(shown, case):
+    """Right after a run every card's badge is its component's busy figure
+    in the dock's "Components as drawn" table (whole run), and the canvas
+    says that is what it shows."""
+    s = shown[case]
+    table = next(t for t in s["dock"] if t[0] == ["component", "figure", "value"])
+    busy = {row[0]: float(row[2].replace(",", "")) for row in table[1:]
+            if row[1] in ("busy %", "utilisation %")}
+    assert busy or case == "library_space"
+    assert s["badges"] == {label: _badge(v) for label, v in busy.items()}
+    assert s["canvas_note"] == ("whole run: busy as in the results table" if busy else "")

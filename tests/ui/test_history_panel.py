@@ -52,7 +52,7 @@ def test_a_finished_run_lands_in_history_and_shows_in_the_panel(db2, qtbot, tmp_
     p = panel(db2)
     assert p.table.rowCount() == 1
     assert p.table.item(0, 2).text() == "One DB2 I/O"
-    assert "Pages per I/O = 8" in p.table.item(0, 3).text()    # its title, not "pages=8"
+    assert "Pages per I/O: 32 pages → 8 pages" in p.table.item(0, 3).text()  # title, not "pages=8"
     assert p.table.item(0, 4).text().startswith("I/O response time ")     # not "io_ms"
     assert p.table.item(0, 4).text().split(",")[0].endswith(" ms")
     db2.study.a.history.trigger()
@@ -84,7 +84,7 @@ def test_compare_two_selected_runs_shows_the_delta_table(db2, qtbot):
     cv = db2.study.compare_view
     assert db2.tab_name() == "compare"
     assert cv.table.rowCount() == len(a.metrics)
-    assert cv.table.horizontalHeaderItem(3).text() == f"run #{max(ids)} / run #{min(ids)}"
+    assert cv.table.horizontalHeaderItem(3).text() == f"Run #{max(ids)} / Run #{min(ids)}"
     row = [cv.table.item(0, c).text() for c in range(4)]
     assert row[0] == "I/O response time (ms)"   # the title; the key is in the tooltip
     # A cold cache stages from the drives: far slower than reading from cache.
@@ -107,3 +107,84 @@ def test_delete_removes_a_run_and_undo_brings_it_back(db2, qtbot):
     assert "Undo delete" in panel(db2).status.text()
     panel(db2).undo_button.click()
     assert hist.get(gone) == before and panel(db2).table.rowCount() == 2
+
+
+def test_history_and_compare_say_what_each_run_changed(window, qtbot):
+    """Three runs of "Your own system" that differ in cache size, aliases and
+    device read as three different runs, in History and in Compare two."""
+    assert window.open_case_or_file("custom") is None
+    ed, sc = window.editor, window.editor.scenario
+    label = {n.label: nid for nid, n in sc.nodes.items()}
+
+    def run():
+        with qtbot.waitSignal(window.run_done, timeout=120_000):
+            assert window.run()
+
+    assert ed.set_property(label["DS8K-1"], "cache_gb", 64) is None
+    run()
+    ed.undo_stack.undo()
+    assert ed.set_property(label["PRD001"], "aliases", 8) is None
+    run()
+    ed.undo_stack.undo()
+    # Another device: Rank R1's volumes replaced by SSD volumes of the same
+    # names and links (one rank holds one type of drive).
+    for name in ("PRD001", "PRD002"):
+        old = sc.nodes[label[name]]
+        ends = [(sc.nodes[lk.source].label, sc.nodes[lk.target].label)
+                for lk in sc.links.values() if old.id in (lk.source, lk.target)]
+        ed.delete([old.id])
+        label[name] = ed.add_component("vol_ssd", old.x, old.y)
+        assert ed.rename(label[name], name) is None
+        for a, b in ends:
+            assert ed.link(label[a], label[b]) is None
+    run()
+
+    p = panel(window)
+    texts = [p.table.item(r, 3).text() for r in range(3)]       # newest first
+    assert len(set(texts)) == 3
+    device, aliases, cache = texts
+    assert "DS8K-1, DS8K-2 Cache size: 1 GB → 64 GB" in cache
+    assert "PAV aliases:" in aliases and "→ 8" in aliases and "Cache" not in aliases
+    assert "PRD001, PRD002 device: 3390 on HDD 15K → 3390 on SSD" in device
+    ids = [rec.id for rec in p.records]
+    select(window, ids[2], ids[0])
+    p.compare_selected()
+    view = window.study.compare_view
+    assert view.label_a.text() == f"Run #{ids[2]}: {cache}"
+    assert view.label_b.text() == f"Run #{ids[0]}: {device}"
+    assert "PRD001, PRD002 device" in view.about.text()
+    assert "Cache size: 64 GB → 1 GB" in view.about.text()
+
+
+def test_the_compare_tab_clears_when_another_case_opens(db2, qtbot):
+    ids = [run_db2(db2, qtbot, pages=8) and db2.study.history.runs()[0].id,
+           run_db2(db2, qtbot, pages=16) and db2.study.history.runs()[0].id]
+    select(db2, *ids)
+    panel(db2).compare_selected()
+    view = db2.study.compare_view
+    assert view.table.rowCount() > 0 and view.label_a.text().startswith("Run #")
+    assert db2.open_case_or_file("natural_ziip") is None
+    assert view.table.rowCount() == 0 and view.label_a.text() == "A"
+    assert not view.left.charts() and not view.about.isVisible()
+
+
+def test_a_compare_export_gives_both_halves_labelled(db2, qtbot, tmp_path, monkeypatch):
+    from PySide6.QtGui import QImage
+    from PySide6.QtWidgets import QFileDialog
+
+    run_db2(db2, qtbot, pages=8)
+    run_db2(db2, qtbot, pages=16)
+    ids = [rec.id for rec in db2.study.history.runs()]
+    select(db2, *ids)
+    panel(db2).compare_selected()
+    assert db2.tab_name() == "compare"
+    out = iter([tmp_path / "both.png", tmp_path / "both.csv"])
+    monkeypatch.setattr(QFileDialog, "getSaveFileName", lambda *a, **k: (str(next(out)), ""))
+    db2.exports.a.png.trigger()
+    db2.exports.a.csv.trigger()
+    view = db2.study.compare_view
+    one = view.left.current_chart()
+    image = QImage(str(tmp_path / "both.png"))
+    assert image.width() >= 2 * one.width() - 4
+    text = (tmp_path / "both.csv").read_text(encoding="utf-8")
+    assert view.label_a.text() in text and view.label_b.text() in text

@@ -126,3 +126,35 @@ def test_published_table_fills_on_a_worker_without_blocking(ran, qtbot):
     ids = [t["id"] for t in calibration.load_targets() if t["experiment"] == "db2_io"]
     assert got == ["db2_io"] and [r[0] for r in dialog.table.rows] == ids
     assert dialog.table.rowCount() == len(ids) and not dialog.progress.isVisible()
+
+
+def test_save_dialogs_name_files_by_the_case_and_remember_the_folder(ran, tmp_path,
+                                                                     monkeypatch):
+    """The suggested name is the case's title, and the next dialog opens in
+    the folder chosen last (the chart, then the slides)."""
+    from app.names import file_stem
+
+    asked = []
+    folder = tmp_path / "talk"
+    folder.mkdir()
+
+    def answer(_parent, _title, suggested, _filter):
+        asked.append(suggested)
+        return str(folder / "x.png"), ""
+
+    monkeypatch.setattr(QFileDialog, "getSaveFileName", answer)
+    ran.exports.a.png.trigger()
+    stem = file_stem(ran.document.title())
+    assert f"{ran.document.scenario.experiment}-" not in asked[0]     # not the internal key
+    assert asked[0].endswith(f"{stem}-{ran.current_chart().data.key}.png")
+    monkeypatch.setattr(ran.exports, "_deck_job", lambda *a: None)
+    ran.exports._ask("Slides (PowerPoint)", f"{stem}.pptx", "PowerPoint (*.pptx)")
+    assert asked[1] == str(folder / f"{stem}.pptx")
+
+
+def test_file_stem_from_a_case_title():
+    from app.names import file_stem
+
+    assert file_stem("HDD → SSD, before: random reads on HDD 15K") == \
+        "HDD-to-SSD-before-random-reads-on-HDD-15K"
+    assert file_stem("") == "zperflab"

@@ -138,9 +138,17 @@ def test_first_five_minutes_start_page_to_question(window, qtbot):
     while player.lesson.steps[player.index].kind != "question":
         qtbot.keyClick(window, Qt.Key.Key_Space)
     assert "Question." in window.lessons.panel.caption.text()
-    assert tour.steps[-1].caption not in window.lessons.panel.caption.text()
+    assert "<b>Answer.</b>" not in window.lessons.panel.caption.text()
     qtbot.keyClick(window, Qt.Key.Key_Space)
-    assert tour.steps[-1].caption in window.lessons.panel.caption.text()
+    # The answer's figures are the runs the class watched, written as the
+    # results table writes them.
+    from app import lesson_figures
+    from app.names import format_number
+
+    shown = window.lessons.panel.caption.text()
+    assert lesson_figures.step_text(tour, player.index, player.results) in shown
+    zhpf = player.results[tour.run_steps()[-1]].metrics["io_ms"]
+    assert f"{format_number(zhpf)} ms" in shown and "{" not in shown
 
 
 def test_pointer_spot_follows_the_mouse(window, qtbot):
@@ -160,9 +168,9 @@ def test_pointer_spot_follows_the_mouse(window, qtbot):
     assert not spot.isVisible()
 
 
-def test_long_lesson_title_ends_in_an_ellipsis_at_1024(window, qtbot):
-    """At projector width the band's title is cut with '…' (not clipped under the
-    step list) and the whole title is its tooltip."""
+def test_long_lesson_title_wraps_whole_at_1024(window, qtbot):
+    """At projector width the band's title reads whole, wrapped onto a second
+    line rather than cut off or elided; the step list gives its room up."""
     parts = window.lessons
     parts.start("db2_io")
     window.show()
@@ -171,8 +179,19 @@ def test_long_lesson_title_ends_in_an_ellipsis_at_1024(window, qtbot):
     qtbot.wait(50)
     title = parts.panel.title
     full = ALL[0].title
-    assert title.toolTip() == full
-    shown = title.shown_text()
-    assert shown != full and shown.endswith("…")
-    assert title.fontMetrics().horizontalAdvance(shown) <= title.contentsRect().width()
+    assert title.toolTip() == full and title.shown_text() == full and title.wordWrap()
+    one_line = title.fontMetrics().horizontalAdvance(full)
+    assert one_line > title.contentsRect().width()        # it needs the second line …
+    assert title.heightForWidth(title.width()) <= title.height() + 1   # … and has it
+    assert not parts.panel.jump.isVisible() and parts.panel.where.text() == "Step 1 of 6"
     parts.presentation.set_on(False)
+
+
+def test_a_what_if_lessons_run_is_named_by_its_study(window):
+    """The results headline of a what-if lesson's run names the study's
+    drawing, not only "Your own system"."""
+    parts = window.lessons
+    assert parts.start("whatif_add_ziip", 1) is None
+    title = parts.player.lesson.scenario_at(1).title
+    assert title and "zIIP" in title
+    assert title in window.results.headline.text()

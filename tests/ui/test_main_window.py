@@ -185,3 +185,59 @@ def test_result_values_stay_in_view_at_projector_size(window, qtbot, monkeypatch
     # Each row is named by the metric's title; its description is the tooltip.
     assert table.item(0, 0).text() == "Elapsed time"
     assert "Elapsed time of the scan" in table.item(0, 0).toolTip()
+
+
+def test_start_page_buttons_use_glyphs_the_installed_fonts_have(window):
+    """No button on the start page draws a missing-glyph box."""
+    from PySide6.QtGui import QFontMetrics
+    from PySide6.QtWidgets import QPushButton
+
+    window.show_start_page()
+    missing = {}
+    for button in window.start_page.findChildren(QPushButton):
+        metrics = QFontMetrics(button.font())
+        bad = [ch for ch in button.text() if not ch.isspace() and not metrics.inFontUcs4(ord(ch))]
+        if bad:
+            missing[button.text()] = bad
+    assert missing == {}
+
+
+def test_after_a_failed_run_the_banner_says_the_run_failed(window, qtbot, monkeypatch):
+    """The views keep the run before the failure, and say so on their banner."""
+    from models import experiments
+    from models.core.params import ParamError
+
+    assert window.open_case_or_file("natural_ziip") is None
+    window.run_and_wait()
+    assert window.document.result is not None
+
+    def fail(*_args, **_kwargs):
+        raise ParamError("records: 0 is below the minimum 1")
+
+    monkeypatch.setattr(experiments, "run_experiment", fail)
+    with qtbot.waitSignal(window.run_done, timeout=30_000):
+        assert window.run()
+    banner = window.view_pages["charts"].banner
+    assert not banner.isHidden()
+    assert banner.text().startswith("The last run failed: records: 0 is below the minimum 1.")
+    assert "still shows the run before it" in banner.text()
+    monkeypatch.undo()
+    window.run_and_wait()                                  # a good run clears it
+    assert banner.isHidden()
+
+
+def test_palette_double_click_places_each_card_in_free_space(window):
+    """Double-clicking a palette entry three times gives three cards side by
+    side, none on another or on a card of the case."""
+    from ui.canvas.items import NODE_H, NODE_W
+
+    assert window.open_case_or_file("db2_io") is None
+    before = set(window.editor.scenario.nodes)
+    for _ in range(3):
+        window._on_palette_kind_activated("cpu_ziip")
+    nodes = list(window.editor.scenario.nodes.values())
+    assert len(set(window.editor.scenario.nodes) - before) == 3
+    for i, a in enumerate(nodes):
+        for b in nodes[i + 1:]:
+            apart = (abs(a.x - b.x) >= NODE_W or abs(a.y - b.y) >= NODE_H)
+            assert apart, (a.label, b.label)

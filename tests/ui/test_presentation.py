@@ -22,8 +22,10 @@ from ui.charts import style as chart_style
 def _desktop_sizes_after():
     """A failing test must not leave the next one at presentation sizes."""
     yield
+    from ui.canvas import items
     anim_style.set_scale(1.0)
     chart_style.set_scale(1.0)
+    items.set_label_scale(1.0)
 
 
 def _line_heights(view, monkeypatch) -> dict[str, float]:
@@ -138,3 +140,95 @@ def test_presentation_makes_chart_fonts_and_lines_larger_and_leaving_restores_th
     assert all(big[k] >= 1.3 * v for k, v in desk.items() if k != "line"), (desk, big)
     _present(window, False)
     assert _chart_sizes(bars) == pytest.approx(desk)
+
+
+def test_presenting_a_lesson_gives_the_view_the_width_on_every_step(window):
+    """F11 first, then a step that brings the charts forward: the Results
+    panel stays hidden (the chart gets the width); leaving brings it back."""
+    window.resize(1024, 768)
+    parts = window.lessons
+    assert parts.start("whatif_hyperpav_aliases", 0) is None
+    _present(window, True)
+    parts.player.next()                                  # runs, shows the charts
+    QApplication.processEvents()
+    assert window.tab_name() == "charts"
+    assert not window.results_dock.isVisible()
+    assert not any(d.isVisible() for d in window.docks.values())
+    chart = window.charts_view()
+    assert chart.width() > 0.9 * window.width()
+    assert parts.panel.title.shown_text() == parts.player.lesson.title   # whole, wrapped
+    _present(window, False)
+    assert window.results_dock.isVisible()                # the charts tab's panel is back
+
+
+def test_a_lessons_edits_are_not_unsaved_changes_and_the_ring_hugs_the_card(window):
+    from ui.canvas.items import NODE_H, NODE_W
+
+    parts = window.lessons
+    assert parts.start("db2_skip_sequential", 0) is None   # step 1 sets the table size
+    assert window.editor.undo_stack.isClean()
+    ring = parts.player.driver._ring
+    card = window.scene.node_items[next(nid for nid, n in window.editor.scenario.nodes.items()
+                                        if n.label == "Table space")]
+    rect = ring.rect()
+    assert rect.contains(card.sceneBoundingRect().topLeft())
+    assert rect.height() < NODE_H + 20 and rect.width() < NODE_W + 20
+    parts.player.next()                                   # edits as undo commands, and a run
+    assert window.editor.undo_stack.isClean() and window.editor.undo_stack.canUndo()
+
+
+def test_space_during_a_steps_run_is_queued_once_and_said_on_the_band(window, monkeypatch):
+    parts = window.lessons
+    player = parts.player
+    assert parts.start("whatif_add_ziip", 0) is None
+    seen = []
+    real = window.run_and_wait
+
+    def run_and_wait(*args, **kwargs):
+        if not seen:
+            player.next()                  # quick presses while the step runs
+            seen.append(parts.panel.next_button.text())
+            player.next()
+            seen.append(parts.panel.next_button.text())
+        return real(*args, **kwargs)
+
+    monkeypatch.setattr(window, "run_and_wait", run_and_wait)
+    player.next()                          # step 2 runs
+    assert seen == ["Next queued…", "Queued: wait"]
+    QApplication.processEvents()           # the queued press: step 3 (runs too)
+    assert player.index == 2
+    assert parts.panel.next_button.text() == "Next ▶"
+
+
+def test_first_size_fits_the_available_screen(monkeypatch):
+    from PySide6.QtCore import QRect
+    from PySide6.QtGui import QGuiApplication
+
+    from ui.main_window import first_size
+
+    class Screen:
+        def availableGeometry(self):
+            return QRect(0, 0, 1024, 740)
+
+    class Widget:
+        def screen(self):
+            return Screen()
+
+    monkeypatch.setattr(QGuiApplication, "platformName", staticmethod(lambda: "xcb"))
+    assert first_size(Widget()) == (1024, 740)
+
+
+def test_card_labels_grow_and_wrap_whole_in_presentation():
+    from PySide6.QtGui import QFont, QFontMetricsF
+
+    from ui.canvas.items import NODE_W, label_lines
+
+    font = QFont()
+    font.setPointSizeF(10.5 * 1.5)
+    font.setBold(True)
+    m = QFontMetricsF(font)
+    assert label_lines(m, "Random reader", NODE_W - 4, 2) == ["Random", "reader"]
+    assert label_lines(m, "PROD.HISTORY", NODE_W - 4, 2) == ["PROD.", "HISTORY"]
+    assert label_lines(m, "HSTV01", NODE_W - 4, 2) == ["HSTV01"]
+    long = label_lines(m, "A very long component name indeed", NODE_W - 4, 2)
+    assert len(long) == 2 and long[1].endswith("…")

@@ -286,7 +286,7 @@ class TrackView(ReplayViewBase):
             items.append((style.ORANGE, "record being read from flash", None))
         else:
             items += [(style.ORANGE, "record the drive is positioning to", None),
-                      (style.VERMILLION, "head", None)]
+                      (style.INK, "head", None)]
         items += [(style.GREEN, "page: cache hit", None),
                   (style.VERMILLION, "page: miss, waiting", None),
                   (style.SKY, "page: staged after a miss", None),
@@ -321,8 +321,10 @@ class TrackView(ReplayViewBase):
             d.state, d.state) if narrow else d.state
         label = f"{name}{' · ' if narrow else ': '}{state}"
         pt = style.TEXT_PT - (2 if narrow else 1)
-        if style.width(label, pt, bold=True) > box.width():
-            pt -= 1      # eight drives at 1024 px: "drive 4 · seeks" whole, a point smaller
+        # Eight drives at 1024 px: "drive 4 · seeks" whole, a point or two
+        # smaller (with a margin: the drawn text elides at the box's width).
+        while style.width(label, pt, bold=True) > box.width() - 4 and pt > 7:
+            pt -= 1
         style.text(p, box.x(), box.y() + 2, label, pt, bold=True, w=box.width(),
                    align=Qt.AlignmentFlag.AlignHCenter, colour=style.ORANGE if busy else style.INK)
         where = ("nothing read yet" if not narrow else "—") if d.track < 0 else f"track {d.track}"
@@ -390,7 +392,8 @@ class TrackView(ReplayViewBase):
         half = 7 * length / 18
         side = QPointF(-half * math.sin(ang), -half * math.cos(ang))
         p.setPen(QPen(style.INK, 1))
-        p.setBrush(style.VERMILLION)
+        # Black, not the vermillion of a page that missed: two meanings, two colours.
+        p.setBrush(style.INK)
         p.drawPolygon(QPolygonF([tip, out + side, out - side]))
 
     @staticmethod

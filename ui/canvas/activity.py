@@ -1,4 +1,13 @@
-"""The canvas shows the run: cards tinted by how busy their components are during a replay.
+"""The canvas shows the run: cards tinted by how busy their components are.
+
+Right after a run, and whenever the replay stands at its start, each card
+shows its component's whole-run figure: the busy (or utilisation) percentage
+the results table shows for it (``RunResult.components``), the same number.
+A card whose component has no such figure shows none.
+
+Once the replay is scrubbed or played, the cards show that moment instead,
+and the canvas says so in words ("at 3.2 s of 12.8 s, busy over the last
+100 ms"), not only in a tooltip:
 
 Trace component names are the components' canvas labels (a volume labelled
 ``DB2V01`` is ``"DB2V01"`` in the trace), so :class:`CanvasTint` matches
@@ -22,6 +31,7 @@ from typing import TYPE_CHECKING, Callable
 import numpy as np
 from PySide6.QtCore import QObject
 
+from app.names import format_number
 from app.replay.activity import Activity, component_activity
 from ui.animation.style import fmt_time
 
@@ -44,12 +54,63 @@ BUSY_ROLES = frozenset(("engine", "channel", "volume", "drive", "tape", "buffer"
 ActivityFn = Callable[["ReplayData", str, float], Activity]
 
 
+#: A component's whole-run busy figure in ``RunResult.components`` (percent).
+WHOLE_RUN_FIGURES = ("busy_pct", "utilization_pct")
+
+
 @dataclass(frozen=True)
 class Tint:
-    """What a card shows during a replay: ``level`` 0–1 busy, and a tooltip line."""
+    """What a card shows: ``level`` 0–1 busy, and a tooltip line.
+    ``whole``: a whole-run figure (else a moment of the replay)."""
 
     level: float
     text: str
+    whole: bool = False
+
+    @property
+    def badge(self) -> str:
+        """The percentage in the card's corner: whole numbers, and never
+        "100 %" or "0 %" for a share that is not exactly that."""
+        pct = 100 * self.level
+        if 0 < pct < 1:
+            return "<1 %"
+        if 99 < pct < 100:
+            return "99 %"
+        return f"{pct:.0f} %"
+
+
+def whole_run_tints(scenario, result) -> dict[str, Tint]:
+    """Node id → :class:`Tint` of each component the results table gives a
+    busy figure (the same number, whole run)."""
+    comps = getattr(result, "components", None) or {}
+    out = {}
+    for nid, node in scenario.nodes.items():
+        figures = comps.get(node.label, {})
+        value = next((figures[k] for k in WHOLE_RUN_FIGURES if k in figures), None)
+        if value is not None:
+            out[nid] = Tint(max(0.0, min(float(value) / 100, 1.0)),
+                            f"busy {format_number(float(value))} % over the whole run "
+                            "(as in the results table)", whole=True)
+    return out
+
+
+def short_time(t: float) -> str:
+    """A time as a person reads it on a canvas: three figures at most (3.2 s, 100 ms)."""
+    for unit, scale in (("s", 1.0), ("ms", 1e-3), ("µs", 1e-6)):
+        if abs(t) >= scale or unit == "µs":
+            return f"{format_number(float(f'{t / scale:.3g}'))} {unit}"
+    return f"{t} s"
+
+
+def moment_note(t: float, t0: float, t1: float, window: float) -> str:
+    """What the canvas says while it shows a moment of the replay."""
+    span = t - max(t0, t - window)
+    at = f"at {short_time(t - t0)} of {short_time(t1 - t0)}"
+    return f"{at}, busy over the last {short_time(span)}" if span > 0 else at
+
+
+#: What the canvas says while it shows the whole run's figures.
+WHOLE_RUN_NOTE = "whole run: busy as in the results table"
 
 
 def activity_of(data: "ReplayData", name: str) -> ActivityFn | None:
@@ -118,6 +179,7 @@ class CanvasTint(QObject):
         controller.data_changed.connect(self._on_controller_data_changed)
         controller.time_changed.connect(self._on_controller_time_changed)
         # After every batch of edits but a move, and when a scenario is opened.
+        controller.playing_changed.connect(self._on_controller_playing_changed)
         if document is not None:
             document.changed.connect(self._on_document_changed)
         else:
@@ -138,8 +200,11 @@ class CanvasTint(QObject):
         self._rematch()
 
     def _on_document_changed(self, change) -> None:
-        if change.scenario and not change.moved_only:
+        if (change.scenario and not change.moved_only) or change.run:
             self._rematch()
+
+    def _on_controller_playing_changed(self, _playing: bool) -> None:
+        self._on_controller_time_changed(self.controller.t)
 
     def _rematch(self) -> None:
         data = self.controller.data
@@ -159,8 +224,24 @@ class CanvasTint(QObject):
                         self.matched[nid] = (mine, fn)
         self._on_controller_time_changed(self.controller.t)
 
+    def _result(self):
+        if self.document is None or self.stale:
+            return None
+        return self.document.result
+
+    def showing_moment(self) -> bool:
+        """True while the replay is played or away from its start."""
+        data = self.controller.data
+        return data is not None and (self.controller.playing or self.controller.t > data.t0)
+
     def _on_controller_time_changed(self, t: float) -> None:
         data = self.controller.data
+        result = self._result()
+        whole = whole_run_tints(self.scene.scenario, result) if result is not None else {}
+        self.scene.whole_run_activity = whole
+        if not self.showing_moment():
+            self.scene.set_activity(whole, WHOLE_RUN_NOTE if whole else "")
+            return
         if not self.matched or data is None:
             self.scene.set_activity({})
             return
@@ -174,7 +255,7 @@ class CanvasTint(QObject):
             span = t - max(data.t0, t - window)
             over = f" (over the last {fmt_time(span)})" if span > 0 else ""
             tints[nid] = Tint(level, f"busy {100 * level:.0f} % at t={fmt_time(t)}{over}; now: {now}")
-        self.scene.set_activity(tints)
+        self.scene.set_activity(tints, moment_note(t, data.t0, data.t1, window))
 
 
 def tint_during_replay(scene: "CanvasScene", replay_view,

@@ -19,6 +19,41 @@ from models.drawing import components, config
 from ui.icons import icon_for
 
 NODE_W, NODE_H = 150.0, 92.0
+#: Text size factor of the cards' labels and badges (presentation mode: larger).
+LABEL_SCALE = 1.0
+PRESENT_LABEL_SCALE = 1.5
+
+
+def label_lines(metrics, text: str, width: float, most: int) -> list[str]:
+    """``text`` in at most ``most`` lines of ``width``: broken between words,
+    the last line ending in '…' if the rest does not fit."""
+    lines: list[str] = []
+    words = text.split(" ")
+    while words and len(lines) < most - 1:
+        n = len(words)
+        while n > 1 and metrics.horizontalAdvance(" ".join(words[:n])) > width:
+            n -= 1
+        if metrics.horizontalAdvance(" ".join(words[:n])) > width:
+            # One word wider than the card (PROD.HISTORY): break after a dot.
+            word = words[0]
+            cut = max((i + 1 for i, ch in enumerate(word) if ch in ".-_"
+                       and metrics.horizontalAdvance(word[:i + 1]) <= width), default=0)
+            if not cut or cut == len(word):
+                break
+            lines.append(word[:cut])
+            words = [word[cut:], *words[1:]]
+            continue
+        lines.append(" ".join(words[:n]))
+        words = words[n:]
+    if words:
+        lines.append(metrics.elidedText(" ".join(words), Qt.TextElideMode.ElideRight, int(width)))
+    return lines
+
+
+def set_label_scale(scale: float) -> None:
+    """Card labels and badges at ``scale`` × their desktop size (presentation mode)."""
+    global LABEL_SCALE
+    LABEL_SCALE = float(scale)
 ICON = 50.0
 ISSUE_H = 64.0
 PORT_R = 8.0
@@ -101,41 +136,44 @@ class NodeItem(QGraphicsObject):
         painter.setBrush(fill)
         painter.drawRoundedRect(QRectF(0, 0, NODE_W, NODE_H), 10, 10)
         if activity is not None:
-            self._paint_activity(painter, activity.level)
-        icon_for(node.kind).paint(painter, QRectF((NODE_W - ICON) / 2, 6, ICON, ICON).toRect())
+            self._paint_activity(painter, activity.level, activity.badge)
+        # Presentation mode: a smaller icon leaves two lines for a larger label.
+        icon = ICON if LABEL_SCALE == 1.0 else ICON * 0.66
+        icon_for(node.kind).paint(painter, QRectF((NODE_W - icon) / 2, 5, icon, icon).toRect())
         if kind.is_group:
-            self._paint_count(painter, node)
+            self._paint_count(painter, node, icon)
         font = QFont(painter.font())
-        font.setPointSizeF(10.5)
+        font.setPointSizeF(10.5 * LABEL_SCALE)
         font.setBold(True)
         painter.setFont(font)
         painter.setPen(INK)
-        label_rect = QRectF(4, ICON + 8, NODE_W - 8, NODE_H - ICON - 10)
-        metrics = painter.fontMetrics()
-        text = metrics.elidedText(node.label, Qt.TextElideMode.ElideRight, int(label_rect.width()))
-        painter.drawText(label_rect, Qt.AlignmentFlag.AlignHCenter | Qt.AlignmentFlag.AlignTop, text)
+        label_rect = QRectF(2, icon + 6, NODE_W - 4, NODE_H - icon - 6)
+        lines = label_lines(painter.fontMetrics(), node.label, label_rect.width(),
+                            2 if LABEL_SCALE > 1.0 else 1)
+        painter.drawText(label_rect, Qt.AlignmentFlag.AlignHCenter | Qt.AlignmentFlag.AlignTop,
+                         "\n".join(lines))
         issues = self.scene().issues_for(self.node_id)
         if issues:
             self._paint_issue(painter, "⚠ " + issues[0] + (f" (+{len(issues) - 1} more)" if len(issues) > 1 else ""))
 
-    def _paint_count(self, painter, node) -> None:
+    def _paint_count(self, painter, node, icon: float) -> None:
         """A group card says how many it stands for: "×100" beside its icon."""
         try:
             count = len(config.members_of(node))
         except ValueError:
             count = int(node.properties.get("count", 0) or 0)
         font = QFont(painter.font())
-        font.setPointSizeF(10.0)
+        font.setPointSizeF(10.0 * LABEL_SCALE)
         font.setBold(True)
         painter.setFont(font)
-        rect = QRectF(6, 8, (NODE_W - ICON) / 2 - 8, 20)
+        rect = QRectF(6, 8, (NODE_W - icon) / 2 - 8, 20 * LABEL_SCALE)
         painter.setPen(Qt.PenStyle.NoPen)
         painter.setBrush(QColor("#37474f"))
         painter.drawRoundedRect(rect, 6, 6)
         painter.setPen(QColor("#ffffff"))
         painter.drawText(rect, Qt.AlignmentFlag.AlignCenter, f"×{count}")
 
-    def _paint_activity(self, painter, level: float) -> None:
+    def _paint_activity(self, painter, level: float, badge_text: str) -> None:
         """A ring as strong as the busy share, and the share in a corner badge."""
         if level > 0:
             ring = QColor(BUSY)
@@ -144,15 +182,16 @@ class NodeItem(QGraphicsObject):
             painter.setBrush(Qt.BrushStyle.NoBrush)
             painter.drawRoundedRect(QRectF(-1, -1, NODE_W + 2, NODE_H + 2), 10, 10)
         font = QFont(painter.font())
-        font.setPointSizeF(8.5)
+        font.setPointSizeF(8.5 * LABEL_SCALE)
         font.setBold(True)
         painter.setFont(font)
-        badge = QRectF(NODE_W - 44, 4, 40, 16)
+        width = max(40.0, painter.fontMetrics().horizontalAdvance(badge_text) + 12)
+        badge = QRectF(NODE_W - width - 4, 4, width, 16 * LABEL_SCALE)
         painter.setPen(Qt.PenStyle.NoPen)
         painter.setBrush(BUSY if level >= 0.5 else QColor("#ffffff"))
         painter.drawRoundedRect(badge, 8, 8)
         painter.setPen(QColor("#ffffff") if level >= 0.5 else INK)
-        painter.drawText(badge, Qt.AlignmentFlag.AlignCenter, f"{100 * level:.0f} %")
+        painter.drawText(badge, Qt.AlignmentFlag.AlignCenter, badge_text)
 
     def _paint_issue(self, painter, text: str) -> None:
         rect = QRectF(-2, NODE_H + 4, NODE_W + 4, ISSUE_H - 4)

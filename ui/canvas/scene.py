@@ -8,6 +8,8 @@ one move command, a drag from a port onto another component becomes a link
 """
 from __future__ import annotations
 
+from contextlib import contextmanager
+
 from PySide6.QtCore import QLineF, QPointF, QRectF, Qt, Signal
 from PySide6.QtGui import QColor, QPen
 from PySide6.QtWidgets import QGraphicsLineItem, QGraphicsScene, QToolTip
@@ -50,6 +52,10 @@ class CanvasScene(QGraphicsScene):
         self._issues_by_node: dict[str | None, list[str]] = {}
         # Replay activity per component (ui.canvas.activity.Tint), set by CanvasTint.
         self._activity: dict[str, object] = {}
+        #: What the tints show, said on the canvas ("at 3.2 s of 12.8 s, …").
+        self.activity_note = ""
+        #: The whole run's tints (exports show these whatever the replay's moment).
+        self.whole_run_activity: dict[str, object] = {}
         # Links at each component, so a moved component redraws only its own.
         self._links_at: dict[str, set[str]] = {}
         self._link_from: str | None = None
@@ -78,7 +84,7 @@ class CanvasScene(QGraphicsScene):
         self.link_items.clear()
         self._links_at.clear()
         self._issues, self._issues_by_node = [], {}
-        self._activity = {}
+        self._activity, self.whole_run_activity, self.activity_note = {}, {}, ""
         self.setSceneRect(_MIN_RECT)
         self.scenario = scenario
         for name in _CALLBACKS:
@@ -177,8 +183,13 @@ class CanvasScene(QGraphicsScene):
         """Problems attached to one component, for drawing next to it."""
         return list(self._issues_by_node.get(node_id, ()))
 
-    def set_activity(self, tints: dict) -> None:
-        """Show replay activity: node id → :class:`~ui.canvas.activity.Tint`; others plain."""
+    def set_activity(self, tints: dict, note: str = "") -> None:
+        """Show activity: node id → :class:`~ui.canvas.activity.Tint`; others
+        plain. ``note`` says on the canvas what the tints show (which moment)."""
+        if note != self.activity_note:
+            self.activity_note = note
+            for view in self.views():
+                view.viewport().update()
         old, self._activity = self._activity, {nid: tint for nid, tint in tints.items()
                                                if nid in self.node_items}
         for nid in set(old) | set(self._activity):
@@ -192,6 +203,16 @@ class CanvasScene(QGraphicsScene):
             item.setToolTip(tip if now is None else f"{tip}<br><b>{now.text}</b>")
             if before is None or now is None or round(before.level, 2) != round(now.level, 2):
                 item.update()
+
+    @contextmanager
+    def whole_run_shown(self):
+        """Show the whole run's figures for the time of the block (exports)."""
+        saved = (dict(self._activity), self.activity_note)
+        self.set_activity(self.whole_run_activity)
+        try:
+            yield
+        finally:
+            self.set_activity(*saved)
 
     def activity_for(self, node_id: str):
         """The replay tint of one component (None: not traced, or no current run)."""

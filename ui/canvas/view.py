@@ -1,7 +1,7 @@
 """The canvas view: accepts palette drops, zooms, pans and rubber-band selects."""
 from __future__ import annotations
 
-from PySide6.QtCore import QPointF, Qt, Signal
+from PySide6.QtCore import QPoint, QPointF, Qt, Signal
 from PySide6.QtGui import QPainter
 from PySide6.QtWidgets import QGraphicsView
 
@@ -25,6 +25,10 @@ class CanvasView(QGraphicsView):
         self.setDragMode(QGraphicsView.DragMode.RubberBandDrag)
         self.setTransformationAnchor(QGraphicsView.ViewportAnchor.AnchorUnderMouse)
         self.setViewportUpdateMode(QGraphicsView.ViewportUpdateMode.BoundingRectViewportUpdate)
+        # The activity note sits on the viewport, not the drawing: repaint it
+        # whole when the drawing scrolls under it.
+        for bar in (self.horizontalScrollBar(), self.verticalScrollBar()):
+            bar.valueChanged.connect(self._on_scrolled)
         self._pan_from: QPointF | None = None
         # After "fit", keep the whole scenario in view as the window or the
         # docks change size, until the user zooms by hand.
@@ -55,6 +59,10 @@ class CanvasView(QGraphicsView):
         self.dropped.emit(node_id)
 
     # ---- zoom and pan --------------------------------------------------
+    def _on_scrolled(self, _value: int) -> None:
+        if getattr(self.scene(), "activity_note", ""):
+            self.viewport().update()
+
     def zoom(self, factor: float) -> None:
         """Zoom by ``factor`` within 25 %–400 %."""
         self._set_fitted(False)
@@ -156,9 +164,36 @@ def _draw_empty_hint(view: QGraphicsView, painter: QPainter) -> None:
     painter.restore()
 
 
+def _draw_activity_note(view: QGraphicsView, painter: QPainter) -> None:
+    """Which figures the cards show (the whole run, or a moment of the
+    replay), at the top of the viewport: on the canvas, not in a tooltip."""
+    from PySide6.QtGui import QColor, QFont
+
+    note = getattr(view.scene(), "activity_note", "")
+    if not note:
+        return
+    painter.save()
+    painter.resetTransform()
+    font = QFont(painter.font())
+    font.setPointSizeF(getattr(view, "note_pt", 10.0))
+    font.setBold(True)
+    painter.setFont(font)
+    metrics = painter.fontMetrics()
+    text = metrics.elidedText(note, Qt.TextElideMode.ElideRight, view.viewport().width() - 24)
+    box = metrics.boundingRect(text).adjusted(-8, -4, 8, 4)
+    box.moveTopLeft(view.viewport().rect().topLeft() + QPoint(8, 8))
+    painter.setPen(Qt.PenStyle.NoPen)
+    painter.setBrush(QColor(255, 255, 255, 230))
+    painter.drawRoundedRect(box, 6, 6)
+    painter.setPen(QColor("#b3261e"))
+    painter.drawText(box, Qt.AlignmentFlag.AlignCenter, text)
+    painter.restore()
+
+
 def _draw_foreground(self, painter: QPainter, rect) -> None:
     QGraphicsView.drawForeground(self, painter, rect)
     _draw_empty_hint(self, painter)
+    _draw_activity_note(self, painter)
 
 
 CanvasView.drawForeground = _draw_foreground

@@ -16,6 +16,7 @@ from PySide6.QtWidgets import (QAbstractItemView, QDialog, QHBoxLayout, QHeaderV
                                QVBoxLayout, QWidget)
 
 from app import names
+from app.names import format_number
 from app.worker import TaskRunner
 from models import experiments
 from models.studies import calibration
@@ -115,7 +116,7 @@ def published_rows(experiment: str, evaluator: calibration.Evaluator | None = No
         if v.model is None:
             rows.append((case, metric, _expected(t["expect"]), "—", v.error or "", "not run"))
         else:
-            rows.append((case, metric, _expected(t["expect"]), f"{v.model:.4g}",
+            rows.append((case, metric, _expected(t["expect"]), format_number(v.model),
                          _deviation(v.model, t["expect"]), "PASS" if v.ok else "FAIL"))
     return rows
 
@@ -156,8 +157,14 @@ class PublishedTable(QTableWidget):
                     item.setForeground(Qt.GlobalColor.white)
                     item.setBackground(_brush(colours[text]))
                 self.setItem(r, c, item)
-        self.resizeColumnsToContents()
-        self.horizontalHeader().setSectionResizeMode(4, QHeaderView.ResizeMode.Stretch)
+        # The figure's long description wraps in the room left; the key
+        # columns (published, model, deviation, verdict) always show whole.
+        head = self.horizontalHeader()
+        for c in range(self.columnCount()):
+            head.setSectionResizeMode(c, QHeaderView.ResizeMode.Stretch if c == 1
+                                      else QHeaderView.ResizeMode.ResizeToContents)
+        self.setWordWrap(True)
+        self.resizeRowsToContents()
 
 
 def _brush(colour: str):

@@ -8,7 +8,7 @@ colour blindness and in greyscale print.
 from __future__ import annotations
 
 import pyqtgraph as pg
-from PySide6.QtGui import QColor, QFont
+from PySide6.QtGui import QColor, QFont, QFontMetricsF
 
 TICK_PT = 13
 LABEL_PT = 15
@@ -83,18 +83,42 @@ def no_si_prefix(axis: pg.AxisItem) -> None:
     axis.picture = None
 
 
-def set_title(plot: pg.PlotItem, title: str, scope: str = "") -> None:
+def fit_title(title: str, width: float | None) -> tuple[list[str], float]:
+    """The title's lines and point size to fit ``width`` pixels: one line,
+    a smaller size down to 80 %, else two lines (broken at the middle word)."""
+    size = TITLE_PT
+    if not title or not width or width <= 0:
+        return [title], size
+    full = QFontMetricsF(font(TITLE_PT, bold=True)).horizontalAdvance(title)
+    if full <= width:
+        return [title], size
+    if full * 0.8 <= width:
+        return [title], TITLE_PT * width / full
+    words = title.split(" ")
+    best = min(range(1, len(words)), default=0,
+               key=lambda i: abs(len(" ".join(words[:i])) - len(" ".join(words[i:]))))
+    if not best:
+        return [title], TITLE_PT * 0.8
+    lines = [" ".join(words[:best]), " ".join(words[best:])]
+    widest = max(QFontMetricsF(font(TITLE_PT, bold=True)).horizontalAdvance(x) for x in lines)
+    return lines, min(TITLE_PT, TITLE_PT * width / widest) if widest > width else TITLE_PT
+
+
+def set_title(plot: pg.PlotItem, title: str, scope: str = "", width: float | None = None) -> None:
     """The chart's title, and under it in smaller type the slice of the run
-    it shows (``scope``); an empty title with no scope hides the title row."""
+    it shows (``scope``); an empty title with no scope hides the title row.
+    Given the ``width`` it has, a long title shrinks a little or wraps onto a
+    second line rather than being cut off."""
     if not title and not scope:
         plot.setTitle(None)
         return
-    text = f"<b>{title}</b>" if title else ""
+    lines, size = fit_title(title, width)
+    text = "<br>".join(f"<b>{line}</b>" for line in lines) if title else ""
     if scope:
         text += ("<br>" if title else "") + f"<span style='font-size:{pt(TICK_PT)};'>{scope}</span>"
-    plot.setTitle(text, size=pt(TITLE_PT), color=FOREGROUND)
+    plot.setTitle(text, size=pt(size), color=FOREGROUND)
     # pyqtgraph gives the title row 30 px: room for one line only.
-    rows = (1 if title else 0) + (1 if scope else 0)
+    rows = (len(lines) if title else 0) + (1 if scope else 0)
     height = round(SCALE * (34 if rows == 1 and title
                             else 28 + 24 * (rows - 1) + (0 if title else 6)))
     plot.titleLabel.setMaximumHeight(height)

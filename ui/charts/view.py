@@ -7,6 +7,8 @@ a full-scale trace of hundreds of thousands of rows stays responsive.
 """
 from __future__ import annotations
 
+import math
+
 import numpy as np
 import pyqtgraph as pg
 from PySide6.QtCore import Signal
@@ -67,6 +69,7 @@ class ChartWidget(pg.PlotWidget):
         self._title_shown = True
         style.style_plot(item, data.title, _label(data.x_label, data.x_unit),
                          _label(data.y_label, data.y_unit), data.scope)
+        self._fit_title()
         legend = item.addLegend(offset=(-10, 10), labelTextSize=style.pt(style.LEGEND_PT),
                                 brush=pg.mkBrush(255, 255, 255, 220), pen=pg.mkPen("#888888"))
         legend.setLabelTextColor(style.FOREGROUND)
@@ -81,7 +84,7 @@ class ChartWidget(pg.PlotWidget):
         if len(data.series) < 2 and "span" not in kinds:
             item.legend.hide()
         if not kinds & {"bar", "stack", "span"}:
-            item.enableAutoRange(axis="y")
+            self._y_from_zero(item, data)
         # Bars and spans keep the ranges they set: room above for the value labels.
 
     def clear_data(self) -> None:
@@ -95,6 +98,22 @@ class ChartWidget(pg.PlotWidget):
         self._curves = []
         self._buffers = []
 
+    @staticmethod
+    def _y_from_zero(item: pg.PlotItem, data: ChartData) -> None:
+        """A line chart's value axis from zero (or the lowest value, if below),
+        with headroom above the highest line for the legend."""
+        ys = [np.asarray(s.y, dtype=float) for s in data.series if len(s.y)]
+        ys = [y[np.isfinite(y)] for y in ys]
+        ys = [y for y in ys if len(y)]
+        if not ys:
+            item.enableAutoRange(axis="y")
+            return
+        lo = min(0.0, min(float(y.min()) for y in ys))
+        hi = max(float(y.max()) for y in ys)
+        if hi <= lo:
+            hi = lo + 1.0
+        item.setYRange(lo, hi + HEADROOM * (hi - lo), padding=0)
+
     def restyle(self) -> None:
         """Draw the data again at the current style scale (presentation mode on or off)."""
         if self.data is not None:
@@ -107,8 +126,22 @@ class ChartWidget(pg.PlotWidget):
         """Show or hide the title row (a slide carries the title itself; the
         slice of the run a chart shows stays under it either way)."""
         self._title_shown = shown
+        self._fit_title()
+
+    def _fit_title(self) -> None:
+        """The title at the chart's width: a little smaller, or on two lines,
+        never cut off (half a Compare tab, a projector)."""
         if self.data is not None:
-            style.set_title(self.getPlotItem(), self.data.title if shown else "", self.data.scope)
+            style.set_title(self.getPlotItem(), self.data.title if self._title_shown else "",
+                            self.data.scope, width=self.width() - 24)
+
+    def resizeEvent(self, event) -> None:  # noqa: N802 (Qt's name)
+        super().resizeEvent(event)
+        # (Called while pyqtgraph builds the widget, before ``data`` exists.)
+        if self.__dict__.get("data") is not None \
+                and self.__dict__.get("_fitted_width") != self.width():
+            self._fitted_width = self.width()
+            self._fit_title()
 
     def _draw_lines(self, item: pg.PlotItem, data: ChartData) -> None:
         while len(self._buffers) < len(data.series):
@@ -193,10 +226,17 @@ def _experiment_title(name: str) -> str:
         return "an unknown experiment"
 
 
+#: Room above a line chart's highest value, as a share of its range (the legend sits there).
+HEADROOM = 0.25
+
+
 def _short(v: float) -> str:
     """A value label: 3 significant digits, thousands separated."""
     if abs(v) >= 1000:
         return f"{v:,.0f}"
+    if v and abs(v) < 1e-4:        # a decimal, never "1.73e-05"
+        digits = 2 - math.floor(math.log10(abs(v)))
+        return f"{v:.{digits}f}".rstrip("0").rstrip(".")
     return f"{v:.3g}"
 
 

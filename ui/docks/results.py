@@ -4,25 +4,16 @@ It only shows a :class:`~models.core.run.RunResult`; it never computes anything.
 """
 from __future__ import annotations
 
+import html
+
 from PySide6.QtCore import Qt
 from PySide6.QtWidgets import (QAbstractItemView, QHeaderView, QLabel, QScrollArea,
                                QTableWidget, QTableWidgetItem, QVBoxLayout, QWidget)
 
-from app.names import words
+from app.names import format_number, words  # noqa: F401 (format_number: shared)
 from models import experiments
 from models.studies.replicate import Replicated
 from models.core.run import RunResult, Table
-
-
-def format_number(v) -> str:
-    """Metric values: 4 significant figures, thousands separated."""
-    if isinstance(v, bool) or not isinstance(v, (int, float)):
-        return str(v)
-    if v == 0:
-        return "0"
-    if abs(v) >= 1000:
-        return f"{v:,.0f}"
-    return f"{v:.4g}"
 
 
 class ResultsPanel(QScrollArea):
@@ -56,11 +47,19 @@ class ResultsPanel(QScrollArea):
         layout.addWidget(self.headline)
         layout.addStretch(1)
 
-    def show_result(self, result: RunResult) -> None:
-        """Show a finished run's metrics and report tables."""
+    def show_result(self, result: RunResult, title: str | None = None) -> None:
+        """Show a finished run's metrics and report tables (``title``: the
+        drawing's own name, shown before the experiment's)."""
         layout = self._page()
         exp = experiments.get(result.experiment)
-        self.headline = QLabel(f"<b>{exp.title}</b> — seed {result.seed}")
+        if title and not title.startswith(exp.title):
+            head = f"<b>{html.escape(title)}</b> — {exp.title}, seed {result.seed}"
+        elif title:
+            head = f"<b>{html.escape(title)}</b> — seed {result.seed}"
+        else:
+            head = f"<b>{exp.title}</b> — seed {result.seed}"
+        self.headline = QLabel(head)
+        self.headline.setWordWrap(True)
         self.headline.setObjectName("resultsHeadline")
         layout.addWidget(self.headline)
         self._metrics(layout, exp, ("Metric", "Value"),

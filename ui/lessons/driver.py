@@ -68,11 +68,12 @@ class AppDriver:
     def scenario(self):
         return self.editor.scenario
 
-    def restore(self, scenario, message: str) -> bool:
+    def restore(self, scenario, message: str, opened: dict | None = None) -> bool:
         """Put ``scenario`` on the canvas without the 'save changes?' question
-        (a lesson's drawing is the lesson's, and Reset step means it)."""
+        (a lesson's drawing is the lesson's, and Reset step means it);
+        ``opened``: the lesson's case, what its runs' changes count from."""
         self.editor.undo_stack.setClean()
-        return self.window.open_scenario(scenario, message)
+        return self.window.open_scenario(scenario, message, opened)
 
     def apply(self, step, text: str = "Lesson step") -> None:
         """A step's set/add/remove as undo commands, one Undo for the step."""
@@ -82,6 +83,9 @@ class AppDriver:
             self._apply(step)
         finally:
             stack.endMacro()
+        # The lesson's own edits are not the user's unsaved changes (Undo
+        # still takes the step back).
+        stack.setClean()
 
     def _apply(self, step) -> None:
         ed, sc = self.editor, self.scenario
@@ -167,7 +171,9 @@ class AppDriver:
         item = scene.node_items.get(node.id) if node is not None else None
         if item is None:
             return False
-        rect = item.sceneBoundingRect().adjusted(-10, -10, 10, 10)
+        # The card itself (its shape), not the room its bounding box keeps
+        # for a problem line below it: the ring hugs what the class looks at.
+        rect = item.mapRectToScene(item.shape().boundingRect()).adjusted(-7, -7, 7, 7)
         self._ring = QGraphicsRectItem(rect)
         self._ring.setPen(QPen(HIGHLIGHT, 6))
         self._ring.setZValue(1000)

@@ -16,7 +16,7 @@ from __future__ import annotations
 
 import weakref
 
-from PySide6.QtCore import QEvent, QObject, Qt, Signal
+from PySide6.QtCore import QEvent, QObject, Qt, QTimer, Signal
 from PySide6.QtGui import QAction, QKeySequence, QPainter
 from PySide6.QtWidgets import (QAbstractSpinBox, QApplication, QComboBox, QDockWidget,
                                QHBoxLayout, QLabel, QLineEdit, QMenu, QPlainTextEdit,
@@ -29,7 +29,16 @@ from ui.lessons.driver import AppDriver, drawing
 
 class ElidedLabel(QLabel):
     """A one-line label that ends in '…' when it is narrower than its text;
-    the whole text is its tooltip."""
+    the whole text is its tooltip. :meth:`set_wrap` makes it wrap instead
+    (presentation mode: a title the room reads whole)."""
+
+    _wrap = False
+
+    def set_wrap(self, wrap: bool) -> None:
+        self._wrap = wrap
+        self.setWordWrap(wrap)
+        self.updateGeometry()
+        self.update()
 
     def setText(self, text: str) -> None:  # noqa: N802 (Qt's name)
         super().setText(text)
@@ -37,10 +46,15 @@ class ElidedLabel(QLabel):
 
     def shown_text(self) -> str:
         """The text as painted at the label's current width."""
+        if self._wrap:
+            return self.text()
         return self.fontMetrics().elidedText(self.text(), Qt.TextElideMode.ElideRight,
                                              self.contentsRect().width())
 
     def paintEvent(self, event) -> None:  # noqa: N802 (Qt's name)
+        if self._wrap:
+            super().paintEvent(event)
+            return
         painter = QPainter(self)
         painter.setPen(self.palette().color(self.foregroundRole()))
         painter.drawText(self.contentsRect(), int(self.alignment()) | int(Qt.AlignmentFlag.AlignVCenter),
@@ -54,6 +68,8 @@ class LessonPlayer(QObject):
     step_changed = Signal(int)
     #: A lesson was started (or stopped: None).
     lesson_changed = Signal(object)
+    #: What the Next button says while a step is still being shown ("" when idle).
+    pending_changed = Signal(str)
 
     def __init__(self, window) -> None:
         super().__init__(window)
@@ -66,6 +82,10 @@ class LessonPlayer(QObject):
         self.moment_t: float | None = None
         self.problem = ""
         self._busy = False
+        #: The runs the lesson has shown, by run step (the captions' figures).
+        self.results: dict = {}
+        #: Next pressed while a step was still running: done when it ends.
+        self._queued = False
         window.run_finished.connect(self._on_window_run_finished)
 
     def _on_window_run_finished(self, result) -> None:
@@ -88,6 +108,7 @@ class LessonPlayer(QObject):
     def start(self, lesson: lessons_mod.Lesson, step: int = 0) -> None:
         self.lesson = lesson
         self.index = -1
+        self.results = {}
         self.lesson_changed.emit(lesson)
         self.go(step)
 
@@ -98,10 +119,23 @@ class LessonPlayer(QObject):
         self.lesson_changed.emit(None)
 
     def next(self) -> None:
+        """The next step; pressed while a step still runs, it waits for it
+        (once: more presses are refused, and the band says so)."""
+        if self._busy:
+            if not self._queued:
+                self._queued = True
+                self.pending_changed.emit("Next queued…")
+            else:
+                self.window.say("Still running this step: Next is already queued.")
+                self.pending_changed.emit("Queued: wait")
+            return
         if self.lesson is not None and self.index + 1 < len(self.lesson.steps):
             self.go(self.index + 1)
 
     def back(self) -> None:
+        if self._busy:
+            self.window.say("Still running this step: Back waits until it is shown.")
+            return
         if self.lesson is not None and self.index > 0:
             self.go(self.index - 1)
 
@@ -117,11 +151,16 @@ class LessonPlayer(QObject):
         if lesson is None or self._busy or not 0 <= index < len(lesson.steps):
             return
         self._busy = True
+        self.pending_changed.emit("Running…" if lesson.run_needed(index) is not None else "")
         try:
             self._enter(lesson, index, forward=(index == self.index + 1 and not fresh))
         finally:
             self._busy = False
         self.step_changed.emit(index)
+        self.pending_changed.emit("")
+        if self._queued:
+            self._queued = False
+            QTimer.singleShot(0, self.next)
 
     # ---- one step -----------------------------------------------------------
     def _enter(self, lesson, index: int, forward: bool) -> None:
@@ -136,7 +175,8 @@ class LessonPlayer(QObject):
         if forward and index > 0 and d.document() == drawing(lesson.document_at(index - 1)):
             d.apply(step, f"Lesson step {index + 1}")
         if d.document() != want:
-            d.restore(lesson.scenario_at(index), f"Lesson: {lesson.title}, step {index + 1}")
+            d.restore(lesson.scenario_at(index), f"Lesson: {lesson.title}, step {index + 1}",
+                      lesson.opened_document())
             self._run_drawing = None
         self.index = index
         run = lesson.run_needed(index)
@@ -148,6 +188,8 @@ class LessonPlayer(QObject):
                 self._run_drawing = want
             else:
                 self.problem = "The run did not finish: see the status bar."
+        if run is not None and self.result is not None and self._run_drawing == want:
+            self.results[run] = self.result
         view = lesson.view_at(index)
         d.show_view(view)
         part = lesson.part_at(index)
@@ -183,6 +225,25 @@ class LessonPlayer(QObject):
         if self.problem:
             self.window.say(self.problem)
 
+    def caption(self, index: int) -> str:
+        """Step ``index``'s caption with its figures from the lesson's runs.
+
+        A figure of a run this showing of the lesson has not made (the class
+        jumped past it) comes from the same run made headless.
+        """
+        from app import lesson_figures
+
+        lesson = self.lesson
+        for fig in lesson.figures[index].values():
+            for j in fig.steps:
+                if j not in self.results:
+                    try:
+                        self.results[j] = lesson_figures.run_step(lesson, j)
+                    except ValueError as exc:
+                        self.problem = f"The run of step {j + 1} fails: {exc}"
+                        self.results[j] = None
+        return lesson_figures.step_text(lesson, index, self.results)
+
     def state(self) -> dict:
         """What the step shows (tests): drawing, run, moment, view, highlight."""
         return {"step": self.index, "drawing": self.driver.document(),
@@ -207,6 +268,7 @@ class LessonPanel(QWidget):
         self.caption = QLabel()
         self.caption.setObjectName("lessonCaption")
         self.caption.setWordWrap(True)
+        self.caption.setAlignment(Qt.AlignmentFlag.AlignLeft | Qt.AlignmentFlag.AlignTop)
         self.caption.setTextInteractionFlags(Qt.TextInteractionFlag.TextSelectableByMouse)
         self.where = QLabel()
         self.back_button = QPushButton("◀ Back")
@@ -225,6 +287,7 @@ class LessonPanel(QWidget):
         self.next_button.clicked.connect(lambda _=False: player.next())
         self.reset_button.clicked.connect(lambda _=False: player.reset_step())
         self.close_button.clicked.connect(lambda _=False: player.stop())
+        player.pending_changed.connect(self._on_player_pending_changed)
         self.jump.activated.connect(player.go)
         # One row of title and controls above the caption: the band stays
         # low, so the view above it keeps its height at 1024×768.
@@ -254,9 +317,13 @@ class LessonPanel(QWidget):
             return  # a resize that changes nothing restyles nothing
         self._look = (large, scale)
         cap, small = round(16 * scale), round(13 * scale)
-        self.caption.setMinimumHeight(round(112 * scale) if large else 56)
-        # The jump list shows the step number; the title gets the room.
-        self.where.setVisible(not large)
+        self._caption_h = round(112 * scale) if large else 56
+        self._fit_caption()
+        # A room reads "Step 3 of 6" and the whole title (wrapped); the keys
+        # move through the steps, so the jump list gives its width up.
+        self.where.setVisible(True)
+        self.jump.setVisible(not large)
+        self.title.set_wrap(large)
         if large:
             self.setStyleSheet(
                 "#lessonPanel { background: #000000; }"
@@ -271,6 +338,39 @@ class LessonPanel(QWidget):
                 "#lessonPanel { background: #fffbe6; }"
                 "#lessonTitle { color: #6d4c00; font-size: 11pt; font-weight: bold; }"
                 "#lessonCaption { color: #1d2733; font-size: 13pt; }")
+
+    def _fit_caption(self) -> None:
+        """Room for the whole caption at the band's width: the band grows
+        rather than cut the last line of a long step off."""
+        from PySide6.QtGui import QTextDocument
+
+        width = max(self.caption.width(), self.width() - 20, 200)
+        need = 0
+        if self.caption.text():
+            doc = QTextDocument()
+            doc.setDefaultFont(self.caption.font())
+            doc.setHtml(self.caption.text())
+            doc.setTextWidth(width)
+            need = round(doc.size().height()) + 4
+        height = max(getattr(self, "_caption_h", 56), need)
+        if height == self.caption.minimumHeight():
+            return
+        self.caption.setMinimumHeight(height)
+        # The band takes the height the caption needs, and gives it back to
+        # the view on a shorter step.
+        dock = self.parentWidget()
+        window = dock.parentWidget() if dock is not None else None
+        if isinstance(dock, QDockWidget) and hasattr(window, "resizeDocks"):
+            window.resizeDocks([dock], [self.minimumSizeHint().height()],
+                               Qt.Orientation.Vertical)
+
+    def resizeEvent(self, event) -> None:  # noqa: N802 (Qt's name)
+        super().resizeEvent(event)
+        self._fit_caption()
+
+    def _on_player_pending_changed(self, text: str) -> None:
+        """While a step runs the Next button says so (and that a press waits)."""
+        self.next_button.setText(text or "Next ▶")
 
     def _on_lesson(self, lesson) -> None:
         self.jump.clear()
@@ -287,7 +387,7 @@ class LessonPanel(QWidget):
         if lesson is None:
             return
         step = lesson.steps[index]
-        text = step.caption
+        text = self.player.caption(index)
         if step.kind == "question":
             text = f"<b>Question.</b> {text}<br><i>Next: the answer.</i>"
         elif step.kind == "answer":
@@ -295,6 +395,7 @@ class LessonPanel(QWidget):
         if self.player.problem:
             text += f"<br><span style='color:#c62828'>{self.player.problem}</span>"
         self.caption.setText(text)
+        self._fit_caption()
         self.where.setText(f"Step {index + 1} of {len(lesson.steps)}")
         self.jump.setCurrentIndex(index)
         self.back_button.setEnabled(index > 0)
