@@ -11,6 +11,7 @@ local sweep writes what finished and leaves no process behind.
 from __future__ import annotations
 
 import csv
+import gc
 import http.server
 import os
 import signal
@@ -184,6 +185,17 @@ def test_a_web_server_is_not_a_scheduler(tmp_path, capsys):
     assert err[-1] == (f"zperflab: error: {address} is not a Dask scheduler (it did not greet "
                        "as one within 5 s); the scheduler's port is usually 8786")
     assert took < 30
+    assert not (tmp_path / "s.csv").exists()
+
+
+def test_an_address_nobody_listens_on_is_one_line(tmp_path, capfd):
+    address = f"tcp://127.0.0.1:{_free_port()}"
+    assert cli.main([*GRID, "--dask", address, "--csv", str(tmp_path / "s.csv")]) == 2
+    gc.collect()                        # a half-made Dask client printed a trace here
+    err = capfd.readouterr().err.strip().splitlines()
+    assert err[-1] == f"zperflab: error: cannot reach the Dask scheduler at {address}: " \
+                      "Connection refused"
+    _no_trace("\n".join(err))
     assert not (tmp_path / "s.csv").exists()
 
 
