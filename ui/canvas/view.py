@@ -30,8 +30,13 @@ class CanvasView(QGraphicsView):
         # docks change size, until the user zooms by hand, or an edit puts a
         # component outside the view (the scroll bars come back to reach it).
         self._keep_fitted = False
-        scene.editor.undo_stack.indexChanged.connect(
-            lambda _i: QTimer.singleShot(0, self._leave_fit_if_outgrown))
+        # Checked once the edit is drawn; the timer dies with the view, and
+        # its connection with it.
+        self._fit_check = QTimer(self)
+        self._fit_check.setSingleShot(True)
+        self._fit_check.setInterval(0)
+        self._fit_check.timeout.connect(self._leave_fit_if_outgrown)
+        scene.editor.undo_stack.indexChanged.connect(self._on_undo_stack_index_changed)
         # The empty canvas's hint goes as the first component comes (and back).
         scene.changed.connect(lambda _r: self.viewport().update()
                               if len(scene.node_items) <= 1 else None)
@@ -85,6 +90,9 @@ class CanvasView(QGraphicsView):
         if self.verticalScrollBarPolicy() != policy:
             self.setVerticalScrollBarPolicy(policy)
             self.setHorizontalScrollBarPolicy(policy)
+
+    def _on_undo_stack_index_changed(self, _index: int) -> None:
+        self._fit_check.start()
 
     def _leave_fit_if_outgrown(self) -> None:
         if not self._keep_fitted or self.scene() is None:
