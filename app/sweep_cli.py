@@ -186,10 +186,13 @@ def cmd_sweep(args: argparse.Namespace) -> int:
     except pool.ClusterError as exc:
         return fail(str(exc))
     except ParamError as exc:
-        return fail(str(exc))
+        return _salvage(args, spec, checkpoint, "a point failed", fail(str(exc)))
     except NotImplementedYet as exc:
         print(f"zperflab: {exc}", file=sys.stderr)
-        return 3
+        return _salvage(args, spec, checkpoint, "a point failed", 3)
+    except Exception:
+        _salvage(args, spec, checkpoint, "an internal error stopped it", 0)
+        raise
     finally:
         progress.done()
     rows = grid_rows(spec, results)
@@ -205,6 +208,23 @@ def cmd_sweep(args: argparse.Namespace) -> int:
         return status
     print(f"zperflab: {combos} points ({len(points)} runs) in {took:.1f} s", file=sys.stderr)
     return 0
+
+
+def _salvage(args, spec: GridSpec, checkpoint: "_Checkpoint", why: str, status: int) -> int:
+    """After a failure: the --csv file gets the finished points, marked partial
+    (it may hold a checkpoint already, which must not pass for the sweep's
+    end); with nothing finished and no checkpoint, an old file stays as it was."""
+    rows, total = grid_rows(spec, checkpoint.results), checkpoint.total
+    if not checkpoint.on or not (rows or checkpoint.written):
+        return status
+    try:
+        _write(args, spec, rows, total, why)
+    except OSError as exc:
+        print(f"zperflab: error: {shorten(str(exc), 300)}", file=sys.stderr)
+        return status
+    print(f"zperflab: {why}: wrote the {len(rows)} of {total} points that finished to "
+          f"{args.csv}", file=sys.stderr)
+    return status
 
 
 def _keep(results: list, partial: list | None) -> None:
@@ -246,6 +266,7 @@ class _Checkpoint:
         self.on = bool(args.csv and args.csv != "-")
         self.args, self.spec, self.results, self.total = args, spec, results, total
         self.last = time.monotonic()
+        self.written = False
 
     def maybe(self) -> None:
         now = time.monotonic()
@@ -256,6 +277,7 @@ class _Checkpoint:
         if rows and len(rows) < self.total:
             try:
                 _write(self.args, self.spec, rows, self.total, "still running when written")
+                self.written = True
             except OSError:
                 pass            # the final write reports it; the sweep goes on
 

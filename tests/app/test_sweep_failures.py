@@ -11,6 +11,7 @@ local sweep writes what finished and leaves no process behind.
 from __future__ import annotations
 
 import csv
+import gc
 import http.server
 import os
 import signal
@@ -24,6 +25,7 @@ from pathlib import Path
 import pytest
 
 from app import cli, sweep, sweep_cli
+from models.core.params import ParamError
 
 ROOT = Path(__file__).resolve().parents[2]
 ENV = {**os.environ, "PYTHONPATH": str(ROOT), "QT_QPA_PLATFORM": "offscreen"}
@@ -187,6 +189,17 @@ def test_a_web_server_is_not_a_scheduler(tmp_path, capsys):
     assert not (tmp_path / "s.csv").exists()
 
 
+def test_an_address_nobody_listens_on_is_one_line(tmp_path, capfd):
+    address = f"tcp://127.0.0.1:{_free_port()}"
+    assert cli.main([*GRID, "--dask", address, "--csv", str(tmp_path / "s.csv")]) == 2
+    gc.collect()                        # a half-made Dask client printed a trace here
+    err = capfd.readouterr().err.strip().splitlines()
+    assert err[-1] == f"zperflab: error: cannot reach the Dask scheduler at {address}: " \
+                      "Connection refused"
+    _no_trace("\n".join(err))
+    assert not (tmp_path / "s.csv").exists()
+
+
 @pytest.mark.parametrize("argv, message", [
     (["--dask", ""], "--dask needs the scheduler's address"),
     (["--dask", "  "], "--dask needs the scheduler's address"),
@@ -245,3 +258,34 @@ def test_sigterm_writes_what_finished_and_leaves_no_process(tmp_path):
     while _group(proc.pid) and time.monotonic() < deadline:
         time.sleep(0.2)
     assert _group(proc.pid) == [], "pool or resource-tracker processes outlived the sweep"
+
+
+def _failing_run(error, finished: int):
+    def run(args, spec, points, progress, cancel, out):
+        for n in range(finished):
+            out[n] = {"io_ms": 1.0 + n}
+        raise error
+    return run
+
+
+@pytest.mark.parametrize("error, status, why", [
+    (ParamError("bad value for 'pages': 99"), 2, "a point failed"),
+    (RuntimeError("a model bug"), 70, "an internal error stopped it"),
+])
+def test_a_failing_point_still_writes_what_finished(tmp_path, capsys, monkeypatch,
+                                                    error, status, why):
+    monkeypatch.setattr(sweep_cli, "_run", _failing_run(error, 2))
+    out = tmp_path / "s.csv"
+    assert cli.main([*GRID, "--csv", str(out)]) == status
+    rows, mark = _partial(out)
+    assert [r[0] for r in rows] == ["1", "2"]
+    assert mark == f"# PARTIAL SWEEP: 2 of 24 points finished; {why}"
+    assert f"{why}: wrote the 2 of 24 points that finished" in capsys.readouterr().err
+
+
+def test_a_sweep_failing_before_any_point_leaves_the_old_file(tmp_path, capsys, monkeypatch):
+    monkeypatch.setattr(sweep_cli, "_run", _failing_run(ParamError("bad value"), 0))
+    out = tmp_path / "s.csv"
+    out.write_text("last week's sweep\n")
+    assert cli.main([*GRID, "--csv", str(out)]) == 2
+    assert out.read_text() == "last week's sweep\n"

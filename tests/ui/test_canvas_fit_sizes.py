@@ -93,3 +93,17 @@ def test_screenshot_at_1200x800_finishes(tmp_path):
                           capture_output=True, text=True, timeout=60)
     assert done.returncode == 0, done.stderr[-400:]
     assert out.read_bytes().startswith(b"\x89PNG")
+
+
+def test_an_edit_outside_the_fitted_view_brings_the_scroll_bars_back(window, qtbot):
+    from PySide6.QtCore import Qt
+    assert window.open_case_or_file("db2_io") is None
+    view = window.view
+    qtbot.waitUntil(lambda: view.verticalScrollBarPolicy() == Qt.ScrollBarPolicy.ScrollBarAlwaysOff)
+    inside = window.editor.scenario.of_category("workload")[0]
+    window.editor.move({inside.id: (inside.x + 10, inside.y)})          # still in view
+    QApplication.processEvents()
+    assert view.horizontalScrollBarPolicy() == Qt.ScrollBarPolicy.ScrollBarAlwaysOff
+    window.editor.move({inside.id: (inside.x + 5000, inside.y)})        # far off to the right
+    qtbot.waitUntil(lambda: view.horizontalScrollBar().isVisible())
+    assert view.horizontalScrollBarPolicy() == Qt.ScrollBarPolicy.ScrollBarAsNeeded

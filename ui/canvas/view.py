@@ -1,7 +1,7 @@
 """The canvas view: accepts palette drops, zooms, pans and rubber-band selects."""
 from __future__ import annotations
 
-from PySide6.QtCore import QPoint, QPointF, Qt, Signal
+from PySide6.QtCore import QPoint, QPointF, Qt, QTimer, Signal
 from PySide6.QtGui import QPainter
 from PySide6.QtWidgets import QGraphicsView
 
@@ -31,8 +31,16 @@ class CanvasView(QGraphicsView):
             bar.valueChanged.connect(self._on_scrolled)
         self._pan_from: QPointF | None = None
         # After "fit", keep the whole scenario in view as the window or the
-        # docks change size, until the user zooms by hand.
+        # docks change size, until the user zooms by hand, or an edit puts a
+        # component outside the view (the scroll bars come back to reach it).
         self._keep_fitted = False
+        # Checked once the edit is drawn; the timer dies with the view, and
+        # its connection with it.
+        self._fit_check = QTimer(self)
+        self._fit_check.setSingleShot(True)
+        self._fit_check.setInterval(0)
+        self._fit_check.timeout.connect(self._leave_fit_if_outgrown)
+        scene.editor.undo_stack.indexChanged.connect(self._on_undo_stack_index_changed)
         # The empty canvas's hint goes as the first component comes (and back).
         scene.changed.connect(lambda _r: self.viewport().update()
                               if len(scene.node_items) <= 1 else None)
@@ -90,6 +98,16 @@ class CanvasView(QGraphicsView):
         if self.verticalScrollBarPolicy() != policy:
             self.setVerticalScrollBarPolicy(policy)
             self.setHorizontalScrollBarPolicy(policy)
+
+    def _on_undo_stack_index_changed(self, _index: int) -> None:
+        self._fit_check.start()
+
+    def _leave_fit_if_outgrown(self) -> None:
+        if not self._keep_fitted or self.scene() is None:
+            return
+        drawn = self.mapFromScene(self.scene().itemsBoundingRect()).boundingRect()
+        if not self.viewport().rect().contains(drawn):
+            self._set_fitted(False)
 
     def fit(self) -> None:
         """Show every component, never magnified above 100 %."""
