@@ -194,11 +194,27 @@ class Editor(QObject):
         """Set parameter ``key`` on the components that carry it (as the
         inspector would); ``None`` or the one-line reason it is refused."""
         sc = self.scenario
-        for node_id in sc.nodes:
-            if any(p.name == key for p in sc.params_for(node_id)) \
-                    and not sc.fixed_by_kind(node_id, key):
-                return self.set_property(node_id, key, value)
-        return self._refuse(f"no component of this drawing carries '{key}'")
+        carriers = [nid for nid in sc.nodes
+                    if any(p.name == key for p in sc.params_for(nid))
+                    and not sc.fixed_by_kind(nid, key)]
+        if not carriers:
+            return self._refuse(f"no component of this drawing carries '{key}'")
+        param = sc.param(key, sc.nodes[carriers[0]].category)
+        try:
+            value = None if value is None or param is None else param.coerce(value)
+        except ParamError as exc:
+            return self._refuse(exc.human)
+        # Every carrier, in one undo step: several workloads each carry their
+        # own run length, several units their own cache.
+        parent = self.macro(f"Set {param.title if param else key} = {value}")
+        changed = False
+        for nid in carriers:
+            if sc.nodes[nid].properties.get(key) != value:
+                cmd.SetPropertyCommand(sc, nid, key, value, parent)
+                changed = True
+        if changed:
+            self.undo_stack.push(parent)
+        return None
 
     def set_experiment(self, name: str | None) -> None:
         if name != self.scenario.experiment:
