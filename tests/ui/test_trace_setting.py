@@ -9,3 +9,16 @@ def test_trace_size_is_set_from_the_run_menu(window, monkeypatch):
     act = next(x for x in window.run_menu.actions() if "trace size" in x.text())
     act.trigger()
     assert settings.trace_rows() == 250_000
+
+
+def test_a_bounded_trace_says_which_part_of_the_run_the_replay_shows(window, qtbot):
+    """A run longer than the trace keeps the newest events; the Animation tab says
+    which ones, from when to when, while the results cover the whole run."""
+    settings.set_trace_rows(10_000)
+    assert window.open_case_or_file("custom") is None
+    with qtbot.waitSignal(window.run_done, timeout=120_000):
+        window.run()
+    note = window.views["animation"].note.text()
+    assert "The replay shows the newest 10,000 of " in note, note
+    assert " from " in note and "oldest were dropped to bound memory" in note
+    assert "results cover the whole run" in note

@@ -101,8 +101,13 @@ class ReplayView(QWidget):
             return "This run recorded no trace: run it with tracing on to replay it."
         kept = f"{len(self.data):,} events of {_title(result.experiment)}"
         if self.data.dropped:
-            kept += (f"; the trace ring kept the newest only, {self.data.dropped:,} older "
-                     "events were dropped, so the replay starts later than the run")
+            # A long run keeps the newest events only (a bounded trace): say which part.
+            total = len(self.data) + self.data.dropped
+            kept = (f"The replay shows the newest {len(self.data):,} of {total:,} events of "
+                    f"{_title(result.experiment)}, from {style.fmt_time(self.data.t0)} to "
+                    f"{style.fmt_time(self.data.t1)}: the {self.data.dropped:,} oldest were dropped "
+                    "to bound memory, so the replay starts later than the run (the results "
+                    "cover the whole run)")
         return kept + "."
 
     def current_view(self):
