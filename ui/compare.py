@@ -29,6 +29,8 @@ RATIO_NAMES = {"elapsed_s": "elapsed time ratio", "throughput_mb_s": "rate ratio
 #: Figures a chart of utilisation per component shows best.
 UTILISATION_METRICS = ("channel_util_pct", "gcp_busy_pct", "ziip_busy_pct", "volume_busy_pct",
                        "rank_busy_pct")
+#: Least size of each half's charts (two and the margins fit well inside 1024 px).
+HALF_CHART_MINIMUM = (360, 280)
 #: Parameter kinds a user can type an A and a B value for.
 COMPARABLE_KINDS = ("int", "float", "bool", "choice")
 
@@ -81,7 +83,10 @@ class CompareView(QWidget):
         self.about.setWordWrap(True)
         self.about.setStyleSheet("font-size: 11pt; color: #1d2733; padding: 4px 2px;")
         self.about.setVisible(False)
-        self.left, self.right = ChartsView(self), ChartsView(self)
+        # Each half may narrow below a chart's usual 480 px, so A and B fit
+        # side by side in a 1024 px window with room to spare, and scale.
+        self.left, self.right = (ChartsView(self, HALF_CHART_MINIMUM),
+                                 ChartsView(self, HALF_CHART_MINIMUM))
         for side, which in ((self.left, "A"), (self.right, "B")):
             side.empty.setText(f"Run A and B to see run {which}'s charts here.")
             side.empty.setWordWrap(True)

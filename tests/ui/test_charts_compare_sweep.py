@@ -158,3 +158,28 @@ def test_compare_writes_tiny_values_as_decimals(qtbot):
     b = RunResult("db2_io", {}, 1, {"io_ms": 2.0e-05})
     view.set_results(a, b)
     assert view.table.item(0, 1).text() == "0.00001731"
+
+
+@pytest.mark.parametrize("width", [1010, 820])
+def test_compare_halves_fit_a_1024_window_with_titles_and_legends_whole(qtbot, width):
+    """In a 1024 px window (less the scroll bar) and narrower, both halves
+    fit: no chart is laid out wider than its view, so neither half's title
+    nor its legend's IOSQ/PEND/DISC/CONN is cut at the right."""
+    a, b = toy_run(overrides={"device": "HDD10K"}), toy_run(overrides={"device": "SSD"})
+    view = CompareView()
+    qtbot.addWidget(view)
+    view.set_results(a, b, "Run #1: cache size 1 GB → 64 GB", "Run #3: device HDD 15K → SSD")
+    view.resize(width, 640)
+    view.show()
+    qtbot.waitExposed(view)
+    qtbot.wait(20)
+    assert view.minimumSizeHint().width() <= width
+    for side in (view.left, view.right):
+        assert side.geometry().right() <= view.width()
+        chart = side.current_chart()
+        plot = chart.getPlotItem()
+        inside = chart.viewport().width()
+        assert plot.geometry().width() <= inside
+        title = plot.titleLabel
+        assert title.item.mapRectToScene(title.item.boundingRect()).right() <= inside
+        assert plot.legend.sceneBoundingRect().right() <= inside

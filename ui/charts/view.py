@@ -21,6 +21,9 @@ from ui.charts import style
 #: into a smear, and each is a graphics item whose signal connections made a
 #: 20,000-volume chart take minutes to free (the values are in the tables).
 MAX_BAR_LABELS = 60
+#: Pixels of a chart's width its title's text leaves free: the HTML label's
+#: document margins (8) and the view's frame, with air to spare.
+TITLE_AIR = 24
 
 
 class _Buffer:
@@ -47,13 +50,13 @@ class _Buffer:
 class ChartWidget(pg.PlotWidget):
     """One chart, redrawn by :meth:`show_data`. ``data`` is what it shows."""
 
-    def __init__(self, parent: QWidget | None = None):
+    def __init__(self, parent: QWidget | None = None, minimum: tuple[int, int] = (480, 320)):
         super().__init__(parent, background=style.BACKGROUND)
         self.data: ChartData | None = None
         self._buffers: list[_Buffer] = []
         self._curves: list[pg.PlotDataItem] = []
         self._title_shown = True
-        self.setMinimumSize(480, 320)
+        self.setMinimumSize(*minimum)
         item = self.getPlotItem()
         item.setClipToView(True)
         item.setDownsampling(auto=True, mode="peak")
@@ -129,11 +132,24 @@ class ChartWidget(pg.PlotWidget):
         self._fit_title()
 
     def _fit_title(self) -> None:
-        """The title at the chart's width: a little smaller, or on two lines,
-        never cut off (half a Compare tab, a projector)."""
+        """The title at the width it has: a little smaller, or on two lines,
+        never cut off (half a Compare tab, a projector).
+
+        The title sits over the plot area only, right of the value axis, and
+        pyqtgraph makes a title's text width the least width of the whole
+        chart: a title fitted to the widget's width pushed the plot past the
+        widget's right edge, clipping the title's end and the legend (Compare
+        at 1024 px)."""
         if self.data is not None:
             style.set_title(self.getPlotItem(), self.data.title if self._title_shown else "",
-                            self.data.scope, width=self.width() - 24)
+                            self.data.scope, width=self.title_width())
+
+    def title_width(self) -> float:
+        """Pixels the title's text may take: the widget less the value axis,
+        the label's own text margins and a little air."""
+        axis = self.getPlotItem().getAxis("left")
+        beside = axis.minimumWidth() if axis.isVisible() else 0.0
+        return self.width() - beside - TITLE_AIR
 
     def resizeEvent(self, event) -> None:  # noqa: N802 (Qt's name)
         super().resizeEvent(event)
@@ -249,8 +265,10 @@ class ChartsView(QWidget):
     #: Emitted with the chart keys shown after :meth:`set_result`.
     charts_changed = Signal(list)
 
-    def __init__(self, parent: QWidget | None = None):
+    def __init__(self, parent: QWidget | None = None, chart_minimum: tuple[int, int] = (480, 320)):
         super().__init__(parent)
+        #: Least size of each chart (half a Compare tab asks for less).
+        self.chart_minimum = chart_minimum
         self.tabs = QTabWidget(self)
         self.tabs.setDocumentMode(True)
         self.tabs.setStyleSheet(f"QTabBar::tab {{ font-size: {style.TICK_PT}pt; padding: 6px 14px; }}")
@@ -272,7 +290,7 @@ class ChartsView(QWidget):
         for data in charts:
             widget = self._widgets.get(data.key)
             if widget is None:
-                widget = self._widgets[data.key] = ChartWidget(self)
+                widget = self._widgets[data.key] = ChartWidget(self, self.chart_minimum)
             widget.show_data(data)
             self.tabs.addTab(widget, data.title)
         # A chart this run does not have keeps its widget (and the tab comes
