@@ -107,51 +107,57 @@ def save_chart_svg(chart, path: str | Path) -> Path:
     with a cosmetic pen, which librsvg, ImageMagick and Qt's own
     QSvgRenderer draw as black bands and bars below zero.
     """
-    from PySide6.QtSvg import QSvgGenerator
     item = _plot_item(chart)
     source = item.sceneBoundingRect()
     title = getattr(getattr(chart, "data", None), "title", "zPerfLab chart")
     w, h = source.width(), source.height()
 
-    # Drawn in memory: the file gets the flattened bytes through the atomic
-    # writer, which checks each one (Qt writing a file would fail silently).
+    def draw(painter: QPainter) -> None:
+        item.scene().render(painter, QRectF(0, 0, w, h), source)
+    return atomic_write(path, _svg_bytes((w, h), title, draw))
+
+
+def _svg_bytes(size: tuple[float, float], title: str, draw: Callable[[QPainter], None]) -> bytes:
+    """An SVG page of ``size`` pixels that ``draw`` paints, flattened.
+
+    Drawn in memory: the file gets the flattened bytes through the atomic
+    writer, which checks each one (Qt writing a file would fail silently).
+    """
+    from PySide6.QtSvg import QSvgGenerator
+    w, h = size
     buf = QBuffer()
     buf.open(QIODevice.OpenModeFlag.WriteOnly)
     gen = QSvgGenerator()
     gen.setOutputDevice(buf)
-    gen.setSize(source.size().toSize())
+    gen.setSize(QRectF(0, 0, w, h).size().toSize())
     gen.setViewBox(QRectF(0, 0, w, h))
     gen.setResolution(SVG_DPI)
     gen.setTitle(title)
     painter = QPainter(gen)
     try:
-        item.scene().render(painter, QRectF(0, 0, w, h), source)
+        draw(painter)
     finally:
         painter.end()
     svg = bytes(buf.data())  # type: ignore[call-overload]  # QByteArray is a buffer
-    return atomic_write(path, flatten_svg(svg, (w, h)))
+    return flatten_svg(svg, (w, h))
+
+
+#: Height of the band that heads each half of an exported comparison, in pixels at 1×.
+LABEL_BAND = 34
 
 
 def side_by_side(images: list[QImage], labels: list[str], scale: float = 1.0) -> QImage:
     """Images next to each other, each under its label (Compare: A and B)."""
-    band = round(34 * scale)
+    band = round(LABEL_BAND * scale)
     width = sum(i.width() for i in images)
     height = max(i.height() for i in images) + band
     out = QImage(width, height, QImage.Format.Format_ARGB32)
     out.fill(QColor("white"))
     painter = QPainter(out)
     try:
-        font = QFont()
-        font.setPointSizeF(13 * scale)
-        font.setBold(True)
-        painter.setFont(font)
-        painter.setPen(QColor("#1d2733"))
+        _draw_labels(painter, [i.width() for i in images], labels, band, scale)
         x = 0
-        for image, label in zip(images, labels):
-            rect = QRectF(x + 8 * scale, 0, image.width() - 16 * scale, band)
-            text = painter.fontMetrics().elidedText(label, Qt.TextElideMode.ElideRight,
-                                                    int(rect.width()))
-            painter.drawText(rect, int(Qt.AlignmentFlag.AlignCenter), text)
+        for image in images:
             painter.drawImage(x, band, image)
             x += image.width()
     finally:
@@ -159,10 +165,49 @@ def side_by_side(images: list[QImage], labels: list[str], scale: float = 1.0) ->
     return out
 
 
+def _draw_labels(painter: QPainter, widths: list[float], labels: list[str], band: float,
+                 scale: float = 1.0) -> None:
+    """Each half's label, bold and centred in the band above its ``width``."""
+    font = QFont()
+    font.setPointSizeF(13 * scale)
+    font.setBold(True)
+    painter.setFont(font)
+    painter.setPen(QColor("#1d2733"))
+    x = 0.0
+    for width, label in zip(widths, labels):
+        rect = QRectF(x + 8 * scale, 0, width - 16 * scale, band)
+        text = painter.fontMetrics().elidedText(label, Qt.TextElideMode.ElideRight,
+                                                int(rect.width()))
+        painter.drawText(rect, int(Qt.AlignmentFlag.AlignCenter), text)
+        x += width
+
+
 def save_compare_png(charts, labels, path: str | Path, scale: float = 1.0) -> Path:
     """Both halves of a comparison as one PNG, each headed by its run's label."""
     image = side_by_side([chart_image(c, scale) for c in charts], list(labels), scale)
     return atomic_write(path, png_bytes(image))
+
+
+def save_compare_svg(charts, labels, path: str | Path) -> Path:
+    """Both halves of a comparison as one SVG, each headed by its run's label
+    (as :func:`save_compare_png` lays them out, in vectors)."""
+    items = [_plot_item(c) for c in charts]
+    if any(getattr(c, "data", None) is None for c in charts):
+        raise ExportError(f"cannot write {path}: a chart shows no data")
+    sources = [item.sceneBoundingRect() for item in items]
+    width = sum(s.width() for s in sources)
+    height = max(s.height() for s in sources) + LABEL_BAND
+    labels = list(labels)
+
+    def draw(painter: QPainter) -> None:
+        painter.fillRect(QRectF(0, 0, width, height), QColor("white"))
+        _draw_labels(painter, [s.width() for s in sources], labels, LABEL_BAND)
+        x = 0.0
+        for item, source in zip(items, sources):
+            item.scene().render(painter, QRectF(x, LABEL_BAND, source.width(), source.height()),
+                                source)
+            x += source.width()
+    return atomic_write(path, _svg_bytes((width, height), " | ".join(labels), draw))
 
 
 def save_compare_csv(charts, labels, path: str | Path) -> Path:

@@ -201,6 +201,9 @@ class ExportActions:
     def chart_svg(self) -> bool:
         chart = self._chart()
         path = chart and self._ask("Export chart as SVG", f"{self._stem()}.svg", "SVG image (*.svg)")
+        halves = self._compare_halves()
+        if path and halves is not None:      # both runs, each under its name
+            return self._save("Comparison", lambda: export.save_compare_svg(*halves, path))
         return bool(path) and self._save("Chart", lambda: export.save_chart_svg(chart, path))
 
     def chart_csv(self) -> bool:

@@ -120,3 +120,24 @@ def test_flattening_multiplies_shapes_out_and_keeps_text_transformed():
     assert "vector-effect" not in out and 'width="40"' in out
     assert transform_path((1, 0, 0, 1, 1, 1), "M0,0 L1,1 C1,2 3,4 5,6 Z") == \
         "M1,1 L2,2 C2,3 4,5 6,7 Z"
+
+
+def test_compare_svg_holds_both_halves_each_under_its_label(qapp, charts, tmp_path):
+    """A Compare export to SVG draws A and B side by side, each headed by its
+    run's label, as the PNG export of the same comparison does."""
+    halves = (charts[0], charts[1])
+    labels = ("Run #1: cache 1 GB → 64 GB", "Run #3: device HDD → SSD")
+    png, svg = tmp_path / "cmp.png", tmp_path / "cmp.svg"
+    export.save_compare_png(halves, labels, png)
+    export.save_compare_svg(halves, labels, svg)
+    ref = QImage(str(png))
+    assert ref.width() == 2 * SIZE[0]
+    text = svg.read_text(encoding="utf-8")
+    assert all(label in text for label in labels)
+    got = _qt_render(svg, (ref.width(), ref.height()))
+    assert _mismatch(_array(ref), _array(got)) < 0.02
+    # Each half shows its own chart: the right half is not the left one again.
+    half = SIZE[0]
+    right = _array(got)[:, half:]
+    assert _mismatch(_array(ref)[:, half:], right) < 0.02
+    assert _mismatch(_array(got)[:, :half], right) > 0.05

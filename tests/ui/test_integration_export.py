@@ -77,6 +77,32 @@ def test_svg_csv_tables_and_clipboard(ran, save_to, alerts, tmp_path):
     assert not QGuiApplication.clipboard().image().isNull()
 
 
+def test_compare_exports_give_both_halves_labelled_in_png_svg_and_csv(ran, save_to, alerts,
+                                                                     tmp_path):
+    """With the Compare tab in front, each chart export holds run A and run B,
+    each under its run's label (the SVG gave only the left half)."""
+    from models import experiments
+    cold = ran.last_result
+    warm = experiments.run_experiment("db2_io", {}, trace=True)
+    cv = ran.study.compare_view
+    cv.set_results(cold, warm, "Run #1: cache cold", "Run #2: cache resident")
+    ran.show_view("compare")
+    QGuiApplication.processEvents()
+    save_to += [tmp_path / "c.png", tmp_path / "c.svg", tmp_path / "c.csv"]
+    a = ran.exports.a
+    for act in (a.png, a.svg, a.csv):
+        act.trigger()
+    assert alerts == []
+    width = cv.left.current_chart().width() + cv.right.current_chart().width()
+    assert abs(QImage(str(tmp_path / "c.png")).width() - width) <= 4
+    svg = xml.dom.minidom.parse(str(tmp_path / "c.svg")).documentElement
+    assert abs(float(svg.getAttribute("width")) - width) <= 4
+    text = (tmp_path / "c.svg").read_text(encoding="utf-8")
+    assert "Run #1: cache cold" in text and "Run #2: cache resident" in text
+    rows = list(csv.reader(open(tmp_path / "c.csv", encoding="utf-8")))
+    assert ["Run #1: cache cold"] in rows and ["Run #2: cache resident"] in rows
+
+
 def test_failed_export_is_one_message_and_writes_nothing(ran, save_to, alerts, tmp_path, qtbot):
     save_to += [tmp_path / "gone" / "x.png", tmp_path / "gone" / "x.pptx"]
     ran.exports.a.png2.trigger()

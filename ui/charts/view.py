@@ -140,8 +140,9 @@ class ChartWidget(pg.PlotWidget):
         chart: a title fitted to the widget's width pushed the plot past the
         widget's right edge, clipping the title's end and the legend (Compare
         at 1024 px)."""
-        if self.data is not None:
-            style.set_title(self.getPlotItem(), self.data.title if self._title_shown else "",
+        plot = self.getPlotItem()
+        if self.data is not None and plot is not None:     # (None once closed)
+            style.set_title(plot, self.data.title if self._title_shown else "",
                             self.data.scope, width=self.title_width())
 
     def title_width(self) -> float:
