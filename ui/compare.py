@@ -20,6 +20,7 @@ from PySide6.QtWidgets import (QAbstractItemView, QComboBox, QHBoxLayout, QHeade
 
 from app.names import format_number, words
 from models import experiments
+from models.rmf import measured
 from ui.charts import ChartsView
 
 #: Metrics whose B/A ratio the case-study papers name, and the name they use.
@@ -93,6 +94,14 @@ class CompareView(QWidget):
         self.left.tabs.currentChanged.connect(self._on_left_current_changed)
         self.label_a, self.label_b = QLabel("A"), QLabel("B")
         self.table = self._build_table()
+        # Runs of drawings imported from RMF: the measured figures beside both.
+        self.measured_about = QLabel("")
+        self.measured_about.setObjectName("compareMeasuredAbout")
+        self.measured_about.setWordWrap(True)
+        self.measured_table = self._build_table(5)
+        self.measured_table.setObjectName("compareMeasuredTable")
+        for w in (self.measured_about, self.measured_table):
+            w.setVisible(False)
         layout = QVBoxLayout(self)
         layout.addLayout(self._build_bar())
         layout.addWidget(self.about)
@@ -108,11 +117,14 @@ class CompareView(QWidget):
         top.addWidget(self.right)
         layout.addLayout(top, 3)
         layout.addWidget(self.table, 2)
+        layout.addWidget(self.measured_about)
+        layout.addWidget(self.measured_table, 2)
 
-    def _build_table(self) -> QTableWidget:
-        t = QTableWidget(0, 4, self)
+    def _build_table(self, columns: int = 4) -> QTableWidget:
+        t = QTableWidget(0, columns, self)
         t.setObjectName("compareTable")
-        t.setHorizontalHeaderLabels(["", "A", "B", "B / A"])
+        t.setHorizontalHeaderLabels(["", "Measured", "A", "B", "B / A"] if columns == 5
+                                    else ["", "A", "B", "B / A"])
         t.setStyleSheet("font-size: 13pt;")
         t.verticalHeader().setVisible(False)
         t.setEditTriggers(QAbstractItemView.EditTrigger.NoEditTriggers)
@@ -163,6 +175,7 @@ class CompareView(QWidget):
         self.left.set_result(None)
         self.right.set_result(None)
         self.table.setRowCount(0)
+        self._show_measured([], "A", "B", None)
         self.label_a.setText("A")
         self.label_b.setText("B")
         self.about.setText("")
@@ -333,3 +346,33 @@ class CompareView(QWidget):
                 self.table.item(0, c).setFont(font)
         for c in (1, 2, 3):
             self.table.resizeColumnToContents(c)
+        self._show_measured(measured.beside(a, b), ha, hb, a.measured.get("interval"))
+
+    def _show_measured(self, rows: list, ha: str, hb: str, interval: dict | None) -> None:
+        """RMF's figures beside A's and B's, one row per figure RMF gave
+        (:func:`models.rmf.measured.beside`); hidden when the runs carry none."""
+        t = self.measured_table
+        for w in (self.measured_about, t):
+            w.setVisible(bool(rows))
+        t.setRowCount(len(rows))
+        if not rows:
+            return
+        iv = interval or {}
+        start = str(iv.get("start") or "").replace("T", " ")
+        when = ", ".join(x for x in (iv.get("system"), start) if x) or "the interval"
+        self.measured_about.setText(
+            f"Measured by RMF ({when}) beside both runs: only the figures the imported "
+            "reports gave. Both drawings were imported from the same reports.")
+        t.setHorizontalHeaderLabels(["", "Measured", ha, hb, f"{hb} / {ha}"])
+        t.horizontalHeaderItem(1).setToolTip(f"What RMF measured ({when}); not a model figure")
+        for r, (label, _key, title, m, va, vb) in enumerate(rows):
+            ratio = vb / va if va else None
+            cells = (f"{label}: {title}", format_number(m), format_number(va),
+                     format_number(vb), "—" if ratio is None else format_number(float(f"{ratio:.3g}")))
+            for c, text in enumerate(cells):
+                item = QTableWidgetItem(text)
+                if c:
+                    item.setTextAlignment(Qt.AlignmentFlag.AlignRight | Qt.AlignmentFlag.AlignVCenter)
+                t.setItem(r, c, item)
+        for c in (1, 2, 3, 4):
+            t.resizeColumnToContents(c)

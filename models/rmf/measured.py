@@ -224,8 +224,7 @@ def _rows(label: str, figs: dict, model: dict, kind: str) -> list[tuple]:
         if key == "members":
             continue
         got = model.get(MODEL_NAME.get(key, key))
-        title = UNIT_TITLES.get(key) if kind == "control unit" and key in UNIT_TITLES \
-            else COMPONENT_FIGURES.get(key, key)
+        title = figure_title(key, kind)
         if got is None:
             out.append((label, title, _round(m), "—", "—", "the model gives no figure here"))
             continue
@@ -233,6 +232,36 @@ def _rows(label: str, figs: dict, model: dict, kind: str) -> list[tuple]:
         out.append((label, title, _round(m), _round(got), _round(diff),
                     reason(key, m, got, kind)))
     return out
+
+
+def figure_title(key: str, kind: str = "") -> str:
+    """How the table names figure ``key`` of a component of ``kind``."""
+    if kind == "control unit" and key in UNIT_TITLES:
+        return UNIT_TITLES[key]
+    return COMPONENT_FIGURES.get(key, key)
+
+
+def beside(a, b) -> list[tuple[str, str, str, float, float, float]]:
+    """Measured, run ``a`` and run ``b`` side by side: ``(label, figure key,
+    figure title, measured, a's, b's)`` for each figure RMF gave of a card
+    (storage group, control unit, channel group, engine) that both runs
+    model. Empty unless both runs carry the same measurements (two runs of
+    drawings imported from the same interval, e.g. a baseline and a what-if);
+    a figure RMF did not give gets no row."""
+    if not a.measured or a.measured.get("measured") != b.measured.get("measured"):
+        return []
+    (ca, _), (cb, _) = model_figures(a), model_figures(b)
+    kinds = a.measured.get("kinds", {})
+    rows = []
+    for label, figs in a.measured["measured"].items():
+        for key, m in figs.items():
+            name = MODEL_NAME.get(key, key)
+            va, vb = ca.get(label, {}).get(name), cb.get(label, {}).get(name)
+            if key == "members" or va is None or vb is None:
+                continue
+            rows.append((label, key, figure_title(key, kinds.get(label, "")), float(m),
+                         float(va), float(vb)))
+    return rows
 
 
 def reason(key: str, measured: float, model: float, kind: str = "") -> str:

@@ -183,3 +183,36 @@ def test_compare_halves_fit_a_1024_window_with_titles_and_legends_whole(qtbot, w
         title = plot.titleLabel
         assert title.item.mapRectToScene(title.item.boundingRect()).right() <= inside
         assert plot.legend.sceneBoundingRect().right() <= inside
+
+
+def test_compare_of_two_imported_runs_shows_rmf_measured_beside_both(qtbot):
+    """A baseline and a what-if of a drawing imported from RMF: a table puts
+    what RMF measured beside run A and run B, one row per figure RMF gave,
+    labelled by canvas name; runs of other drawings show no such table."""
+    from pathlib import Path
+
+    from models.rmf import read_reports
+    from models.rmf.drawing import build
+
+    sample = Path(__file__).resolve().parents[1] / "data" / "rmf" / "sysa-0900-full.txt"
+    sc = build(read_reports([sample])).to_dict()
+    quick = {"duration_s": 0.1, "cache_gb": 0.1}
+    base = experiments.run_experiment("custom", quick, scenario=sc)
+    ssd = experiments.run_experiment("custom", {**quick, "device": "SSD"}, scenario=sc)
+    view = CompareView()
+    qtbot.addWidget(view)
+    view.show()
+    view.set_results(base, ssd, "Before: as imported", "After: SSD")
+    t = view.measured_table
+    assert t.isVisible() and "SYSA" in view.measured_about.text()
+    heads = [t.horizontalHeaderItem(c).text() for c in range(5)]
+    assert heads == ["", "Measured", "Before", "After", "After / Before"]
+    rows = {t.item(r, 0).text(): [t.item(r, c).text() for c in range(1, 5)]
+            for r in range(t.rowCount())}
+    measured, before, after, _ = rows["SGDB2: DISC ms"]
+    assert float(measured) == pytest.approx(base.measured["measured"]["SGDB2"]["disc_ms"],
+                                            rel=1e-3)
+    assert float(after) < float(before)
+    assert "SSID 0007: sequential read hit ratio" not in rows       # RMF gave none
+    view.set_results(*(toy_run(overrides={"device": d}) for d in ("HDD10K", "SSD")))
+    assert not t.isVisible() and not view.measured_about.isVisible()

@@ -6,6 +6,7 @@ drawn as cards under the reports' names; what RMF does not say is listed
 with the line it would have come from; a run of the drawing reports the
 "Measured vs model" table for every component it measured.
 """
+import dataclasses
 from pathlib import Path
 
 import pytest
@@ -165,3 +166,35 @@ def test_a_second_control_unit_does_not_start_cold(monkeypatch):
             sc.remove_node(n.id)
     rows = _table(experiments.run_experiment("custom", scenario=sc))
     assert abs(rows["SGTSO", "read hit ratio"][4]) <= 0.03
+
+
+@pytest.fixture(scope="module")
+def baseline_and_ssd():
+    """Short runs of the sample on small caches: as imported, and on SSD."""
+    sc = build(read_reports([TEXT])).to_dict()
+    quick = {"duration_s": 0.1, "cache_gb": 0.1}
+    return (experiments.run_experiment("custom", quick, scenario=sc),
+            experiments.run_experiment("custom", {**quick, "device": "SSD"}, scenario=sc))
+
+
+def test_measured_baseline_and_what_if_side_by_side_only_where_rmf_gave_a_figure(
+        baseline_and_ssd):
+    from models.rmf.measured import beside, model_figures
+
+    base, ssd = baseline_and_ssd
+    rows = {(r[0], r[2]): r[3:] for r in beside(base, ssd)}
+    measured, before, after = rows["SGDB2", "DISC ms"]
+    assert measured == pytest.approx(base.measured["measured"]["SGDB2"]["disc_ms"])
+    assert before == pytest.approx(base.components["SGDB2"]["disc_ms"])
+    assert after == pytest.approx(ssd.components["SGDB2"]["disc_ms"]) and after < before
+    assert rows["SSID 0006", "normal read hit ratio"][0] == 0.87     # RMF's NORMAL row
+    assert ("CP 0", "busy %") in rows
+    # The model has a sequential hit ratio for SSID 0007; RMF gave none: no row.
+    assert "seq_read_hit_ratio" in model_figures(base)[0]["SSID 0007"]
+    assert "seq_read_hit_ratio" not in base.measured["measured"]["SSID 0007"]
+    assert ("SSID 0007", "sequential read hit ratio") not in rows
+    # Runs whose measurements differ (or that have none) are not set beside them.
+    other = dataclasses.replace(ssd, measured={**ssd.measured, "measured": {
+        **ssd.measured["measured"], "SGDB2": {"io_rate": 1.0}}})
+    assert beside(base, other) == []
+    assert beside(dataclasses.replace(base, measured={}), ssd) == []
