@@ -64,6 +64,8 @@ class StudyActions:
         self.published = PublishedDialog(win)
         self.compare_runner = TaskRunner("compare", win)
         self._compare_labels = ("A", "B")
+        #: Labels of two stored runs whose drawings run again (else the titles').
+        self._drawing_labels: tuple[str, str] | None = None
         self._compare_documents: tuple = (None, None)
         self._reopening = False
         for name, widget in (("history", self.history_panel), ("sweep", self.sweep_view),
@@ -190,6 +192,28 @@ class StudyActions:
         view.status.setText(f"Runs #{a.id} and #{b.id} from the history "
                             "(stored metrics: no traces).")
         self.win.show_view("compare")
+        self._offer_measured_rerun(a, b, view.about.text())
+
+    def _offer_measured_rerun(self, a: RunRecord, b: RunRecord, about: str) -> None:
+        """Two stored runs of drawings imported from the same RMF reports: the
+        history keeps run-wide metrics only, so offer to run both drawings
+        again, which sets RMF's measured figures beside them."""
+        try:
+            da, db = json.loads(a.scenario), json.loads(b.scenario)
+            same = (da["imported"]["measured"] == db["imported"]["measured"]
+                    and bool(da["imported"]["measured"]))
+        except (TypeError, ValueError, KeyError):
+            return
+        if not same or da.get("experiment") != db.get("experiment") \
+                or self.compare_runner.running:
+            return
+        view = self.compare_view
+        view.set_drawings(da["experiment"], da, db, about=about)
+        view.about.setVisible(bool(about))
+        self._drawing_labels = (view.label_a.text(), view.label_b.text())
+        view.status.setText(f"Runs #{a.id} and #{b.id} from the history (stored metrics). "
+                            "Both drawings were imported from the same RMF reports: Run before "
+                            "and after runs them again, with RMF's measured figures beside.")
 
     # ---- compare and sweep ---------------------------------------------------
     def _scenario_request(self) -> tuple[str, dict, dict] | None:
@@ -271,6 +295,7 @@ class StudyActions:
         if self.compare_runner.running:
             self.win.say("A comparison is running: wait for it or cancel it first.")
             return False
+        self._drawing_labels = None
         self.compare_view.set_drawings(before["experiment"], before, after, st.title,
                                        st.about, st.metric)
         self.win.show_view("compare")
@@ -283,8 +308,9 @@ class StudyActions:
         cv = self.compare_view
         before, after = cv.drawings
         name = before["experiment"]
-        self._compare_labels = tuple(f"{side}: {d['title'].split(': ', 1)[-1]}"
-                                     for side, d in (("Before", before), ("After", after)))
+        self._compare_labels = self._drawing_labels or tuple(
+            f"{side}: {d['title'].split(': ', 1)[-1]}"
+            for side, d in (("Before", before), ("After", after)))
         self._compare_documents = tuple({"format": documents.FORMAT,
                                          "version": documents.VERSION, **d}
                                         for d in (before, after))

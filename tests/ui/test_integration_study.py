@@ -92,3 +92,47 @@ def test_clicking_the_sweep_tab_loads_the_scenario_and_keeps_the_set_up(db2):
     db2.show_view("sweep")
     assert sv.experiment == "db2_runstats_sampling"
     assert sv.curves.findText("Protocol × device (paper)") >= 0
+
+
+def test_compare_two_stored_runs_of_an_imported_drawing_runs_them_again_beside_rmf(window,
+                                                                                   qtbot):
+    """History keeps run-wide metrics only: two stored runs of drawings imported
+    from the same RMF reports offer "Run before and after", which runs both
+    drawings again and sets RMF's measured figures beside them."""
+    import json
+    from pathlib import Path
+
+    from app.history import RunRecord
+    from models import experiments
+    from models.rmf import read_reports
+    from models.rmf.drawing import build
+
+    sample = Path(__file__).resolve().parents[1] / "data" / "rmf" / "sysa-0900-full.txt"
+    base = build(read_reports([sample]))
+    for n in base.nodes.values():
+        if "duration_s" in n.properties:
+            n.properties["duration_s"] = 0.1
+        if "cache_gb" in n.properties:
+            n.properties["cache_gb"] = 0.1
+    ssd = json.loads(json.dumps(base.to_dict()))
+    for n in ssd["nodes"]:                  # the storage groups' volumes on SSD
+        if n["kind"] == "sg_hdd15k":
+            n["kind"] = "sg_ssd"
+    records = []
+    for rid, drawing in ((1, base.to_dict()), (2, ssd)):
+        run = experiments.run_experiment("custom", scenario=drawing)
+        records.append(RunRecord(rid, 0.0, "custom", json.dumps(drawing), "", dict(run.params),
+                                 run.seed, dict(run.metrics)))
+    study = window.study
+    study.compare_records(*records)
+    cv = study.compare_view
+    assert not cv.measured_table.isVisible()          # stored metrics: nothing to set beside
+    assert cv.run_button.text() == "Run before and after" and "RMF" in cv.status.text()
+    with qtbot.waitSignal(study.compare_runner.done, timeout=60_000):
+        cv.run_button.click()
+    qtbot.waitUntil(lambda: cv.measured_table.isVisible(), timeout=5_000)
+    assert cv.label_a.text().startswith("Run #1") and cv.label_b.text().startswith("Run #2")
+    rows = {cv.measured_table.item(r, 0).text(): r for r in range(cv.measured_table.rowCount())}
+    r = rows["SGDB2: DISC ms"]
+    before, after = (float(cv.measured_table.item(r, c).text()) for c in (2, 3))
+    assert after < before                              # SSD: no seek, no rotation
