@@ -143,7 +143,8 @@ def test_history_and_compare_say_what_each_run_changed(window, qtbot):
     texts = [p.table.item(r, 3).text() for r in range(3)]       # newest first
     assert len(set(texts)) == 3
     device, aliases, cache = texts
-    assert "DS8K-1, DS8K-2 Cache size: 1 GB → 64 GB" in cache
+    # A control unit's cache is its own: the edit changed DS8K-1 alone.
+    assert "DS8K-1 Cache size: 1 GB → 64 GB" in cache and "DS8K-2" not in cache
     assert "PAV aliases:" in aliases and "→ 8" in aliases and "Cache" not in aliases
     assert "PRD001, PRD002 device: 3390 on HDD 15K → 3390 on SSD" in device
     ids = [rec.id for rec in p.records]
