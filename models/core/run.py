@@ -143,7 +143,8 @@ class RunResult:
     warmup_removed_s: float | None = None
     members: Mapping[str, Mapping[str, Mapping[str, float]]] = field(default_factory=dict)
     #: What RMF measured, when the drawing was imported from RMF reports:
-    #: ``{"measured": {label: figures}, "members": {group: {member: figures}}}``.
+    #: ``{"measured": {label: figures}, "members": {group: {member: figures}},
+    #: "kinds": {label: "storage group" | "control unit" | …}}``.
     measured: Mapping[str, Any] = field(default_factory=dict)
 
     def __post_init__(self) -> None:

@@ -136,7 +136,8 @@ def run_experiment(name: str, overrides: dict | None = None, seed: int = DEFAULT
         result = dataclasses.replace(
             result, reports=(*result.reports, measured.table(sc.imported, result)),
             measured={"measured": sc.imported["measured"],
-                      "members": sc.imported.get("members", {})})
+                      "members": sc.imported.get("members", {}),
+                      "kinds": sc.imported.get("kinds", {})})
     if ctx.warmup_removed_s is not None or warmup_s > 0:
         result = dataclasses.replace(result, warmup_removed_s=ctx.warmup_removed_s)
         if ctx.warmup_removed_s is None:
