@@ -12,6 +12,8 @@ metric's unit):
 ``{3:Cache activity|hit ratio (H/R)|value}``
     a cell of a report table of step 3's run: title, the row's first cell,
     the column heading;
+``{3:Measured vs model|SGDB2|DISC ms|model}``
+    the same where rows share a first cell: the row's first two cells;
 ``{2:elapsed_s / 3:elapsed_s}``
     the ratio of two figures, written with two significant figures (7.7);
 ``{2:io_ms - 4:io_ms}``
@@ -63,7 +65,8 @@ class Ref:
 
     step: int
     metric: str = ""
-    report: tuple[str, str, str] | None = None
+    #: (title, row, column) or (title, row, second cell, column).
+    report: tuple[str, ...] | None = None
 
     def value(self, result) -> float:
         """The figure in ``result``; :class:`FigureError` if the run has none."""
@@ -72,7 +75,8 @@ class Ref:
                 raise FigureError(f"the run of step {self.step + 1} has no metric "
                                   f"{self.metric!r}; it has {', '.join(result.metrics)}")
             return float(result.metrics[self.metric])
-        title, row_key, column = self.report
+        title, row_key, column = self.report[0], self.report[1], self.report[-1]
+        second = self.report[2] if len(self.report) == 4 else None
         table = next((t for t in result.reports if t.title == title), None)
         if table is None:
             raise FigureError(f"the run of step {self.step + 1} has no report {title!r}; "
@@ -82,12 +86,17 @@ class Ref:
                               f"{', '.join(map(str, table.columns))}")
         col = table.columns.index(column)
         for row in table.rows:
+            if second is not None and (len(row) < 2 or str(row[1]) != second):
+                continue
             if row_key in (str(row[0]), format_number(row[0])):
                 try:
                     return float(row[col])
                 except (TypeError, ValueError):
                     raise FigureError(f"report {title!r}, row {row_key!r}, column "
                                       f"{column!r} is {row[col]!r}, not a number") from None
+        if second is not None:
+            raise FigureError(f"report {title!r} has no row {row_key!r} / {second!r}; rows: "
+                              f"{', '.join(str(r[0]) + ' / ' + str(r[1]) for r in table.rows)}")
         raise FigureError(f"report {title!r} has no row {row_key!r}; rows: "
                           f"{', '.join(str(r[0]) for r in table.rows)}")
 
@@ -189,9 +198,11 @@ def _ref(text: str, here: int | None, run_steps: set[int]) -> Ref:
         raise FigureError("an empty {} names no figure")
     if "|" in text:
         parts = [p.strip() for p in text.split("|")]
-        if len(parts) != 3 or not all(parts):
-            raise FigureError(f"{{{text}}}: a report figure is 'report title|row|column'")
-        return Ref(step, report=(parts[0], parts[1], parts[2]))
+        if len(parts) not in (3, 4) or not all(parts):
+            raise FigureError(f"{{{text}}}: a report figure is 'report title|row|column', or "
+                              "'report title|row|second cell|column' where rows share a first "
+                              "cell")
+        return Ref(step, report=tuple(parts))
     if not re.fullmatch(r"[a-z][a-z0-9_]*", text):
         raise FigureError(f"{{{text}}} is no metric name (snake_case, as in zperflab run --json)")
     return Ref(step, metric=text)

@@ -251,8 +251,11 @@ def _set(sc: Scenario, node: Node, key: str, value: Any, where: str, index: int 
         value = param.coerce(value)
     except ParamError as exc:
         raise _error(where, index, f"{node.label!r} {key}: {exc}") from None
-    # As the editor does: one value for every component of the category.
-    for other in sc.of_category(node.category):
+    # As the editor does (the player sets through it): an experiment's parameter
+    # is one value for every component of the category; a component's own
+    # property (a storage group's volumes, a control unit's cache) is its own.
+    scope = sc.of_category(node.category) if sc.is_shared(node.id, key) else [node]
+    for other in scope:
         if not sc.fixed_by_kind(other.id, key):
             sc.set_property(other.id, key, value)
 
@@ -320,8 +323,9 @@ def _bind_figures(lesson: Lesson, step: Step, where: str, i: int) -> None:
 
 
 def open_case(case: str, where: str = "lesson") -> Scenario:
-    """The drawing a lesson opens: a case study, or ``whatif:NAME`` (the
-    what-if study's before drawing)."""
+    """The drawing a lesson opens: a case study, a built-in example (the
+    drawing imported from RMF, ``rmf_sysa``), or ``whatif:NAME`` (the what-if
+    study's before drawing)."""
     from app import scenario_io
     from models.studies import whatif
 
@@ -331,9 +335,10 @@ def open_case(case: str, where: str = "lesson") -> Scenario:
             raise LessonError(f"{where}: 'case' names no what-if study {name!r}; studies: "
                               f"{', '.join(whatif.names())}")
         return whatif.study(name).load()[0]
-    if case not in scenario_io.case_names():
+    if case not in scenario_io.case_names() and case not in scenario_io.example_names():
         raise LessonError(f"{where}: 'case' names no case study {case!r}; case studies: "
-                          f"{', '.join(scenario_io.case_names())}, or whatif:NAME")
+                          f"{', '.join(scenario_io.case_names())}; examples: "
+                          f"{', '.join(scenario_io.example_names())}; or whatif:NAME")
     return scenario_io.load_case(case)
 
 

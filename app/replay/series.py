@@ -74,6 +74,8 @@ class ChartData:
         for s in self.series:
             for i, (x, y) in enumerate(zip(s.x.tolist(), s.y.tolist())):
                 xv = self.categories[int(x)] if self.categories and s.kind in ("bar", "stack") else x
+                # A two-line tick label ("SGDB2\nDISC") is one line in a cell.
+                xv = xv.replace("\n", " ") if isinstance(xv, str) else xv
                 lane = self.categories[int(s.rows[i])] if s.rows is not None and self.categories else ""
                 rows.append([s.name, xv, _round(y), lane]
                             + ([_round(float(ci[i]))] if ci is not None else []))
@@ -578,8 +580,103 @@ def sides_chart(result) -> ChartData | None:
 SIDE_PARTS = ("file requests", "log writes", "everything else")
 
 
+# -- measured (RMF) beside the model -------------------------------------------
+#: Legend of the measured-vs-model charts: what RMF measured, what the model gave.
+MEASURED, MODELLED = "measured (RMF)", "model"
+#: The response time and its four parts (figure name, as the chart names it).
+RESPONSE_PARTS = (("resp_ms", "resp"), ("iosq_ms", "IOSQ"), ("pend_ms", "PEND"),
+                  ("disc_ms", "DISC"), ("conn_ms", "CONN"))
+
+
+def _measured(result) -> tuple[dict, dict, dict] | None:
+    """(measured figures, model figures, kinds) by canvas label, for a run of a
+    drawing imported from RMF; None for any other run."""
+    imported = getattr(result, "measured", None) or {}
+    measured = imported.get("measured") or {}
+    if not measured or not getattr(result, "components", None):
+        return None
+    from models.rmf.measured import model_figures
+
+    return measured, model_figures(result)[0], dict(imported.get("kinds") or {})
+
+
+def _pairs(key: str, title: str, y_label: str, y_unit: str,
+           rows: list[tuple[str, float, float]], note: str) -> ChartData | None:
+    """Grouped bars: per category, the measured figure beside the model's."""
+    if not rows:
+        return None
+    idx = np.arange(len(rows), dtype=float)
+    series = (Series(MEASURED, idx, np.array([r[1] for r in rows], dtype=float), "bar"),
+              Series(MODELLED, idx, np.array([r[2] for r in rows], dtype=float), "bar"))
+    return ChartData(key, title, "", "", y_label, y_unit, series, tuple(r[0] for r in rows),
+                     note=note, source="component figures")
+
+
+def _groups(measured: dict, kinds: dict, kind: str) -> list[str]:
+    return [label for label in measured if kinds.get(label) == kind]
+
+
+def measured_rate_chart(result) -> ChartData | None:
+    """I/O rate per storage group: RMF's beside the model's."""
+    found = _measured(result)
+    if found is None:
+        return None
+    measured, model, kinds = found
+    rows = [(g, float(measured[g]["io_rate"]), float(model[g]["io_rate"]))
+            for g in _groups(measured, kinds, "storage group")
+            if "io_rate" in measured[g] and "io_rate" in model.get(g, {})]
+    return _pairs("measured_rate", "Measured vs model: I/O rate", "I/O rate", "/s", rows,
+                  "per storage group; the model's from the run's component figures")
+
+
+def measured_response_chart(result) -> ChartData | None:
+    """Response time per storage group, RMF's bar beside the model's, each
+    stacked into its four parts (IOSQ, PEND, DISC, CONN): which part differs
+    shows at a glance, and the pair's labels fit a projector's width."""
+    found = _measured(result)
+    if found is None:
+        return None
+    measured, model, kinds = found
+    keys = [key for key, _ in RESPONSE_PARTS[1:]]
+    groups = [g for g in _groups(measured, kinds, "storage group")
+              if all(k in measured[g] and k in model.get(g, {}) for k in keys)]
+    if not groups:
+        return None
+    cats, values = [], []
+    for g in groups:
+        for side, figs in (("RMF", measured[g]), ("model", model[g])):
+            cats.append(f"{g}\n{side}")
+            values.append([float(figs[k]) for k in keys])
+    ms = np.array(values)
+    idx = np.arange(len(cats), dtype=float)
+    series = tuple(Series(p, idx, ms[:, k].copy(), "stack") for k, p in enumerate(PHASES))
+    return ChartData("measured_response", "Measured vs model: I/O response time", "", "",
+                     "Response time", "ms", series, tuple(cats),
+                     note="per storage group: what RMF measured beside the model, each split "
+                          "into its four parts", source="component figures")
+
+
+def measured_hit_chart(result) -> ChartData | None:
+    """Read hit ratio per storage group and control unit (a unit's NORMAL reads),
+    counted per read request as RMF counts them."""
+    found = _measured(result)
+    if found is None:
+        return None
+    measured, model, kinds = found
+    rows = []
+    for label in (_groups(measured, kinds, "storage group")
+                  + _groups(measured, kinds, "control unit")):
+        m, got = measured[label].get("read_hit_ratio"), model.get(label, {}).get(
+            "req_read_hit_ratio")
+        if m is not None and got is not None:
+            rows.append((label, float(m), float(got)))
+    return _pairs("measured_hit", "Measured vs model: read hit ratio", "Read hit ratio", "",
+                  rows, "per storage group and control unit (normal reads), per read request")
+
+
 CHARTS = (response_chart, throughput_chart, cache_chart, queue_chart, utilisation_chart,
-          switch_chart, cpu_chart, tape_chart, library_chart, sides_chart)
+          switch_chart, cpu_chart, tape_chart, library_chart, sides_chart,
+          measured_rate_chart, measured_response_chart, measured_hit_chart)
 
 
 def trace_scope(result) -> str:

@@ -11,12 +11,12 @@ from app.names import format_number
 
 
 def test_check_runs_every_lesson_and_every_claim_holds(capsys):
-    """`zperflab lessons --check --json` runs all 16 lessons; every claim
+    """`zperflab lessons --check --json` runs all 18 lessons; every claim
     holds, and every step that runs states at least one."""
     assert cli.main(["lessons", "--check", "--json"]) == 0, capsys.readouterr().err
     rows = json.loads(capsys.readouterr().out)
     found = lessons.load_all()
-    assert len(found) == 16
+    assert len(found) == 18
     assert {r["lesson"] for r in rows} == {x.name for x in found}
     assert all(set(r) == {"lesson", "step", "claim", "holds", "value"} for r in rows)
     assert all(r["holds"] and isinstance(r["value"], float) for r in rows)
@@ -146,3 +146,31 @@ def test_tiny_values_print_as_decimals():
     assert format_number(1.731e-05) == "0.00001731"
     assert format_number(0.88593) == "0.8859" and format_number(12491.4) == "12,491"
     assert lesson_figures.format_ratio(7.743) == "7.7" and lesson_figures.format_ratio(12) == "12"
+
+
+def test_a_report_row_is_found_by_its_first_two_cells():
+    """The Measured vs model table has a row per card and figure: a placeholder
+    names both ({N:Measured vs model|SGDB2|DISC ms|model})."""
+    lesson = lessons.get("rmf_read_reports")
+    result = lesson_figures.run_step(lesson, 2)
+    rows = {(r[0], r[1]): r for r in next(t for t in result.reports
+                                          if t.title == "Measured vs model").rows}
+    fig = lesson_figures.parse_figure("Measured vs model|SGTSO|DISC ms|model", 2, {2})
+    assert fig.value({2: result}) == rows["SGTSO", "DISC ms"][3]
+    three = lesson_figures.parse_figure("Measured vs model|SGTSO|model", 2, {2})
+    assert three.value({2: result}) == rows["SGTSO", "I/O rate /s"][3]   # the first row
+    with pytest.raises(lesson_figures.FigureError, match="no row 'SGTSO' / 'WAIT ms'"):
+        lesson_figures.parse_figure("Measured vs model|SGTSO|WAIT ms|model", 2, {2}).value(
+            {2: result})
+
+
+def test_a_lesson_sets_a_components_own_property_on_that_component_only():
+    """As the editor (and so the player) does: more cache on one control unit
+    leaves the other's; a storage group added keeps its own volumes."""
+    lesson = lessons.get("rmf_whatif_baseline")
+    cards = {n.label: n for n in lesson.scenario_at(3).nodes.values()}
+    assert cards["SSID 0006"].properties["cache_gb"] == 0.375
+    assert cards["SSID 0007"].properties["cache_gb"] == 0.25
+    assert cards["SGDB2"].kind == "sg_ssd"
+    assert cards["SGDB2"].properties["names"] == "DB2001,DB2002,DB2003,DB2004"
+    assert cards["SGTSO"].properties["names"] == "TSO001,TSO002"

@@ -24,6 +24,8 @@ MAX_BAR_LABELS = 60
 #: Pixels of a chart's width its title's text leaves free: the HTML label's
 #: document margins (8) and the view's frame, with air to spare.
 TITLE_AIR = 24
+#: Grouped bars (measured beside model) get value labels up to this many bars.
+MAX_GROUPED_LABELS = 12
 
 
 class _Buffer:
@@ -178,13 +180,19 @@ class ChartWidget(pg.PlotWidget):
         n = len(data.categories)
         base = np.zeros(n)
         stacked = sum(s.kind == "stack" for s in data.series) > 1
+        # Several bar series side by side in each category (measured beside model).
+        grouped = not stacked and len(data.series) > 1
+        width = 0.8 / len(data.series) if grouped else 0.6
         for i, s in enumerate(data.series):
             y0 = base.copy() if stacked else np.zeros(n)
-            bars = pg.BarGraphItem(x=s.x, y0=y0, height=s.y, width=0.6, name=s.name,
+            x = s.x + (i - (len(data.series) - 1) / 2) * width if grouped else s.x
+            bars = pg.BarGraphItem(x=x, y0=y0, height=s.y, width=width, name=s.name,
                                    brush=style.colour(i, s.name),
                                    pen=pg.mkPen("w", width=style.line_px(1)))
             item.addItem(bars)
             base = base + s.y if stacked else base
+        if grouped:
+            self._label_groups(item, data, width)
         top = base if stacked else np.max([s.y for s in data.series], axis=0)
         ci = data.extra.get("ci95")
         if ci is not None and not stacked:
@@ -197,8 +205,8 @@ class ChartWidget(pg.PlotWidget):
             top = top + half
         else:
             texts = [_short(v) for v in top]
-        if n > MAX_BAR_LABELS:
-            texts = []
+        if n > MAX_BAR_LABELS or grouped:
+            texts = []      # grouped bars carry a label each (_label_groups)
         for x, (v, text) in enumerate(zip(top, texts)):
             label = pg.TextItem(text, color=style.FOREGROUND, anchor=(0.5, 1.0))
             label.setFont(style.font(style.TICK_PT, bold=True))
@@ -209,10 +217,30 @@ class ChartWidget(pg.PlotWidget):
         if len(data.series) > 1:
             # Room on the right for the legend (larger in presentation mode),
             # so it does not cover the last bar's top and value label.
-            right += (n + 0.2) * 0.3 * style.SCALE
+            reserve = (n + 0.2) * 0.3
+            if grouped:
+                # The legend is two short lines: room for it, not for a third
+                # of many categories (their tick labels need the width).
+                reserve = min(reserve, 2.2)
+            right += reserve * style.SCALE
         item.setXRange(-0.6, right, padding=0)
         item.setYRange(0, float(np.max(top)) * 1.18 if len(top) and np.max(top) > 0 else 1)
         item.getViewBox().setMouseEnabled(x=False, y=True)
+
+    @staticmethod
+    def _label_groups(item: pg.PlotItem, data: ChartData, width: float) -> None:
+        """A value over each bar of grouped bars; none past MAX_GROUPED_LABELS
+        bars, where a label is wider than its bar and neighbours overlap (the
+        values are in the chart's CSV)."""
+        k = len(data.series)
+        if k * len(data.categories) > MAX_GROUPED_LABELS:
+            return
+        for i, s in enumerate(data.series):
+            for x, v in zip(s.x.tolist(), s.y.tolist()):
+                label = pg.TextItem(_short(v), color=style.FOREGROUND, anchor=(0.5, 1.0))
+                label.setFont(style.font(style.TICK_PT - (2 if k > 1 else 0), bold=True))
+                label.setPos(x + (i - (k - 1) / 2) * width, v)
+                item.addItem(label)
 
     def _draw_spans(self, item: pg.PlotItem, data: ChartData) -> None:
         for i, s in enumerate(data.series):
