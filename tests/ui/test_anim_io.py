@@ -8,6 +8,7 @@ slots are the records the drives read, coloured by the staging mode.
 import numpy as np
 import pytest
 
+from models.engine import Trace
 from models.experiments import run_experiment
 from ui.animation import ReplayData
 from ui.animation.cache_view import CacheView
@@ -152,8 +153,10 @@ def test_cache_view_and_chart_end_on_the_runs_hit_ratio(qtbot, name, overrides):
     the table said 0.40: misses counted per record, the run per disconnect)."""
     from app.replay.series import cache_chart
 
-    res = run_experiment(name, overrides, seed=1, trace=True)
+    # The whole trace (no ring): the view counts every event the run had.
+    res = run_experiment(name, overrides, seed=1, trace=Trace(limit=None))
     data = ReplayData(res.trace)
+    assert data.dropped == 0
     view = CacheView()
     qtbot.addWidget(view)
     view.set_data(data)
