@@ -26,7 +26,9 @@ def test_no_writer_or_reader_spells_a_kind_or_phase_out_itself():
     offenders = []
     for package in ("models", "app", "ui"):
         for path in (ROOT / package).rglob("*.py"):
-            if path.name == "trace_vocab.py":
+            if path.name == "trace_vocab.py" or "rmf" in path.relative_to(ROOT).parts:
+                # models/rmf reads RMF's report columns ("stage", "read"): RMF's
+                # vocabulary, not the trace's; it neither writes nor reads a trace.
                 continue
             for n, line in enumerate(path.read_text(encoding="utf-8").splitlines(), 1):
                 code = line.split("#", 1)[0]
