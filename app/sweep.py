@@ -253,7 +253,16 @@ def _gather_as_finished(client, address, futures: list, out: list, progress, can
                 raise SweepStopped(f"lost the Dask scheduler at {address}", out)
             if fut.status == "error":
                 _point_failed(fut.exception(), out)
-            out[n] = fut.result()
+            try:
+                # A finished point's result lives on the worker that ran it: if
+                # that worker died, fetching it would wait for ever.
+                value = fut.result(timeout=max(1.0, DASK_CHECK_S))
+            except TimeoutError:
+                pending[fut] = n          # fetched again once a worker has it
+                continue
+            except OSError:               # the connection closed under the fetch
+                raise SweepStopped(f"lost the Dask scheduler at {address}", out) from None
+            out[n] = value
             done_count += 1
             if progress is not None:
                 progress(done_count, len(futures))
