@@ -97,6 +97,18 @@ def _k(key, label, category, help, implies=None, experiments=(), general="", car
                          general, tuple(carries), member)
 
 
+def _storage_group(dev: str, drive: str) -> ComponentKind:
+    """The storage group of the 3390 volume kind ``vol_<dev>`` (drive type ``drive``)."""
+    member = f"vol_{dev}"
+    on = drive if drive == "SSD" else f"HDD {drive[3:]}"
+    what = "solid-state drives" if drive == "SSD" else f"{drive[3:]} RPM disks"
+    return _k(f"sg_{dev}", f"Storage group on {on}", "volume",
+              f"An SMS storage group: N emulated 3390 volumes on {what}, drawn as one card. "
+              "Each volume has its own queue, aliases and rank; the group's volumes spread "
+              "over the ranks it is linked to.",
+              implies={"device": drive}, member=member)
+
+
 #: Parameters of the general workloads (declared in models/workloads/params.py).
 IO_WORKLOAD_PARAMS = ("arrival", "io_rate", "users", "think_ms", "read_pct", "pages_per_io",
                       "seq_pct", "working_set_mb", "skew", "duration_s")
@@ -172,21 +184,8 @@ _KINDS = (
        "An original 3390 drive: 4,224 RPM, 14.2 ms per turn and a 9.5 ms "
        "average seek. Every page I/O waits for the track to come round.",
        implies={"device": "3390"}),
-    _k("sg_hdd10k", "Storage group on HDD 10K", "volume",
-       "An SMS storage group: N emulated 3390 volumes on 10K RPM disks, drawn as "
-       "one card. Each volume has its own queue, aliases and rank; the group's "
-       "volumes spread over the ranks it is linked to.",
-       implies={"device": "HDD10K"}, member="vol_hdd10k"),
-    _k("sg_hdd15k", "Storage group on HDD 15K", "volume",
-       "An SMS storage group: N emulated 3390 volumes on 15K RPM disks, drawn as "
-       "one card. Each volume has its own queue, aliases and rank; the group's "
-       "volumes spread over the ranks it is linked to.",
-       implies={"device": "HDD15K"}, member="vol_hdd15k"),
-    _k("sg_ssd", "Storage group on SSD", "volume",
-       "An SMS storage group: N emulated 3390 volumes on solid-state drives, drawn "
-       "as one card. Each volume has its own queue, aliases and rank; the group's "
-       "volumes spread over the ranks it is linked to.",
-       implies={"device": "SSD"}, member="vol_ssd"),
+    *(_storage_group(dev, drive) for dev, drive in (("hdd10k", "HDD10K"), ("hdd15k", "HDD15K"),
+                                                    ("ssd", "SSD"))),
     _k("vol_raid", "RAID rank", "rank",
        "A RAID-5 rank of 8 drives (7+P or 6+P+S) under the volumes linked to "
        "it: their tracks stripe over its drives, so requests issued together "
