@@ -3,11 +3,49 @@
 Public surface: :class:`Engine` (``now``, ``schedule``, ``step``, ``run``,
 ``process``), :class:`Event`, :class:`Resource`, :class:`PriorityResource`,
 :class:`Trace` and :class:`Counters`.
+
+``core`` runs compiled when ``packaging/setup.sh`` has built it (Cython, see
+core.py) and interpreted otherwise; ``COMPILED`` says which. The source is
+always core.py: a compiled module older than core.py or core.pxd is not used
+(one line on stderr says so; run packaging/setup.sh again), and the
+environment variable ``ZPERFLAB_ENGINE=python`` runs core.py interpreted even
+when a build is present (the benches' A/B and the test that compares the two).
 """
-from models.engine.core import Engine, Event, Process, Interrupt
-from models.engine.resources import Resource, PriorityResource, Request, Store
-from models.engine.trace import Trace
-from models.engine.counters import Counters
+import os as _os
+import sys as _sys
+
+
+def _load_interpreted_core_if_needed() -> None:
+    import glob
+    import importlib.machinery
+    import importlib.util
+
+    here = _os.path.dirname(__file__)
+    source = _os.path.join(here, "core.py")
+    built = [p for suffix in importlib.machinery.EXTENSION_SUFFIXES
+             for p in glob.glob(_os.path.join(here, "core" + suffix))]
+    if not built or "models.engine.core" in _sys.modules:
+        return
+    forced = _os.environ.get("ZPERFLAB_ENGINE", "") == "python"
+    if not forced:
+        newest = max(_os.path.getmtime(p) for p in (source, source[:-3] + ".pxd")
+                     if _os.path.exists(p))
+        if min(_os.path.getmtime(p) for p in built) >= newest:
+            return
+        print("zperflab: the compiled engine is older than models/engine/core.py; running it "
+              "interpreted (bash packaging/setup.sh rebuilds it)", file=_sys.stderr)
+    spec = importlib.util.spec_from_file_location("models.engine.core", source)
+    module = importlib.util.module_from_spec(spec)
+    _sys.modules["models.engine.core"] = module
+    spec.loader.exec_module(module)
+
+
+_load_interpreted_core_if_needed()
+
+from models.engine.core import COMPILED, Engine, Event, Process, Interrupt  # noqa: E402
+from models.engine.resources import Resource, PriorityResource, Request, Store  # noqa: E402
+from models.engine.trace import Trace  # noqa: E402
+from models.engine.counters import Counters  # noqa: E402
 
 __all__ = ["Engine", "Event", "Process", "Interrupt", "Resource",
-           "PriorityResource", "Request", "Store", "Trace", "Counters"]
+           "PriorityResource", "Request", "Store", "Trace", "Counters", "COMPILED"]

@@ -1,9 +1,9 @@
-"""Event heap, processes and one-shot events.
+"""Event heap, processes, one-shot events and resources.
 
-The heap holds ``(time, priority, seq, callback, argument)`` tuples. ``seq``
-is a global counter, so two entries at the same time and priority always run
-in the order they were scheduled: the same seed and parameters give the same
-run, event for event.
+The heap orders entries by ``(time, priority, seq)``. ``seq`` is a global
+counter, so two entries at the same time and priority always run in the
+order they were scheduled: the same seed and parameters give the same run,
+event for event.
 
 Processes are generators. They ``yield``:
 
@@ -11,22 +11,38 @@ Processes are generators. They ``yield``:
   second, by convention of every zPerfLab model);
 * an :class:`Event` (a resource request, another process, a hand-made event):
   the process resumes when it triggers, receiving its value;
-* a :class:`~models.engine.resources.Resource`: shorthand for "give me one
-  server" (no request object; release with ``resource.release()``).
+* a :class:`Resource`: shorthand for "give me one server" (no request
+  object; release with ``resource.release()``).
 
-The hot path is :meth:`Engine.run`, which resumes processes itself; it avoids
-attribute look-ups in its loop and allocates one tuple per timeout.
+One source, two ways to run it. Interpreted, the heap is a ``heapq`` list of
+``(time, priority, seq, callback, argument)`` tuples and :meth:`Engine.run`
+resumes processes itself with as few look-ups as Python allows. Compiled by
+Cython in pure-Python mode (``core.pxd`` declares the types; ``packaging/
+setup.sh`` builds it), the classes are extension types with C doubles for
+times, the heap is a C array of ``(time, priority, seq, slot)`` structs whose
+slot indexes the callback and argument, and processes are resumed with
+``PyIter_Send`` (no ``StopIteration`` per finished process). The branches
+``if cython.compiled:`` hold the compiled-only parts; both order events by
+the same key, so both run the same events in the same order
+(``tests/models/test_engine_compiled.py`` checks it).
 """
 from __future__ import annotations
 
 import hashlib
 import random
-from heapq import heapify, heappop, heappush
+from collections import deque
 from functools import partial
+from heapq import heapify, heappop, heappush
 from itertools import count
 from typing import Any, Callable, Generator
 
 import numpy as np
+
+try:
+    import cython
+except ImportError:  # interpreted, Cython not installed: nothing is compiled
+    class cython:  # type: ignore[no-redef]
+        compiled = False
 
 #: Priority of events that must run before ordinary ones at the same instant
 #: (resuming a process whose event has just triggered).
@@ -36,6 +52,18 @@ NORMAL = 1
 _PENDING = object()
 #: The ``value`` of a resource: yielding a resource acquires one of its servers.
 _ACQUIRE = object()
+_INF = float("inf")
+
+#: True when this module is the compiled extension.
+COMPILED = bool(cython.compiled)
+
+if not cython.compiled:
+    # Declared in core.pxd for the compiled branches only (the C heap's
+    # struct, libc's allocator, the generator send); never used interpreted.
+    _Entry: Any = None
+    _gen_send: Any = None
+    free: Any = None
+    realloc: Any = None
 
 
 class Interrupt(Exception):
@@ -44,166 +72,6 @@ class Interrupt(Exception):
     def __init__(self, cause: Any = None):
         super().__init__(cause)
         self.cause = cause
-
-
-class Event:
-    """A one-shot event. Processes that yield it resume when it triggers."""
-
-    __slots__ = ("engine", "value", "_waiters")
-
-    def __init__(self, engine: "Engine"):
-        self.engine = engine
-        self.value = _PENDING
-        # Created on first use: most events (a process per request) never
-        # get a waiter, and the list would be allocated for nothing.
-        self._waiters: list | None = None
-
-    @property
-    def triggered(self) -> bool:
-        return self.value is not _PENDING
-
-    def succeed(self, value: Any = None) -> "Event":
-        """Trigger the event now; waiting processes resume at the current time."""
-        if self.value is not _PENDING:
-            raise RuntimeError("event has already been triggered")
-        self.value = value
-        waiters, self._waiters = self._waiters, None
-        if waiters:
-            eng = self.engine
-            for fn in waiters:
-                heappush(eng._heap, (eng.now, URGENT, eng._next_seq(), fn, value))
-        return self
-
-    def add_callback(self, fn: Callable[[Any], None]) -> None:
-        """Call ``fn(value)`` when the event triggers (at once if it has)."""
-        if self.value is _PENDING:
-            if self._waiters is None:
-                self._waiters = [fn]
-            else:
-                self._waiters.append(fn)
-        else:
-            eng = self.engine
-            heappush(eng._heap, (eng.now, URGENT, eng._next_seq(), fn, self.value))
-
-
-class Process(Event):
-    """A running generator. It is itself an event that triggers on return.
-
-    A process is resumed by :meth:`Engine.run` directly: heap entries and
-    waiter lists hold the process object itself, and the run loop sends the
-    value into the generator without a Python-level call in the common case
-    (a timeout). :meth:`_handle` covers everything else.
-    """
-
-    __slots__ = ("_send", "name", "_target")
-
-    def __init__(self, engine: "Engine", gen: Generator, name: str = ""):
-        # Event.__init__ inlined: a process is created per request in hot models.
-        self.engine = engine
-        self.value = _PENDING
-        self._waiters = None
-        self._send = gen.send
-        self.name = name
-        self._target = None
-        # Start at once: the generator runs to its first yield before the
-        # caller continues. Deterministic, and saves a heap entry per process.
-        try:
-            cmd = gen.send(None)
-        except StopIteration as stop:
-            self._finish(stop.value)
-            return
-        if cmd.__class__ is float and cmd >= 0.0:
-            heappush(engine._heap, (engine.now + cmd, NORMAL, engine._next_seq(), self, None))
-        else:
-            self._handle(cmd)
-
-    def _resume(self, value: Any) -> None:
-        """Send ``value`` into the generator and act on what it yields."""
-        try:
-            cmd = self._send(value)
-        except StopIteration as stop:
-            self._finish(stop.value)
-            return
-        self._handle(cmd)
-
-    def _finish(self, value: Any) -> None:
-        """The generator returned: trigger the process with its value."""
-        self._target = None
-        self.succeed(value)
-
-    def _handle(self, cmd: Any) -> None:
-        """Act on a yielded value; loops while it can go straight on."""
-        send = self._send
-        while True:
-            cls = cmd.__class__
-            if cls is float or cls is int:
-                if cmd < 0:
-                    raise ValueError(f"negative timeout {cmd!r} in process {self.name!r}")
-                eng = self.engine
-                heappush(eng._heap, (eng.now + cmd, NORMAL, eng._next_seq(), self, None))
-                return
-            v = cmd.value
-            if v is _PENDING:
-                # An event that has not triggered yet: wait for it.
-                self._target = cmd
-                if cmd._waiters is None:
-                    cmd._waiters = [self]
-                else:
-                    cmd._waiters.append(self)
-                return
-            if v is _ACQUIRE:
-                # A resource yielded directly: take a server or queue for one.
-                users = cmd.users
-                now = self.engine.now
-                cmd.requests += 1
-                if users < cmd.capacity:
-                    cmd.busy_area += (now - cmd._t_last) * users
-                    cmd._t_last = now
-                    cmd.users = users + 1
-                else:
-                    cmd.queued_requests += 1
-                    if cmd._fifo:
-                        cmd._queue.append((now, self, None))
-                    else:
-                        cmd._enqueue(0, (now, self, None))
-                    return
-                v = None
-            # Go straight on with the value (an event that already triggered).
-            try:
-                cmd = send(v)
-            except StopIteration as stop:
-                self._finish(stop.value)
-                return
-
-    def interrupt(self, cause: Any = None) -> None:
-        """Throw :class:`Interrupt` into the process at the current time."""
-        if self.triggered:
-            return
-        target = self._target
-        eng = self.engine
-        if target is not None and target.value is _PENDING and target._waiters:
-            try:
-                target._waiters.remove(self)
-            except ValueError:
-                pass
-        else:
-            # Waiting on a timeout (or a wake-up already queued): drop it.
-            # Interrupts are rare, so a linear scan keeps the hot path lean.
-            kept = [e for e in eng._heap if e[3] is not self]
-            if len(kept) != len(eng._heap):
-                eng._heap[:] = kept
-                heapify(eng._heap)
-        self._target = None
-
-        def _throw(_arg: Any, self=self) -> None:
-            try:
-                cmd = self._send.__self__.throw(Interrupt(cause))
-            except StopIteration as stop:
-                self.succeed(stop.value)
-                return
-            self._handle(cmd)
-
-        heappush(eng._heap, (eng.now, URGENT, eng._next_seq(), _throw, None))
 
 
 def stream_seed(seed: int, name: str) -> int:
@@ -215,6 +83,15 @@ def stream_seed(seed: int, name: str) -> int:
     """
     digest = hashlib.sha256(f"{int(seed)}/{name}".encode()).digest()
     return int.from_bytes(digest[:8], "little")
+
+
+def _before(a, b):
+    """Compiled heap order: ``a`` runs before ``b`` (time, priority, seq)."""
+    if a.t != b.t:
+        return a.t < b.t
+    if a.prio != b.prio:
+        return a.prio < b.prio
+    return a.seq < b.seq
 
 
 class Engine:
@@ -235,14 +112,136 @@ class Engine:
     def __init__(self, seed: int = 1):
         self.now = 0.0
         self.seed = int(seed)
-        self._heap: list = []
-        self._next_seq = count().__next__
         self._streams: dict[str, random.Random] = {}
         self._np_streams: dict[str, np.random.Generator] = {}
         self.events_run = 0
-        # ``process`` as a C-level partial: processes are created per request
-        # in hot models, and this saves a Python call each time.
-        self.process = partial(Process, self)  # type: ignore[method-assign]
+        self._heap: list = []
+        if cython.compiled:
+            # The C heap's arrays (and ``_n``, ``_cap``, ``_nfree``, ``_seq``)
+            # start empty, at zero: the first push grows them.
+            self._fns: list = []
+            self._args: list = []
+            self._n = self._cap = self._nfree = 0
+            self._seq = 0
+        else:
+            self._next_seq = count().__next__
+            # ``process`` as a C-level partial: processes are created per
+            # request in hot models, and this saves a Python call each time.
+            self.process = partial(Process, self)  # type: ignore[method-assign]
+
+    def __dealloc__(self):
+        if cython.compiled:
+            free(self._h)
+            free(self._free)
+
+    # -- the compiled heap ----------------------------------------------------
+    def _grow(self):
+        """Compiled: double the heap's C arrays and the slots beside them."""
+        if cython.compiled:
+            old: cython.Py_ssize_t = self._cap
+            new: cython.Py_ssize_t = 2 * old if old else 64
+            h = realloc(self._h, new * cython.sizeof(_Entry))
+            if h == cython.NULL:
+                raise MemoryError()
+            self._h = cython.cast(cython.pointer(_Entry), h)
+            f = realloc(self._free, new * cython.sizeof(cython.Py_ssize_t))
+            if f == cython.NULL:
+                raise MemoryError()
+            self._free = cython.cast(cython.pointer(cython.Py_ssize_t), f)
+            self._fns.extend([None] * (new - old))
+            self._args.extend([None] * (new - old))
+            i: cython.Py_ssize_t
+            for i in range(new - 1, old - 1, -1):
+                self._free[self._nfree] = i
+                self._nfree += 1
+            self._cap = new
+
+    def _push(self, t, prio, fn, arg):
+        """Put ``fn(arg)`` on the heap at time ``t`` and ``prio``."""
+        if cython.compiled:
+            if self._nfree == 0:
+                self._grow()
+            self._nfree -= 1
+            slot: cython.Py_ssize_t = self._free[self._nfree]
+            self._fns[slot] = fn
+            self._args[slot] = arg
+            e: _Entry = _Entry(t=t, prio=prio, seq=self._seq, slot=slot)
+            self._seq += 1
+            h = self._h
+            i: cython.Py_ssize_t = self._n
+            parent: cython.Py_ssize_t
+            self._n += 1
+            while i > 0:
+                parent = (i - 1) >> 1
+                if _before(e, h[parent]):
+                    h[i] = h[parent]
+                    i = parent
+                else:
+                    break
+            h[i] = e
+        else:
+            heappush(self._heap, (t, prio, self._next_seq(), fn, arg))
+
+    def _sift_down(self, i, n):
+        """Compiled: move entry ``i`` down to its place among the first ``n``."""
+        if cython.compiled:
+            h = self._h
+            item: _Entry = h[i]
+            c: cython.Py_ssize_t
+            while True:
+                c = 2 * i + 1
+                if c >= n:
+                    break
+                if c + 1 < n and _before(h[c + 1], h[c]):
+                    c += 1
+                if _before(h[c], item):
+                    h[i] = h[c]
+                    i = c
+                else:
+                    break
+            h[i] = item
+
+    def _pop(self):
+        """Compiled: take the first entry off the heap; returns its slot."""
+        if cython.compiled:
+            h = self._h
+            slot: cython.Py_ssize_t = h[0].slot
+            self._n -= 1
+            if self._n > 0:
+                h[0] = h[self._n]
+                self._sift_down(0, self._n)
+            return slot
+        return 0
+
+    def _release_slot(self, slot):
+        """Compiled: forget a popped entry's callback and argument."""
+        if cython.compiled:
+            self._fns[slot] = None
+            self._args[slot] = None
+            self._free[self._nfree] = slot
+            self._nfree += 1
+
+    def _drop(self, proc):
+        """Remove every heap entry that would resume ``proc`` (interrupts: rare)."""
+        if cython.compiled:
+            h = self._h
+            kept: cython.Py_ssize_t = 0
+            i: cython.Py_ssize_t
+            for i in range(self._n):
+                if self._fns[h[i].slot] is proc:
+                    self._release_slot(h[i].slot)
+                else:
+                    h[kept] = h[i]
+                    kept += 1
+            if kept != self._n:
+                self._n = kept
+                for i in range(kept // 2 - 1, -1, -1):
+                    self._sift_down(i, kept)
+        else:
+            kept = [e for e in self._heap if e[3] is not proc]
+            if len(kept) != len(self._heap):
+                self._heap[:] = kept
+                heapify(self._heap)
 
     # -- scheduling ---------------------------------------------------------
     def schedule(self, delay: float, fn: Callable[[Any], object], arg: Any = None,
@@ -250,12 +249,11 @@ class Engine:
         """Call ``fn(arg)`` after ``delay`` time units."""
         if delay < 0:
             raise ValueError(f"cannot schedule {delay!r} in the past")
-        heappush(self._heap, (self.now + delay, priority, self._next_seq(), fn, arg))
+        self._push(self.now + delay, priority, fn, arg)
 
     def process(self, gen: Generator, name: str = "") -> Process:
         """Start a generator as a process (it runs to its first yield now)."""
         return Process(self, gen, name)
-
 
     def event(self) -> Event:
         """A fresh untriggered event."""
@@ -286,15 +284,27 @@ class Engine:
     # -- running ------------------------------------------------------------
     def peek(self) -> float:
         """Time of the next event, or ``inf`` when none is scheduled."""
-        return self._heap[0][0] if self._heap else float("inf")
+        if cython.compiled:
+            return self._h[0].t if self._n else _INF
+        return self._heap[0][0] if self._heap else _INF
 
     def step(self) -> None:
         """Run exactly one event."""
-        t, _p, _s, fn, arg = heappop(self._heap)
-        self.now = t
+        if cython.compiled:
+            if self._n == 0:
+                raise IndexError("step from an empty heap")
+            self.now = self._h[0].t
+            slot: cython.Py_ssize_t = self._pop()
+            fn = self._fns[slot]
+            arg = self._args[slot]
+            self._release_slot(slot)
+        else:
+            t, _p, _s, fn, arg = heappop(self._heap)
+            self.now = t
         self.events_run += 1
-        if fn.__class__ is Process:
-            fn._resume(arg)
+        if type(fn) is Process:
+            p: Process = fn
+            p._resume(arg)
         else:
             fn(arg)
 
@@ -303,41 +313,70 @@ class Engine:
 
         Returns the simulated time reached.
         """
-        heap = self._heap
-        pop = heappop
-        push = heappush
-        nseq = self._next_seq
-        proc_cls = Process
-        n = 0
-        horizon = float("inf") if until is None else until
-        # The loop resumes processes itself: the common case (a process that
-        # yields the next timeout) costs one generator send and one push.
-        while heap:
-            t, p, sq, fn, arg = pop(heap)
-            if t > horizon:
-                push(heap, (t, p, sq, fn, arg))   # not due yet: put it back
-                break
-            self.now = t
-            n += 1
-            if fn.__class__ is proc_cls:
-                try:
-                    cmd = fn._send(arg)
-                except StopIteration as stop:
-                    # Process ended: trigger it (inlined _finish).
-                    fn._target = None
-                    fn.value = v = stop.value
-                    waiters = fn._waiters
-                    fn._waiters = None
-                    if waiters:
-                        for w in waiters:
-                            push(heap, (t, URGENT, nseq(), w, v))
-                    continue
-                if cmd.__class__ is float and cmd >= 0.0:
-                    push(heap, (t + cmd, NORMAL, nseq(), fn, None))
+        horizon = _INF if until is None else until
+        if cython.compiled:
+            n: cython.longlong = 0
+            h_t: cython.double = horizon
+            slot: cython.Py_ssize_t
+            p: Process
+            fns: list = self._fns
+            args: list = self._args
+            # An entry is read, popped and its slot freed before its callback
+            # runs: the callback may push (and grow the arrays; the lists
+            # grow in place).
+            while self._n > 0:
+                t: cython.double = self._h[0].t
+                if t > h_t:
+                    break
+                slot = self._pop()
+                fn = fns[slot]
+                arg = args[slot]
+                fns[slot] = None
+                args[slot] = None
+                self._free[self._nfree] = slot
+                self._nfree += 1
+                self.now = t
+                n += 1
+                if type(fn) is Process:
+                    p = fn
+                    p._resume(arg)
                 else:
-                    fn._handle(cmd)
-            else:
-                fn(arg)
+                    fn(arg)
+        else:
+            heap = self._heap
+            pop = heappop
+            push = heappush
+            nseq = self._next_seq
+            proc_cls = Process
+            n = 0
+            # The loop resumes processes itself: the common case (a process
+            # that yields the next timeout) costs one generator send and one push.
+            while heap:
+                t, p_, sq, fn, arg = pop(heap)
+                if t > horizon:
+                    push(heap, (t, p_, sq, fn, arg))   # not due yet: put it back
+                    break
+                self.now = t
+                n += 1
+                if fn.__class__ is proc_cls:
+                    try:
+                        cmd = fn._send(arg)
+                    except StopIteration as stop:
+                        # Process ended: trigger it (inlined _finish).
+                        fn._target = None
+                        fn.value = v = stop.value
+                        waiters = fn._waiters
+                        fn._waiters = None
+                        if waiters:
+                            for w in waiters:
+                                push(heap, (t, URGENT, nseq(), w, v))
+                        continue
+                    if cmd.__class__ is float and cmd >= 0.0:
+                        push(heap, (t + cmd, NORMAL, nseq(), fn, None))
+                    else:
+                        fn._handle(cmd)
+                else:
+                    fn(arg)
         if until is not None and self.now < until:
             self.now = until
         self.events_run += n
@@ -357,3 +396,391 @@ class Engine:
         if rng is None:
             rng = self._np_streams[name] = np.random.default_rng(stream_seed(self.seed, "np/" + name))
         return rng
+
+
+class Event:
+    """A one-shot event. Processes that yield it resume when it triggers."""
+
+    __slots__ = ("engine", "value", "_waiters")
+
+    def __init__(self, engine: Engine):
+        self.engine = engine
+        self.value = _PENDING
+        # Created on first use: most events (a process per request) never
+        # get a waiter, and the list would be allocated for nothing.
+        self._waiters: list | None = None
+
+    @property
+    def triggered(self) -> bool:
+        return self.value is not _PENDING
+
+    def succeed(self, value: Any = None) -> "Event":
+        """Trigger the event now; waiting processes resume at the current time."""
+        if self.value is not _PENDING:
+            raise RuntimeError("event has already been triggered")
+        self.value = value
+        waiters = self._waiters
+        self._waiters = None
+        if waiters:
+            eng: Engine = self.engine
+            for fn in waiters:
+                eng._push(eng.now, URGENT, fn, value)
+        return self
+
+    def add_callback(self, fn: Callable[[Any], None]) -> None:
+        """Call ``fn(value)`` when the event triggers (at once if it has)."""
+        if self.value is _PENDING:
+            if self._waiters is None:
+                self._waiters = [fn]
+            else:
+                self._waiters.append(fn)
+        else:
+            eng: Engine = self.engine
+            eng._push(eng.now, URGENT, fn, self.value)
+
+
+class Process(Event):
+    """A running generator. It is itself an event that triggers on return.
+
+    A process is resumed by :meth:`Engine.run` directly: heap entries and
+    waiter lists hold the process object itself, and the run loop sends the
+    value into the generator without a Python-level call in the common case
+    (a timeout). :meth:`_handle` covers everything else.
+    """
+
+    __slots__ = ("_gen", "_send", "name", "_target")
+
+    def __init__(self, engine: Engine, gen: Generator, name: str = ""):
+        # Event.__init__ inlined: a process is created per request in hot models.
+        self.engine = engine
+        self.value = _PENDING
+        self._waiters = None
+        self._gen = gen
+        self.name = name
+        self._target: Any = None
+        # Start at once: the generator runs to its first yield before the
+        # caller continues. Deterministic, and saves a heap entry per process.
+        if cython.compiled:
+            self._resume(None)
+            return
+        self._send: Any = gen.send
+        try:
+            cmd = gen.send(None)
+        except StopIteration as stop:
+            self._finish(stop.value)
+            return
+        if cmd.__class__ is float and cmd >= 0.0:
+            heappush(engine._heap, (engine.now + cmd, NORMAL, engine._next_seq(), self, None))
+        else:
+            self._handle(cmd)
+
+    def _resume(self, value: Any) -> None:
+        """Send ``value`` into the generator and act on what it yields."""
+        if cython.compiled:
+            done: cython.bint = False
+            cmd = _gen_send(self._gen, value, cython.address(done))
+            if done:
+                self._finish(cmd)
+                return
+            if type(cmd) is float:
+                d: cython.double = cmd
+                if d >= 0.0:
+                    eng: Engine = self.engine
+                    eng._push(eng.now + d, NORMAL, self, None)
+                    return
+            self._handle(cmd)
+            return
+        try:
+            cmd = self._send(value)
+        except StopIteration as stop:
+            self._finish(stop.value)
+            return
+        self._handle(cmd)
+
+    def _finish(self, value: Any) -> None:
+        """The generator returned: trigger the process with its value."""
+        self._target = None
+        self.succeed(value)
+
+    def _handle(self, cmd: Any) -> None:
+        """Act on a yielded value; loops while it can go straight on."""
+        eng: Engine = self.engine
+        while True:
+            cls = type(cmd)
+            if cls is float or cls is int:
+                if cmd < 0:
+                    raise ValueError(f"negative timeout {cmd!r} in process {self.name!r}")
+                if cython.compiled:
+                    eng._push(eng.now + cmd, NORMAL, self, None)
+                else:   # the heap push inlined: a Python call less per timeout
+                    heappush(eng._heap, (eng.now + cmd, NORMAL, eng._next_seq(), self, None))
+                return
+            if cython.compiled:
+                if isinstance(cmd, Event):
+                    ev: Event = cmd
+                    v = ev.value
+                    if v is _PENDING:
+                        # An event that has not triggered yet: wait for it.
+                        self._target = ev
+                        if ev._waiters is None:
+                            ev._waiters = [self]
+                        else:
+                            ev._waiters.append(self)
+                        return
+                elif isinstance(cmd, Resource):
+                    res: Resource = cmd
+                    if not res._acquire(self):
+                        return
+                    v = None
+                else:
+                    v = cmd.value
+            else:
+                v = cmd.value
+                if v is _PENDING:
+                    # An event that has not triggered yet: wait for it.
+                    self._target = cmd
+                    if cmd._waiters is None:
+                        cmd._waiters = [self]
+                    else:
+                        cmd._waiters.append(self)
+                    return
+                if v is _ACQUIRE:
+                    # A resource yielded directly: take a server or queue for
+                    # one (Resource._acquire inlined: a Python call less).
+                    users = cmd.users
+                    now = eng.now
+                    cmd.requests += 1
+                    if users < cmd.capacity:
+                        cmd.busy_area += (now - cmd._t_last) * users
+                        cmd._t_last = now
+                        cmd.users = users + 1
+                    else:
+                        cmd.queued_requests += 1
+                        if cmd._fifo:
+                            cmd._queue.append((now, self, None))
+                        else:
+                            cmd._enqueue(0, (now, self, None))
+                        return
+                    v = None
+            # Go straight on with the value (an event that already triggered).
+            if cython.compiled:
+                done: cython.bint = False
+                cmd = _gen_send(self._gen, v, cython.address(done))
+                if done:
+                    self._finish(cmd)
+                    return
+            else:
+                try:
+                    cmd = self._send(v)
+                except StopIteration as stop:
+                    self._finish(stop.value)
+                    return
+
+    def interrupt(self, cause: Any = None) -> None:
+        """Throw :class:`Interrupt` into the process at the current time."""
+        if self.value is not _PENDING:
+            return
+        target = self._target
+        eng: Engine = self.engine
+        if target is not None and target.value is _PENDING and target._waiters:
+            try:
+                target._waiters.remove(self)
+            except ValueError:
+                pass
+        else:
+            # Waiting on a timeout (or a wake-up already queued): drop it.
+            # Interrupts are rare, so a linear scan keeps the hot path lean.
+            eng._drop(self)
+        self._target = None
+        eng._push(eng.now, URGENT, partial(_throw, self, cause), None)
+
+
+def _throw(proc: Process, cause: Any, _arg: Any) -> None:
+    """Resume ``proc`` by raising :class:`Interrupt` in it."""
+    try:
+        cmd = proc._gen.throw(Interrupt(cause))
+    except StopIteration as stop:
+        proc.succeed(stop.value)
+        return
+    proc._handle(cmd)
+
+
+class Request(Event):
+    """A request for one server of a resource; triggers when granted."""
+
+    __slots__ = ("resource", "priority", "t_request", "t_grant")
+
+    def __init__(self, resource: Resource, priority: int = 0):
+        self.engine = resource.engine
+        self.value = _PENDING
+        self._waiters = None
+        self.resource = resource
+        self.priority = priority
+        self.t_request = resource.engine.now
+        self.t_grant = -1.0
+
+
+class Resource:
+    """``capacity`` servers with a FIFO queue.
+
+    Parameters
+    ----------
+    engine : Engine
+    capacity : int
+        Number of requests served at once.
+    name : str
+        Shown in traces and reports.
+    """
+
+    #: Yielding the resource itself means "acquire": the engine's process
+    #: loop takes a free server inline or appends (time, process, None) to
+    #: the queue (see :meth:`_acquire`).
+    value = _ACQUIRE
+
+    def __init__(self, engine: Engine, capacity: int = 1, name: str = ""):
+        if capacity < 1:
+            raise ValueError("a resource needs at least one server")
+        self.engine = engine
+        self.capacity = capacity
+        self.name = name
+        self.users = 0
+        #: Plain FIFO queue (a deque appended to directly).
+        self._fifo = True
+        # Queue entries: (time queued, wake-up callback or None, Request or None)
+        self._queue: Any = deque()
+        self._t_last = engine.now
+        self.busy_area = 0.0      # integral of busy servers over time
+        self.requests = 0
+        self.queued_requests = 0
+        self.wait_total = 0.0     # time waited by requests already granted
+
+    # -- statistics ---------------------------------------------------------
+    @property
+    def queue_length(self) -> int:
+        return len(self._queue)
+
+    def utilisation(self, elapsed: float | None = None) -> float:
+        """Mean fraction of servers busy from time 0 to now (or ``elapsed``)."""
+        now = self.engine.now
+        area = self.busy_area + (now - self._t_last) * self.users
+        t = now if elapsed is None else elapsed
+        return area / (t * self.capacity) if t > 0 else 0.0
+
+    def mean_queue(self, elapsed: float | None = None) -> float:
+        """Mean queue length (Little's law: total waiting time / time)."""
+        now = self.engine.now
+        waiting = sum(now - entry[-3] for entry in self._queue)
+        t = now if elapsed is None else elapsed
+        return (self.wait_total + waiting) / t if t > 0 else 0.0
+
+    def mean_wait(self) -> float:
+        """Mean queueing delay of the requests granted so far."""
+        granted = self.requests - len(self._queue)
+        return self.wait_total / granted if granted else 0.0
+
+    # -- protocol -----------------------------------------------------------
+    def _acquire(self, proc: Process) -> bool:
+        """``proc`` yielded the resource: take a server (True) or queue (False)."""
+        users = self.users
+        now = self.engine.now
+        self.requests += 1
+        if users < self.capacity:
+            self.busy_area += (now - self._t_last) * users
+            self._t_last = now
+            self.users = users + 1
+            return True
+        self.queued_requests += 1
+        if self._fifo:
+            self._queue.append((now, proc, None))
+        else:
+            self._enqueue(0, (now, proc, None))
+        return False
+
+    def request(self, priority: int = 0) -> Request:
+        """Ask for a server. Yield the returned request to wait for it."""
+        req = Request(self, priority)
+        self.requests += 1
+        if self.users < self.capacity:
+            now = self.engine.now
+            self.busy_area += (now - self._t_last) * self.users
+            self._t_last = now
+            self.users += 1
+            req.t_grant = now
+            req.value = req
+            req._waiters = None
+        else:
+            self.queued_requests += 1
+            self._enqueue(priority, (req.t_request, None, req))
+        return req
+
+    def release(self, req: Request | None = None) -> None:
+        """Give a server back; the next queued request (if any) gets it.
+
+        Releasing a request that is still queued withdraws it.
+        """
+        if req is not None and req.value is _PENDING:
+            self._withdraw(req)
+            return
+        if self._queue:
+            t_queued, wake, waiting = self._queue.popleft() if self._fifo else self._dequeue()
+            if waiting is None:
+                # A process that yielded the resource itself: resume it now.
+                eng: Engine = self.engine
+                self.wait_total += eng.now - t_queued
+                if cython.compiled:
+                    eng._push(eng.now, URGENT, wake, None)
+                else:
+                    heappush(eng._heap, (eng.now, URGENT, eng._next_seq(), wake, None))
+            else:
+                self._grant(t_queued, wake, waiting)
+        else:
+            now = self.engine.now
+            self.busy_area += (now - self._t_last) * self.users
+            self._t_last = now
+            self.users -= 1
+
+    def _grant(self, t_queued: float, wake: Any, req: Request | None) -> None:
+        eng: Engine = self.engine
+        now = eng.now
+        self.wait_total += now - t_queued
+        if req is None:
+            eng._push(now, URGENT, wake, None)
+            return
+        req.t_grant = now
+        req.value = req
+        waiters = req._waiters
+        req._waiters = None
+        for fn in waiters or ():
+            eng._push(now, URGENT, fn, req)
+
+    def _enqueue(self, priority, entry):
+        self._queue.append(entry)
+
+    def _dequeue(self) -> tuple:
+        return self._queue.popleft()
+
+    def _withdraw(self, req: Request) -> None:
+        self.requests -= 1
+        self._queue = type(self._queue)(e for e in self._queue if e[-1] is not req)
+
+
+class PriorityResource(Resource):
+    """A resource whose queue serves the lowest ``priority`` value first."""
+
+    def __init__(self, engine: Engine, capacity: int = 1, name: str = ""):
+        super().__init__(engine, capacity, name)
+        self._fifo = False
+        self._queue = []
+        self._order = 0
+
+    def _enqueue(self, priority, entry):
+        self._order += 1
+        heappush(self._queue, (priority, self._order, *entry))
+
+    def _dequeue(self) -> tuple:
+        return heappop(self._queue)[2:]
+
+    def _withdraw(self, req: Request) -> None:
+        self.requests -= 1
+        self._queue = [e for e in self._queue if e[-1] is not req]
+        self._queue.sort()

@@ -1,0 +1,106 @@
+# Types for compiling core.py with Cython in pure-Python mode (augmenting
+# .pxd). core.py is the one source; this file only declares C types for its
+# classes and attributes, plus the two C-API calls the compiled branches use.
+# Build: packaging/setup.sh (python setup.py build_ext --inplace).
+
+from cpython.ref cimport PyObject, Py_DECREF
+from libc.stdlib cimport free, realloc
+
+cdef extern from "Python.h":
+    # 3.10+: resume a generator; 0 = it returned, 1 = it yielded, -1 = error.
+    int PyIter_Send(object iter, object arg, PyObject** presult) except -1
+
+
+cdef inline object _gen_send(object gen, object value, bint* done):
+    """Send ``value`` into ``gen``: what it yielded, or (done) what it returned."""
+    cdef PyObject* res = NULL
+    done[0] = PyIter_Send(gen, value, &res) == 0
+    cdef object out = <object>res
+    Py_DECREF(out)
+    return out
+
+
+cdef struct _Entry:
+    double t
+    long prio
+    unsigned long long seq
+    Py_ssize_t slot
+
+
+cdef bint _before(_Entry a, _Entry b) noexcept
+
+
+
+cdef class Engine:
+    cdef public double now
+    cdef public object seed
+    cdef public list _heap
+    cdef public object _next_seq
+    cdef public dict _streams
+    cdef public dict _np_streams
+    cdef public long long events_run
+    cdef dict __dict__
+    cdef _Entry* _h
+    cdef Py_ssize_t* _free
+    cdef Py_ssize_t _n, _cap, _nfree
+    cdef unsigned long long _seq
+    cdef list _fns, _args
+
+    cdef int _grow(self) except -1
+    cdef int _push(self, double t, long prio, object fn, object arg) except -1
+    cdef void _sift_down(self, Py_ssize_t i, Py_ssize_t n) noexcept
+    cdef Py_ssize_t _pop(self) noexcept
+    cdef void _release_slot(self, Py_ssize_t slot) noexcept
+    cdef _drop(self, proc)
+
+
+cdef class Event:
+    cdef public Engine engine
+    cdef public object value
+    cdef public list _waiters
+    cpdef succeed(self, value=*)
+
+
+
+cdef class Process(Event):
+    cdef object _gen
+    cdef object _send
+    cdef public object name
+    cdef object _target
+
+    cdef _resume(self, value)
+    cdef _finish(self, value)
+    cdef _handle(self, cmd)
+
+
+cdef class Request(Event):
+    cdef public Resource resource
+    cdef public object priority
+    cdef public double t_request
+    cdef public double t_grant
+
+
+cdef class Resource:
+    cdef dict __dict__
+    cdef public Engine engine
+    cdef public long capacity
+    cdef public long users
+    cdef public object name
+    cdef public bint _fifo
+    cdef public object _queue
+    cdef public double _t_last
+    cdef public double busy_area
+    cdef public long long requests
+    cdef public long long queued_requests
+    cdef public double wait_total
+
+    cdef bint _acquire(self, Process proc) except -1
+    cpdef release(self, Request req=*)
+    cdef _grant(self, double t_queued, wake, Request req)
+    cdef _enqueue(self, priority, tuple entry)
+    cdef tuple _dequeue(self)
+    cdef _withdraw(self, Request req)
+
+
+cdef class PriorityResource(Resource):
+    cdef public long long _order
