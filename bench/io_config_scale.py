@@ -20,27 +20,36 @@ channels, 4 control units, 200,000 I/O/s.
 
 Prints simulated seconds per wall second, µs of CPU per I/O, engine events
 per I/O and the peak RSS of the process, then the RMF figures of a few
-components; ``--profile`` adds the top of a cProfile listing.
+components; ``--profile`` adds the top of a cProfile listing. It says which
+engine ran (compiled by packaging/setup.sh, or interpreted) and prints a
+machine-speed peer measured in the same run: the CPU time of a bare heapq
+push and pop, and the CPU per I/O in those units, which compares across
+machines. ``--ab`` runs the same command in fresh interpreters, the compiled
+and the interpreted engine in turn (ZPERFLAB_ENGINE=python), best of 3 each.
 
     .venv/bin/python bench/io_config_scale.py [sim_seconds] [rate] [--profile]
         [--volumes N] [--channels N] [--control-units N] [--rate R] [--seconds S]
-        [--reference] [--large-shop] [--seed N]
+        [--reference] [--large-shop] [--seed N] [--ab]
 """
 from __future__ import annotations
 
 import argparse
 import cProfile
+import os
 import pstats
 import random
+import re
 import resource
+import subprocess
 import sys
 import time
+from heapq import heappop, heappush
 from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 
 from models.drawing.config import ChannelPath, Configuration, ControlUnit, Rank, Volume  # noqa: E402
-from models.engine import Engine  # noqa: E402
+from models.engine import COMPILED, Engine  # noqa: E402
 from models.io.system import IOSystem  # noqa: E402
 
 VOLUMES, CHANNELS, CUS = 64, 8, 2
@@ -104,6 +113,24 @@ def build(sim_s: float, rate: float, seed: int = 1, volumes: int = VOLUMES,
     return eng, system
 
 
+def heapq_peer_us(n: int = 300_000) -> float:
+    """Machine-speed peer: µs of CPU for one heapq push and pop of an event tuple
+    on a heap of 64 pending events (a simulation's steady state)."""
+    rng = random.Random(1)
+    times = [rng.random() for _ in range(n)]
+    heap: list = [(t, 1, -1, None, None) for t in times[:64]]
+    heap.sort()
+    c0 = time.process_time()
+    for i, t in enumerate(times):
+        heappush(heap, (heap[0][0] + t, 1, i, None, None))
+        heappop(heap)
+    return (time.process_time() - c0) / n * 1e6
+
+
+def engine_kind() -> str:
+    return "compiled (Cython)" if COMPILED else "interpreted (core.py as Python)"
+
+
 def peak_rss_mb() -> float:
     """Peak resident set size of this process so far, MB (Linux reports KB)."""
     return resource.getrusage(resource.RUSAGE_SELF).ru_maxrss / 1024
@@ -143,6 +170,10 @@ def run(sim_s: float, rate: float, profile: bool = False, volumes: int = VOLUMES
         print(f"  {name}: " + ", ".join(f"{k}={v:.3g}" for k, v in comp[name].items()))
     waits = sum(v.path_waits for v in vols)
     print(f"  connects whose channel work queued behind other I/Os: {waits}")
+    peer = heapq_peer_us()
+    figs["heapq_peer_us"] = peer
+    print(f"  engine {engine_kind()}; machine peer: a bare heapq push+pop takes {peer:.3f} us CPU, "
+          f"so one I/O costs {figs['us_cpu_per_io'] / peer:.0f} of them")
     if prof:
         pstats.Stats(prof).sort_stats("tottime").print_stats(14)
     return figs
@@ -172,6 +203,33 @@ def run_large_shop(sim_s: float, seed: int = 1) -> dict:
     return figs
 
 
+_FIGURES = re.compile(r"([\d.]+) simulated s per wall s, ([\d.]+) us CPU per I/O")
+
+
+def run_ab(argv: list[str], repeat: int = 3) -> int:
+    """This bench's figures with the compiled and the interpreted engine, alternating."""
+    best: dict[str, tuple[float, float]] = {}
+    for r in range(repeat):
+        for mode in ("compiled", "python"):
+            env = dict(os.environ, ZPERFLAB_ENGINE="" if mode == "compiled" else "python")
+            out = subprocess.run([sys.executable, __file__, *argv], env=env, capture_output=True,
+                                 text=True, check=True).stdout
+            if mode == "compiled" and "engine compiled" not in out:
+                print("no compiled engine is built (bash packaging/setup.sh builds it)")
+                return 1
+            found = _FIGURES.search(out)
+            assert found, out
+            fig = (float(found.group(1)), float(found.group(2)))
+            print(f"  run {r + 1} {mode:<8}: {fig[0]:.2f} simulated s per wall s, "
+                  f"{fig[1]:.1f} us CPU per I/O")
+            if mode not in best or fig[1] < best[mode][1]:
+                best[mode] = fig
+    (cs, cu), (ps, pu) = best["compiled"], best["python"]
+    print(f"best of {repeat}: compiled {cs:.2f} simulated s per wall s, {cu:.1f} us CPU per I/O; "
+          f"interpreted {ps:.2f}, {pu:.1f} us: the compiled engine is {pu / cu:.2f}x")
+    return 0
+
+
 def main(argv: list[str] | None = None) -> int:
     ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     ap.add_argument("sim_seconds", nargs="?", type=float, help="simulated seconds (default 5)")
@@ -191,7 +249,13 @@ def main(argv: list[str] | None = None) -> int:
                          "--seconds; set-up and cache warm-up included)")
     ap.add_argument("--seed", type=int, default=1)
     ap.add_argument("--profile", action="store_true", help="print the top of a cProfile listing")
+    ap.add_argument("--ab", action="store_true",
+                    help="compiled vs interpreted engine: this command in fresh interpreters, "
+                         "alternating, best of 3 each")
     args = ap.parse_args(argv)
+    if args.ab:
+        rest = [a for a in (sys.argv[1:] if argv is None else argv) if a != "--ab"]
+        return run_ab(rest)
     vols, chans, cus, rate = REFERENCE if args.reference else (VOLUMES, CHANNELS, CUS, 20_000.0)
     sim_s = 1.0 if args.reference else 5.0
     sim_s = next(x for x in (args.seconds, args.sim_seconds, sim_s) if x is not None)

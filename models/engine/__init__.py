@@ -18,7 +18,6 @@ import sys as _sys
 def _load_interpreted_core_if_needed() -> None:
     import glob
     import importlib.machinery
-    import importlib.util
 
     here = _os.path.dirname(__file__)
     source = _os.path.join(here, "core.py")
@@ -34,10 +33,30 @@ def _load_interpreted_core_if_needed() -> None:
             return
         print("zperflab: the compiled engine is older than models/engine/core.py; running it "
               "interpreted (bash packaging/setup.sh rebuilds it)", file=_sys.stderr)
-    spec = importlib.util.spec_from_file_location("models.engine.core", source)
+    _exec_core_source("models.engine.core")
+
+
+def _exec_core_source(name: str):
+    """Run core.py, interpreted, as the module ``name`` (registered in sys.modules)."""
+    import importlib.util
+
+    source = _os.path.join(_os.path.dirname(__file__), "core.py")
+    spec = importlib.util.spec_from_file_location(name, source)
     module = importlib.util.module_from_spec(spec)
-    _sys.modules["models.engine.core"] = module
+    _sys.modules[name] = module
     spec.loader.exec_module(module)
+    return module
+
+
+def interpreted_core():
+    """core.py run interpreted as a module of its own, beside the one in use.
+
+    For benches that compare the compiled and interpreted engines in one
+    process on a model built from the engine alone (its Engine, Resource, ...
+    are distinct classes: do not mix them with models.engine's).
+    """
+    name = "models.engine._core_interpreted"
+    return _sys.modules.get(name) or _exec_core_source(name)
 
 
 _load_interpreted_core_if_needed()
@@ -48,4 +67,5 @@ from models.engine.trace import Trace  # noqa: E402
 from models.engine.counters import Counters  # noqa: E402
 
 __all__ = ["Engine", "Event", "Process", "Interrupt", "Resource",
-           "PriorityResource", "Request", "Store", "Trace", "Counters", "COMPILED"]
+           "PriorityResource", "Request", "Store", "Trace", "Counters", "COMPILED",
+           "interpreted_core"]

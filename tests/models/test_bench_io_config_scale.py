@@ -22,6 +22,10 @@ def test_the_options_size_the_shop_and_the_figures_are_printed(capsys):
     for figure in ("simulated s per wall s", "us CPU per I/O", "events per I/O", "peak RSS"):
         assert figure in out
     assert "DS8K-3:" in out and "CHPID 42:" in out and "PRD039:" in out
+    # Which engine ran, and a machine-speed peer measured in the same run.
+    from models.engine import COMPILED
+    assert ("engine compiled (Cython)" if COMPILED else "engine interpreted") in out
+    assert "machine peer: a bare heapq push+pop takes" in out
 
 
 def test_the_positional_arguments_keep_their_meaning(capsys):
