@@ -23,8 +23,8 @@ def _load_interpreted_core_if_needed() -> None:
     source = _os.path.join(here, "core.py")
     built = [p for suffix in importlib.machinery.EXTENSION_SUFFIXES
              for p in glob.glob(_os.path.join(here, "core" + suffix))]
-    if not built or "models.engine.core" in _sys.modules:
-        return
+    if not built or "models.engine.core" in _sys.modules or not _os.path.exists(source):
+        return   # nothing built, already loaded, or a bundle that ships the build alone
     forced = _os.environ.get("ZPERFLAB_ENGINE", "") == "python"
     if not forced:
         newest = max(_os.path.getmtime(p) for p in (source, source[:-3] + ".pxd")
