@@ -61,3 +61,47 @@ def test_compiled_engine_runs_the_same_events_in_the_same_order(interpreted, com
 def test_compiled_engine_gives_the_same_model_figures_and_traces(interpreted, compiled):
     assert compiled["models"] == interpreted["models"]
     assert any(key.endswith("/trace/digest") for key in compiled["models"])
+
+
+def _copy_engine(tmp_path: Path) -> Path:
+    """models/engine, with its build, in a tree of its own (mtimes are the test's to set)."""
+    import shutil
+
+    built = sorted((ROOT / "models" / "engine").glob("core.*.so"))
+    if not built:
+        pytest.skip("no compiled engine is built here (bash packaging/setup.sh builds it)")
+    dest = tmp_path / "models" / "engine"
+    dest.mkdir(parents=True)
+    shutil.copy(ROOT / "models" / "__init__.py", dest.parent)
+    for f in (ROOT / "models" / "engine").iterdir():
+        if f.suffix in (".py", ".pxd", ".so"):
+            shutil.copy(f, dest)
+    return dest
+
+
+def _import_engine(tree: Path, engine: str = "") -> subprocess.CompletedProcess:
+    env = dict(os.environ, PYTHONPATH=str(tree), ZPERFLAB_ENGINE=engine)
+    return subprocess.run([sys.executable, "-c", "import models.engine as e; print(e.COMPILED)"],
+                          cwd=tree, env=env, capture_output=True, text=True, timeout=60)
+
+
+def test_a_build_older_than_core_py_is_not_used_and_says_so_once(tmp_path):
+    dest = _copy_engine(tmp_path)
+    so = next(dest.glob("core.*.so"))
+    t = so.stat().st_mtime
+    for f in dest.iterdir():                # the build newer than its sources: used
+        os.utime(f, (t - 10, t - 10) if f != so else (t, t))
+    fresh = _import_engine(tmp_path)
+    assert (fresh.stdout.strip(), fresh.stderr) == ("True", "")
+    os.utime(dest / "core.py", (t + 10, t + 10))    # core.py edited after the build
+    stale = _import_engine(tmp_path)
+    assert stale.stdout.strip() == "False"
+    assert stale.stderr.splitlines() == [
+        "zperflab: the compiled engine is older than models/engine/core.py; running it "
+        "interpreted (bash packaging/setup.sh rebuilds it)"]
+
+
+def test_zperflab_engine_python_runs_core_py_even_with_a_build(tmp_path):
+    _copy_engine(tmp_path)
+    forced = _import_engine(tmp_path, "python")
+    assert (forced.stdout.strip(), forced.stderr) == ("False", "")
