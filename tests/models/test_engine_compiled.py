@@ -105,3 +105,30 @@ def test_zperflab_engine_python_runs_core_py_even_with_a_build(tmp_path):
     _copy_engine(tmp_path)
     forced = _import_engine(tmp_path, "python")
     assert (forced.stdout.strip(), forced.stderr) == ("False", "")
+
+
+def test_a_dropped_engine_with_events_still_pending_is_freed():
+    """The C heap keeps callbacks where the garbage collector sees them: an engine
+    dropped mid-run (cycles engine -> heap -> process -> engine) is collected."""
+    import gc
+    import weakref
+
+    from models.engine import Engine, Resource
+
+    def user(disk):
+        while True:
+            yield disk
+            yield 1.0
+            disk.release()
+
+    eng = Engine()
+    disk = Resource(eng, 2)
+    gens = [user(disk) for _ in range(50)]
+    for gen in gens:
+        eng.process(gen)
+    eng.run(until=5.5)
+    assert eng.peek() < float("inf")        # events still pending, processes queued
+    refs = [weakref.ref(gen) for gen in gens]
+    del eng, disk, gens, gen
+    gc.collect()
+    assert [r for r in refs if r() is not None] == []
