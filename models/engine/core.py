@@ -637,11 +637,15 @@ class Resource:
     #: the queue (see :meth:`_acquire`).
     value = _ACQUIRE
 
-    def __init__(self, engine: Engine, capacity: int = 1, name: str = ""):
+    def __init__(self, engine: Engine, capacity: Any = 1, name: str = ""):
         if capacity < 1:
             raise ValueError("a resource needs at least one server")
+        if capacity != int(capacity):
+            raise ValueError(f"a resource has a whole number of servers, not {capacity!r}")
         self.engine = engine
-        self.capacity = capacity
+        # An int either way (3.0 from a parameter file is 3): the compiled
+        # engine holds it as a C long.
+        self.capacity = int(capacity)
         self.name = name
         self.users = 0
         #: Plain FIFO queue (a deque appended to directly).
@@ -767,7 +771,7 @@ class Resource:
 class PriorityResource(Resource):
     """A resource whose queue serves the lowest ``priority`` value first."""
 
-    def __init__(self, engine: Engine, capacity: int = 1, name: str = ""):
+    def __init__(self, engine: Engine, capacity: Any = 1, name: str = ""):
         super().__init__(engine, capacity, name)
         self._fifo = False
         self._queue = []

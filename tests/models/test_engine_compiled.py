@@ -132,3 +132,12 @@ def test_a_dropped_engine_with_events_still_pending_is_freed():
     del eng, disk, gens, gen
     gc.collect()
     assert [r for r in refs if r() is not None] == []
+
+
+def test_a_resource_takes_a_whole_number_of_servers_compiled_or_not():
+    from models.engine import Engine, Resource
+
+    eng = Engine()
+    assert Resource(eng, 3.0).capacity == 3        # e.g. aliases read as 3.0
+    with pytest.raises(ValueError, match="whole number of servers"):
+        Resource(eng, 2.5)
