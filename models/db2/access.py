@@ -220,7 +220,7 @@ def index_scan_v9(key_order: np.ndarray, leaf_pages: int) -> ReadPlan:
 
 
 def index_scan_v10(key_order: np.ndarray, groups: np.ndarray | None = None,
-                   nonleaf: np.ndarray | None = None, index_pages: int | None = None) -> ReadPlan:
+                   nonleaf: np.ndarray | None = None) -> ReadPlan:
     """DB2 10 scanning leaf pages in key order with list prefetch.
 
     How DB2 10 drives it (IBM Docs, *DB2 10 for z/OS What's New*,
@@ -236,8 +236,8 @@ def index_scan_v10(key_order: np.ndarray, groups: np.ndarray | None = None,
       the sequential detector watches; after a detection window
       (:data:`DETECTION_WINDOW` getpages) with no dynamic prefetch DB2 has
       seen the synchronous I/Os and switches. When the detector turns
-      dynamic prefetch on inside that window (an organized index) there is
-      nothing to detect and the scan goes on as DB2 9's;
+      dynamic prefetch on inside that window (an organized index) there are
+      no synchronous I/Os to wait for: the scan goes straight on;
     * from then on, for each level-1 non-leaf page the scan enters, the
       non-leaf page is read synchronously (it says which leaves follow),
       and the leaves it names in the key range are read 32 at a time in key
@@ -257,8 +257,6 @@ def index_scan_v10(key_order: np.ndarray, groups: np.ndarray | None = None,
         (the scan as if the non-leaf pages were all in the buffer pool).
     nonleaf : ndarray of int, optional
         Page of each non-leaf group (indexed by group number).
-    index_pages : int, optional
-        Pages in the index (where a dynamic prefetch stops); with ``groups``.
     """
     keys = np.asarray(key_order, dtype=np.int64)
     n = len(keys)
@@ -279,9 +277,8 @@ def index_scan_v10(key_order: np.ndarray, groups: np.ndarray | None = None,
     if groups is not None:
         det = SequentialDetector()
         window = keys[:DETECTION_WINDOW].tolist()
-        if any([det.getpage(p) for p in window]):
-            return index_scan_v9(keys, index_pages)
-        first = len(window)
+        if not any([det.getpage(p) for p in window]):
+            first = len(window)
     bounds = [first]
     if groups is not None and n > first:
         g = np.asarray(groups, dtype=np.int64)

@@ -272,7 +272,7 @@ def run_index_scan(params: dict, ctx: RunContext) -> RunResult:
         plan = access.index_scan_v9(keys, pages)
     else:
         plan = access.index_scan_v10(keys, layout.group(np.arange(first, first + wanted)),
-                                     layout.nonleaf, pages)
+                                     layout.nonleaf)
     out = simulate(ctx, engine, DataSet("IX1", pages), params["device"], params["protocol"],
                    [plan], plan.reads, warm=params["cache"] == "warm",
                    scale=max(1.0, real_pages / wanted))

@@ -11,7 +11,7 @@ import numpy as np
 import pytest
 
 from models.db2 import access, cpu, runs
-from models.db2.access import LIST, SYNC
+from models.db2.access import DYNAMIC, LIST, SYNC
 from models.db2.bufmgr import BufferManager
 from models.db2.dataset import NONLEAF_FANOUT, index_layout
 from models.engine import Engine
@@ -23,7 +23,7 @@ def _layout_scan(pages=30_000, first=1_000, wanted=5_000, seed=3):
     lay = index_layout(pages, 1.0, np.random.default_rng(seed))
     keys = lay.leaves[first:first + wanted]
     groups = lay.group(np.arange(first, first + wanted))
-    plan = access.index_scan_v10(keys, groups, lay.nonleaf, pages)
+    plan = access.index_scan_v10(keys, groups, lay.nonleaf)
     return lay, keys, groups, plan
 
 
@@ -59,11 +59,23 @@ def test_db2_10_reads_each_non_leaf_page_synchronously_then_lists_its_leaves():
     assert int(plan.getpages.sum()) == len(keys) + n_groups
 
 
-def test_db2_10_on_an_organized_index_goes_on_as_db2_9_with_dynamic_prefetch():
+def test_db2_10_on_an_organized_index_reads_its_leaves_by_dynamic_prefetch():
+    """No synchronous leaf reads to detect: no start-up window, no list; the
+    non-leaf pages are still read (they name the leaves)."""
     lay = index_layout(6_000, 0.0, np.random.default_rng(2))
-    keys = lay.leaves[100:3_100]
-    plan = access.index_scan_v10(keys, lay.group(np.arange(100, 3_100)), lay.nonleaf, 6_000)
-    assert plan.count(LIST) == 0 and plan.count(SYNC) < 10
+    groups = lay.group(np.arange(100, 3_100))
+    plan = access.index_scan_v10(lay.leaves[100:3_100], groups, lay.nonleaf)
+    assert plan.count(LIST) == 0
+    assert plan.count(SYNC) == len(np.unique(groups))
+    assert plan.count(DYNAMIC) == plan.reads - plan.count(SYNC)
+
+
+def test_db2_10_throughput_falls_smoothly_with_disorganization():
+    """No step where the start-up window happens to see dynamic prefetch."""
+    mb = [run_experiment("db2_index_scan", dict(pct_read=5, device="HDD15K",
+                                                disorganization=d)).metrics["throughput_mb_s"]
+          for d in (0, 5, 10, 20, 30, 50, 70, 100)]
+    assert all(b < a for a, b in zip(mb, mb[1:])), mb
 
 
 # -- the buffer manager: a list waits for the synchronous read that names it ----------
