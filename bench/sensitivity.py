@@ -175,6 +175,8 @@ REGISTRY: list[Global] = [
           ("models.db2.cpu", "PREFETCH_IO_US", "SG24-7942 order of magnitude"),
           ("models.db2.cpu", "PREFETCH_PAGE_US", "SG24-7942 order of magnitude"),
           ("models.db2.bufmgr", "PREFETCH_ENGINES", "two lists in flight: assumed"),
+          ("models.db2.dataset", "NONLEAF_FANOUT", "leaves per non-leaf page: assumed "
+           "(10-byte key)"),
           ("models.db2.bufmgr", "PREFETCH_AHEAD", "buffer-pool share ahead: assumed"),
           ("models.db2.access", "DETECTION_WINDOW", "DB2 docs: 5 of the last 8 getpages"),
           ("models.db2.access", "DETECTION_THRESHOLD", "DB2 docs: 5 of the last 8 getpages"))],

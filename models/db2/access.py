@@ -20,8 +20,8 @@ synchronous reads stop it. The decisions follow DB2 for z/OS:
   sequential prefetch;
 * index scans: DB2 9 walks the leaf pages in key order and relies on the
   sequential detector (a disorganized index defeats it: synchronous I/O);
-  DB2 10 reads the next leaf pages named by the non-leaf page with list
-  prefetch when they are not contiguous.
+  DB2 10 reads each non-leaf page synchronously and the leaf pages it
+  names with list prefetch when they are not contiguous.
 """
 from __future__ import annotations
 
@@ -219,20 +219,88 @@ def index_scan_v9(key_order: np.ndarray, leaf_pages: int) -> ReadPlan:
     return _plan(pages, starts, modes, gets)
 
 
-def index_scan_v10(key_order: np.ndarray) -> ReadPlan:
+def index_scan_v10(key_order: np.ndarray, groups: np.ndarray | None = None,
+                   nonleaf: np.ndarray | None = None) -> ReadPlan:
     """DB2 10 scanning leaf pages in key order with list prefetch.
 
-    The non-leaf page names the next leaf pages; DB2 10 reads them 32 at a
-    time, sorted by page number, with list prefetch when they are scattered
-    and with dynamic prefetch when they are contiguous (an organized index).
+    How DB2 10 drives it (IBM Docs, *DB2 10 for z/OS What's New*,
+    "Reduction in need for explicit REORG": "a list prefetch of index leaf
+    pages based on non-leaf page information"; Db2 12 for z/OS, "Dynamic
+    prefetch (PREFETCH='D')": on a disorganized index "dynamic prefetch is
+    not triggered, and some synchronous I/O might occur. However, when Db2
+    detects the synchronous I/Os it can switch to list prefetch for the next
+    set of leaf pages. In that case, synchronous I/O occurs only for the
+    non-leaf pages"):
+
+    * the scan starts as DB2 9 does: leaf pages read synchronously while
+      the sequential detector watches; after a detection window
+      (:data:`DETECTION_WINDOW` getpages) with no dynamic prefetch DB2 has
+      seen the synchronous I/Os and switches. When the detector turns
+      dynamic prefetch on inside that window (an organized index) there are
+      no synchronous I/Os to wait for: the scan goes straight on;
+    * from then on, for each level-1 non-leaf page the scan enters, the
+      non-leaf page is read synchronously (it says which leaves follow),
+      and the leaves it names in the key range are read 32 at a time in key
+      order, each list sorted by page number: list prefetch when scattered,
+      dynamic prefetch when contiguous (an organized index). No list of a
+      group can start before its non-leaf page is read
+      (models.db2.bufmgr: a prefetch waits for the synchronous reads before
+      it).
+
+    Parameters
+    ----------
+    key_order : ndarray of int
+        The leaf pages the scan visits, in key order.
+    groups : ndarray of int, optional
+        The non-leaf group of each of those leaves (non-decreasing). Without
+        it, no non-leaf pages are read and lists are cut every 32 leaves
+        (the scan as if the non-leaf pages were all in the buffer pool).
+    nonleaf : ndarray of int, optional
+        Page of each non-leaf group (indexed by group number).
     """
-    n = len(key_order)
-    starts = np.append(np.arange(0, n, LIST_PREFETCH_MAX, dtype=np.int64), n)
-    pages = key_order.astype(np.int64).copy()
-    modes = np.empty(len(starts) - 1, dtype=np.int8)
-    for i in range(len(modes)):
-        group = pages[starts[i]:starts[i + 1]]
-        group.sort()               # in place: the I/O reads the pages ascending
-        contiguous = group[-1] - group[0] + 1 == len(group)
-        modes[i] = DYNAMIC if contiguous else LIST
-    return _plan(pages, starts, modes)
+    keys = np.asarray(key_order, dtype=np.int64)
+    n = len(keys)
+    pages: list = []
+    starts: list[int] = []
+    modes: list[int] = []
+
+    size = [0]
+
+    def add(chunk, mode):
+        starts.append(size[0])
+        size[0] += len(chunk)
+        pages.append(chunk)
+        modes.append(mode)
+
+    # Start-up: DB2 9's reading until the detector has had its window.
+    first = 0
+    if groups is not None:
+        det = SequentialDetector()
+        window = keys[:DETECTION_WINDOW].tolist()
+        if not any([det.getpage(p) for p in window]):
+            first = len(window)
+    bounds = [first]
+    if groups is not None and n > first:
+        g = np.asarray(groups, dtype=np.int64)
+        bounds += (first + 1 + np.flatnonzero(np.diff(g[first:]))).tolist()
+    bounds.append(n)
+    read_group = None
+    if groups is not None and n:
+        read_group = int(groups[0])         # the probe reads the first level-1 page
+        add(np.array([nonleaf[read_group]], dtype=np.int64), SYNC)
+        for p in keys[:first].tolist():
+            add(np.array([p], dtype=np.int64), SYNC)
+    for lo, hi in zip(bounds, bounds[1:]):
+        if lo >= hi:
+            continue
+        if groups is not None and int(groups[lo]) != read_group:
+            read_group = int(groups[lo])
+            add(np.array([nonleaf[read_group]], dtype=np.int64), SYNC)
+        for a in range(lo, hi, LIST_PREFETCH_MAX):
+            group = np.sort(keys[a:min(hi, a + LIST_PREFETCH_MAX)])
+            contiguous = group[-1] - group[0] + 1 == len(group)
+            add(group, DYNAMIC if contiguous else LIST)
+    if not pages:
+        return _plan(np.empty(0, dtype=np.int64), [0], np.empty(0, dtype=np.int8))
+    starts.append(size[0])
+    return _plan(np.concatenate(pages), starts, modes)

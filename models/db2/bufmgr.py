@@ -6,7 +6,12 @@ read. A synchronous read stops it for the whole I/O. A prefetch read is done
 by one of the prefetch engines (two, as DB2 typically runs them for one
 scan), which work ahead of the application by at most ``ahead`` reads, so a
 scan is I/O bound when the engines cannot keep up and CPU bound when they
-can. Every getpage and every synchronous I/O costs the application class 2
+can. A prefetch read never starts before a synchronous read ahead of it in
+the plan has finished: DB2 learns which pages to prefetch from what the
+application reads (a DB2 10 index scan's list comes from the non-leaf page
+it has just read synchronously; DB2 9's dynamic prefetch from the getpage
+that turns the detector on), so every synchronous read drains the
+pipeline. Every getpage and every synchronous I/O costs the application class 2
 CPU; every prefetch I/O costs its engine CPU before it starts (models.db2.cpu).
 
 With a trace, CPU slices are recorded as ``cpu_busy`` rows (docs/trace.md):
@@ -45,6 +50,7 @@ class ScanStats:
     ios_by_mode: list = field(default_factory=lambda: [0, 0, 0, 0])
     pages_by_mode: list = field(default_factory=lambda: [0, 0, 0, 0])
     io_s: list = field(default_factory=lambda: [0.0, 0.0, 0.0, 0.0])   # IOSQ, PEND, DISC, CONN
+    resp_s_by_mode: list = field(default_factory=lambda: [0.0, 0.0, 0.0, 0.0])
     class2_cpu_s: float = 0.0
     prefetch_cpu_s: float = 0.0
     wait_s: float = 0.0            # application time waiting for prefetch
@@ -59,12 +65,27 @@ class ScanStats:
         """Mean response time of the scan's I/Os, ms."""
         return 1000.0 * sum(self.io_s) / self.ios if self.ios else 0.0
 
+    @property
+    def prefetch_io_ms(self) -> float:
+        """Mean response time of the scan's prefetch I/Os (sequential, dynamic,
+        list), ms; of its synchronous reads when it has no prefetch I/O.
+
+        DB2's accounting keeps the two apart (wait per synchronous read, wait
+        per prefetch I/O), and the LPO works on list prefetch I/Os only: a DB2
+        10 index scan's synchronous reads of non-leaf pages are not in it.
+        """
+        n = sum(self.ios_by_mode[1:])
+        if not n:
+            return self.io_ms
+        return 1000.0 * sum(self.resp_s_by_mode[1:]) / n
+
     def part_ms(self, i: int) -> float:
         """Mean IOSQ (0), PEND (1), DISC (2) or CONN (3) per I/O, ms."""
         return 1000.0 * self.io_s[i] / self.ios if self.ios else 0.0
 
     def mode_rows(self) -> tuple:
-        return tuple((MODE_NAMES[m], self.ios_by_mode[m], self.pages_by_mode[m])
+        return tuple((MODE_NAMES[m], self.ios_by_mode[m], self.pages_by_mode[m],
+                      1000.0 * self.resp_s_by_mode[m] / self.ios_by_mode[m])
                      for m in range(len(MODE_NAMES)) if self.ios_by_mode[m])
 
 
@@ -173,7 +194,7 @@ class BufferManager:
             j = self._next_pending()
             if j is None:
                 return
-            if j >= self._consumed + self._ahead:
+            if j >= self._consumed + self._ahead or self._sync_before(j):
                 yield self._kick
                 continue
             self._next_prefetch = j + 1
@@ -186,6 +207,13 @@ class BufferManager:
             times = yield from io.read(pages, mode)
             self._count_io(mode, len(pages), times)
             done.succeed()
+
+    def _sync_before(self, j: int) -> bool:
+        """A synchronous read before read ``j`` is not finished by the
+        application: read ``j`` is not yet known to DB2 (its trigger, e.g. the
+        non-leaf page naming its pages, comes with that read)."""
+        reads = self._reads
+        return any(reads[k][0] == SYNC for k in range(self._consumed, j))
 
     def _next_pending(self) -> int | None:
         """Index of the next prefetch read no engine has taken, or None."""
@@ -210,4 +238,5 @@ class BufferManager:
         s[1] += times[1]
         s[2] += times[2]
         s[3] += times[3]
+        st.resp_s_by_mode[mode] += times[0] + times[1] + times[2] + times[3]
 

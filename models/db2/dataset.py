@@ -10,6 +10,13 @@ An index's leaf pages are read in key order. In a freshly reorganized index
 key order is page order; after many page splits the leaf pages that follow
 one another in key order sit anywhere in the data set. The *disorganization*
 level says which share of the leaf pages has moved out of place.
+
+Above the leaves, each level-1 non-leaf page names up to
+:data:`NONLEAF_FANOUT` leaf pages in key order; DB2 10 list-prefetches the
+leaves a non-leaf page names (models.db2.access). :func:`index_layout`
+places both: a freshly built index writes each non-leaf page just before
+the leaves it names, and page splits move non-leaf pages as they move
+leaves.
 """
 from __future__ import annotations
 
@@ -21,6 +28,17 @@ from models.io.geometry import PAGE_BYTES, records_per_track, volume_tracks
 
 #: 4 KB pages per 3390 track (12: the device's cell arithmetic).
 PAGES_PER_TRACK = records_per_track(PAGE_BYTES)
+
+#: Key length assumed for the scanned index (bytes): a short key, as in the
+#: index the published scans read (not stated there; an assumption). The
+#: leaf's CPU (models.db2.cpu) assumes the same.
+KEY_BYTES = 10
+#: A non-leaf entry: the key and the 4-byte number of the child page.
+CHILD_POINTER_BYTES = 4
+#: Leaf pages one level-1 non-leaf page names: a 4 KB page of
+#: ``KEY_BYTES + CHILD_POINTER_BYTES`` entries (292). **Assumed** (derived
+#: from the assumed key); swept in bench/sensitivity.py.
+NONLEAF_FANOUT = PAGE_BYTES // (KEY_BYTES + CHILD_POINTER_BYTES)
 
 #: Volume model the objects are allocated on: a 3390-54 (65,520 cylinders)
 #: holds an 8-million-page table space on one volume, as in the published runs.
@@ -109,3 +127,48 @@ def leaf_key_order(leaf_pages: int, disorganization: float, rng: np.random.Gener
     # wherever free space was, not next to its key neighbours.
     order[moved] = order[rng.permutation(moved)]
     return order
+
+
+@dataclass(frozen=True)
+class IndexLayout:
+    """Where an index's pages are: ``leaves[i]`` is the page of the i-th leaf
+    in key order; ``nonleaf[g]`` the page of the level-1 non-leaf page that
+    names leaves ``g * fanout`` to ``(g + 1) * fanout - 1``."""
+
+    leaves: np.ndarray
+    nonleaf: np.ndarray
+    fanout: int
+
+    def group(self, i):
+        """Non-leaf group(s) of leaf (key-order) index ``i``."""
+        return np.asarray(i) // self.fanout
+
+
+def index_layout(pages: int, disorganization: float, rng: np.random.Generator,
+                 fanout: int | None = None) -> IndexLayout:
+    """Leaf and level-1 non-leaf pages of an index of ``pages`` pages.
+
+    Built fresh, the index holds each non-leaf page followed by the
+    ``fanout`` leaves it names, in key order. Then the ``disorganization``
+    share of all pages (leaf and non-leaf alike: both split) trade places
+    among themselves, as :func:`leaf_key_order` does for leaves. The few
+    pages above level 1 (DB2 10 pins the root) are left out.
+
+    Parameters
+    ----------
+    pages : int
+        Pages in the index (at least 2: one non-leaf page and a leaf).
+    disorganization : float
+        0 – 1, as in :func:`leaf_key_order`.
+    rng : numpy Generator
+        The run's named stream for the index layout.
+    fanout : int, optional
+        Leaves per non-leaf page (:data:`NONLEAF_FANOUT`).
+    """
+    fanout = NONLEAF_FANOUT if fanout is None else int(fanout)
+    if pages < 2 or fanout < 1:
+        raise ValueError("an index needs a non-leaf page and at least one leaf")
+    # Physical page of every logical page: its position when freshly built.
+    place = leaf_key_order(pages, disorganization, rng)
+    is_nonleaf = np.arange(pages) % (fanout + 1) == 0
+    return IndexLayout(place[~is_nonleaf], place[is_nonleaf], fanout)

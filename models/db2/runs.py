@@ -20,9 +20,11 @@ import math
 from dataclasses import dataclass, field
 from typing import Iterable
 
+import numpy as np
+
 from models.db2 import access
 from models.db2.bufmgr import BufferManager, ScanStats
-from models.db2.dataset import PAGES_PER_TRACK, DataSet, leaf_key_order
+from models.db2.dataset import NONLEAF_FANOUT, PAGES_PER_TRACK, DataSet, index_layout
 from models.db2.iopath import CacheCounts, IOPath
 from models.io.system import IOSystem
 from models.engine import Engine
@@ -152,7 +154,7 @@ def common_metrics(out: Outcome) -> dict:
         "disk_bytes_per_req": c.disk_bytes_per_request,
         "tracks_staged": float(c.tracks_staged) * k,
         "seq_staged_track_pct": c.seq_staged_track_pct,
-        "io_ms": st.io_ms,
+        "io_ms": st.prefetch_io_ms,
     }
 
 
@@ -161,8 +163,8 @@ def reports(out: Outcome, title: str) -> tuple[Table, ...]:
     st, c, k = out.stats, out.cache, out.scale
     note = "" if k == 1.0 else (f"Simulated 1/{k:.3g} of the scan I/O by I/O; counts below "
                                 "are of that slice, metrics scale elapsed time and counts.")
-    bp = Table(f"{title}: buffer pool activity", ("read type", "I/Os", "pages"),
-               st.mode_rows() + (("getpages", st.getpages, st.getpages),), note)
+    bp = Table(f"{title}: buffer pool activity", ("read type", "I/Os", "pages", "resp ms"),
+               st.mode_rows() + (("getpages", st.getpages, st.getpages, ""),), note)
     dev = Table("Device activity (per I/O)", ("volume", "I/Os", "resp ms", "IOSQ ms",
                                                "PEND ms", "DISC ms", "CONN ms"),
                 ((out.volumes, st.ios, st.io_ms, *(st.part_ms(i) for i in range(4))),))
@@ -253,19 +255,26 @@ def run_index_scan(params: dict, ctx: RunContext) -> RunResult:
     v9 = params["db2_version"] == 9
     tracks = params["index_tracks"]
     per_io = 1.0 if v9 else 1.0 / access.LIST_PREFETCH_MAX
-    real_pages = tracks * PAGES_PER_TRACK * params["pct_read"] / 100.0
+    leaf_share = NONLEAF_FANOUT / (NONLEAF_FANOUT + 1.0)
+    real_pages = tracks * PAGES_PER_TRACK * leaf_share * params["pct_read"] / 100.0
     k = max(1.0, real_pages * per_io / IO_BUDGET)
     sim_tracks = max(1, int(round(tracks / k)))
-    leaf = sim_tracks * PAGES_PER_TRACK
-    wanted = max(1, int(round(leaf * params["pct_read"] / 100.0)))
     engine = Engine(seed=ctx.seed)
-    order = leaf_key_order(leaf, params.get("disorganization", FULLY_DISORGANIZED) / 100.0,
-                           engine.np_stream("db2.index_layout"))
+    layout = index_layout(max(2, sim_tracks * PAGES_PER_TRACK),
+                          params.get("disorganization", FULLY_DISORGANIZED) / 100.0,
+                          engine.np_stream("db2.index_layout"))
+    leaf = len(layout.leaves)
+    wanted = max(1, int(round(leaf * params["pct_read"] / 100.0)))
     first = int(engine.np_stream("db2.key_range").integers(0, leaf - wanted + 1))
-    keys = order[first:first + wanted]
-    plan = access.index_scan_v9(keys, leaf) if v9 else access.index_scan_v10(keys)
-    out = simulate(ctx, engine, DataSet("IX1", leaf), params["device"], params["protocol"], [plan],
-                   plan.reads, warm=params["cache"] == "warm",
+    keys = layout.leaves[first:first + wanted]
+    pages = leaf + len(layout.nonleaf)
+    if v9:
+        plan = access.index_scan_v9(keys, pages)
+    else:
+        plan = access.index_scan_v10(keys, layout.group(np.arange(first, first + wanted)),
+                                     layout.nonleaf)
+    out = simulate(ctx, engine, DataSet("IX1", pages), params["device"], params["protocol"],
+                   [plan], plan.reads, warm=params["cache"] == "warm",
                    scale=max(1.0, real_pages / wanted))
     return _result("db2_index_scan", params, ctx, out, INDEX_METRICS,
                    f"DB2 {params['db2_version']} index scan of {params['pct_read']:g} %")

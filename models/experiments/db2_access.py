@@ -49,7 +49,8 @@ INDEX_SCHEMA = Schema((
 _THROUGHPUT = Metric("throughput_mb_s", "MB/s", "Pages read per second, in MB/s",
                      label="Throughput")
 _ELAPSED = Metric("elapsed_s", "s", "Elapsed time of the scan", label="Elapsed time")
-_IO_MS = Metric("io_ms", "ms", "Mean I/O response time", label="I/O response time")
+_IO_MS = Metric("io_ms", "ms", "Mean response time of the scan's prefetch I/Os (of its "
+                "synchronous reads when it has none)", label="Prefetch I/O time")
 _TRACKS_STAGED = Metric("tracks_staged", "tracks", "Tracks staged into the control unit cache",
                          label="Tracks staged")
 

@@ -157,7 +157,9 @@ def test_db2_10_advantage_over_db2_9_on_ssd_shrinks_for_long_scans_over_ficon():
 
 
 def test_cpu_per_index_leaf_caps_the_fastest_index_scan():
-    mb = index_scan("throughput_mb_s", pcts=(100,), device="SSD", protocol="zHPF")[0]
+    """The fastest scan (short, record-cached, on SSD with zHPF) runs near the
+    CPU bound of one thread; the non-leaf reads' pipeline drains keep it below."""
+    mb = max(index_scan("throughput_mb_s", device="SSD", protocol="zHPF"))
     cap = 4096 / ((cpu.INDEX_LEAF_US + cpu.GETPAGE_US) * 1e-6) / 1e6
     assert 0.7 * cap < mb <= 1.01 * cap
 
