@@ -13,11 +13,16 @@ the CF cache). Record locks live in the CF lock structure. A write goes to
 DASD and to the CF cache, which cross-invalidates other images' copies.
 
 Logging: a recoverable file (LOG(UNDO) or LOG(ALL)) puts a before image in the
-DFHLOG buffer when a record is read for update, deleted or added, and the log
-must be hardened (forced) before VSAM writes the CI (CICS Performance Guide,
-REWRITE notes). LOG(ALL) also buffers an after image for the forward recovery
-log stream, written synchronously as part of the request. Syncpoint forces
-DFHLOG with the commit record.
+DFHLOG buffer when a record is read for update, deleted or added; the system
+log is not forced before VSAM writes the CI: CICS's REWRITE processing calls
+VSAM to PUT(UPDATE) the record and then, for a recoverable file, writes the
+after-image to the forward recovery log, with no system log force between
+(IBM, CICS TS 6.x diagnostics, "REWRITE request processing",
+https://www.ibm.com/docs/en/SSJL4D_6.x/reference-diagnostics/components/dfhs3c00371.html,
+steps 4 and 6). LOG(ALL)'s after image goes to the forward recovery log
+stream as part of the request (forced there: Longpela 2020, journaling
+"increasing the times of update operations"). Syncpoint forces DFHLOG with
+the commit record, and the forward recovery log.
 """
 from __future__ import annotations
 
@@ -243,15 +248,14 @@ class FileControl:
             yield tcb
 
     def _change(self, task, code: int, ci: int, system: int, fresh: bool):
-        """Log, harden the log, write the CI (and its split), update the CF."""
+        """Log the before image, write the CI (and its split), update the CF,
+        write the after image to the forward recovery log."""
         ksds = self.ksds
         if code != UPDATE or fresh:
             # DELETE and WRITE log their own undo record; a REWRITE logs one
             # only when it had no READ UPDATE of its own in this transaction.
+            # Buffered only: the commit's force at syncpoint hardens it.
             self._log_before_image(task)
-        if self.recoverable:
-            log = self.dfhlog(task)
-            yield from log.force(task, task.log_seq)
         extra = ksds.insert(ci) if code == ADD else 0
         if code == DELETE:
             ksds.delete(ci)

@@ -78,8 +78,16 @@ class Sysplex:
         ring = 12 * 1500         # a 100-cylinder staging data set per stream
         dfhlogs = [LogStream(eng, f"DFHLOG{r}", self.cf, staging=True, volume=log_vol,
                              first_page=r * ring, pages=ring) for r in range(regions)]
-        frlog = LogStream(eng, "FWDRECOV", None, staging=True, volume=log_vol,
-                          first_page=regions * ring, pages=ring)
+        # The forward recovery log: under RLS regions on several images write
+        # it, so it must be a CF log stream; one file-owning region (LSR, or
+        # one region) can use a DASD-only one. IBM, CICS TS 5.5 Installation,
+        # "Coupling facility or DASD-only?",
+        # https://www.ibm.com/support/knowledgecenter/SSGMCP_5.5.0/installing/dfha1ko.html:
+        # "Because the forward recovery log must be accessible from all the
+        # AORs, it must be defined as a coupling facility log stream."
+        shared = params["mode"] == "RLS" and regions > 1
+        frlog = LogStream(eng, "FWDRECOV", self.cf if shared else None, staging=True,
+                          volume=log_vol, first_page=regions * ring, pages=ring)
         self.fc = FileControl(eng, {
             "mode": params["mode"], "log": params["log"], "ksds": self.ksds,
             "volume": self.volume, "cf": self.cf, "systems": regions,

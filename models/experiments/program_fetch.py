@@ -51,8 +51,10 @@ LIBRARY_SPACE_SCHEMA = Schema((
                "track best; the binder fills the rest with smaller blocks."),
     Param("contents", "sizes", "SYS1.LINKLIB", choices=("SYS1.LINKLIB",),
           min=1, max=16 * 1024 * 1024, group="dataset",
-          label="Members copied", help="Members to copy: the bundled SYS1.LINKLIB size distribution, "
-               "or a list of member sizes in bytes."),
+          label="Members copied", help="Members to copy: SYS1.LINKLIB is 3,500 member sizes "
+               "drawn once from a log-normal distribution (median 12 KB, a long tail to a few "
+               "MB), not a real library: no published list of LINKLIB member sizes was found. "
+               "Or give a list of member sizes in bytes."),
 ))
 
 #: Block sizes the library-space run also copies the members at, for the

@@ -7,7 +7,7 @@
 * :mod:`~models.loadlib.volume`: channel programs against a cached or
   native 3390 (search, read, zHPF chains; PEND/DISC/CONN).
 * :mod:`~models.loadlib.fetch`: the LOAD/DELETE job step on the engine.
-* :mod:`~models.loadlib.linklib`: the bundled SYS1.LINKLIB size distribution.
+* :mod:`~models.loadlib.linklib`: the bundled SYS1.LINKLIB member sizes (drawn, not measured).
 * :mod:`~models.loadlib.costs`: every timing and CPU constant, with sources.
 * :mod:`~models.loadlib.runs`: the ``program_fetch`` and ``library_space`` runs.
 """

@@ -104,8 +104,12 @@ RLD_PER_RECORD = 60
 CONTROL_BYTES = 16
 #: Longest control, RLD or CESD record the binder writes, bytes.
 MAX_CONTROL_RECORD = 256
-#: Smallest text block the binder writes to use up the end of a track,
-#: bytes; below this it starts the next track instead.
+#: Smallest text block the binder (or IEBCOPY COPYMOD) writes to use up the
+#: end of a track, bytes; below this it starts the next track instead. That
+#: both fill the track is sourced (``layout._text_length``); this smallest
+#: size is not (no MINBLK default found): 1,024 is the lower end of the
+#: range IEBCOPY's message for a bad MAXBLK gives (1,024-32,760; IBM Docs,
+#: z/OS MVS System Messages, ieam700/m008063), an assumption.
 MIN_FILL_BLOCK = 1024
 
 # -- PDSE ----------------------------------------------------------------------------

@@ -180,6 +180,28 @@ def _control_bytes(text_len: int) -> int:
 def _text_length(w: TrackWriter, want: int, lead_cells: int) -> int:
     """Length of the next text block: full, or a shorter one filling the track.
 
+    Both writers of a load library fill a track's end with a shorter block,
+    whatever the BLKSIZE (so at half-track 23440 too):
+
+    * IEBCOPY COPYMOD: IBM, *z/OS DFSMSdfp Utilities* (SC23-6864), "Copying
+      and Reblocking Load Modules",
+      https://www.ibm.com/docs/en/zos/2.5.0?topic=program-copying-reblocking-load-modules:
+      "IEBCOPY will determine the amount of space remaining on a track before
+      assigning a size to the next block to be written. If this amount is
+      smaller than the output block size, IEBCOPY will try to determine if a
+      smaller block can be written to use the remaining space on the track."
+    * the binder: its longest text block is the library's block size unless
+      MAXBLK says otherwise (*z/OS MVS Program Management: User's Guide and
+      Reference*, "MAXBLK", http://www-01.ibm.com/support/knowledgecenter/SSLTBW_2.1.0/com.ibm.zos.v2r1.ieab100/maxblk.htm:
+      "MAXBLK defaults to the block size of the data set"), and "when the
+      Binder thinks it is ready to write a very large block, it determines if
+      the block it wants to write will fit on the current output track. If
+      not, it writes the largest block that will actually fit on the track"
+      (a practitioner, not IBM: https://ibmmainframeforum.com/operating-systems/topic9519.html).
+
+    The smallest such block (``MIN_FILL_BLOCK``) is not published as a
+    default; 1,024 is the lower end of COPYMOD's MINBLK/MAXBLK range.
+
     ``lead_cells`` are cells the control record before it still needs on
     this track. Returns ``want`` after moving to a new track if not even a
     ``MIN_FILL_BLOCK`` block fits here.

@@ -120,7 +120,10 @@ def run_library_space(params: dict, ctx: RunContext) -> RunResult:
                    ("tracks used", space.tracks), ("blocks written", space.blocks),
                    ("bytes written", space.bytes),
                    ("cylinders (15 tracks)", round(space.tracks / 15, 1))),
-                  note="blocks and bytes include control, RLD and CESD records and the directory")
+                  note="blocks and bytes include control, RLD and CESD records and the directory"
+                  + ("; the SYS1.LINKLIB member sizes are drawn (log-normal, median 12 KB), "
+                     "not a real library: no published size list was found"
+                     if contents == "SYS1.LINKLIB" else ""))
     # The copy lands on the volume drawn under the library: its tracks.
     vol = _library_volume(ctx.config)
     comps = {vol: {"tracks_used": float(space.tracks)}} if vol else {}

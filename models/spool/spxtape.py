@@ -1,8 +1,11 @@
 """SPXTAPE: asynchronous read-ahead, storage buffering, 32 KB blocks, drives in turn.
 
-Dump: one DASD reader task per spool volume; each takes the next file and
-issues all its page reads at once (they queue on whichever volumes hold the
-pages), and takes another file when they are all in. Pages read wait in
+Dump: DASD reader tasks, not tied to volumes, read the files in sections
+of at most 32 pages (z/VM's "section quorum", one allotment of read
+buffers). An idle reader takes the next section in dump order, so several
+readers help the file at the head of the queue; it reserves the section's
+pages in storage, queues their reads on whichever volumes hold them, and
+takes the next section when they are all in. Pages read wait in
 real storage until a tape drive takes them eight at a time as one 32 KB
 block of a single tape file. A block goes to the lowest-numbered drive that
 is free, so with DASD the bottleneck drives are used in turn and one is
@@ -26,6 +29,7 @@ during a cartridge change (docs/model-spool.md).
 """
 from __future__ import annotations
 
+from bisect import bisect_right
 from collections import deque
 
 from models.io.geometry import PAGE_BYTES
@@ -41,6 +45,30 @@ from models.tape import BLOCK_32K
 #: used for every dump and load, any storage size and any workload.
 STORAGE_SHARE = 0.025
 PAGES_PER_BLOCK = BLOCK_32K // PAGE_BYTES
+
+#: Most pages a DUMP reads as one section: one "allotment of read buffers".
+#: z/VM data area SSQBK ("SPXTAPE Section Quorum Block", created by
+#: HCPSPXDU for DUMP; VM/ESA 2.4.0, http://www.vm.ibm.com/pubs/cp240/SSQBK.HTML,
+#: same in cp410, cp610, cp710): "SSQVPGS (32) Slots for this group of
+#: pages", "SSQALLOT SSQVPLEN/4 Standard quorum allotment" (= 32), with
+#: "SSQPAGNO File relative page number of first page": a section lies
+#: inside one file.
+SECTION_PAGES = 32
+
+#: DASD reader tasks per spool volume. The data areas show readers that are
+#: organised by file ticket and buffer, not by volume (SPTBK,
+#: https://www.vm.ibm.com/pubs/cp730/SPTBK.HTML: "SPTDASDQ Q of DASD rdrs
+#: waiting for pages", "SPTPRIWK DASD rdrs waiting for active file",
+#: "SPTDTSKS Count of outstanding DASDIO tasks"; TKTBK: "TKTSETUP ... don't
+#: help now for DUMP"), but their number is a count field, not a
+#: constant we could read. Assumed: as many readers as spool volumes
+#: (docs/model-spool.md shows the sweep).
+READERS_PER_VOLUME = 1.0
+
+
+def readers(volumes: int) -> int:
+    """DASD reader tasks of a dump over ``volumes`` spool volumes (>= 1)."""
+    return max(1, round(READERS_PER_VOLUME * volumes))
 PAGES_PER_MB = 1024 * 1024 // PAGE_BYTES
 
 
@@ -97,7 +125,16 @@ class _Pipeline:
 
 
 class _Dump(_Pipeline):
-    """SPXTAPE DUMP: readers per volume feeding drives through storage."""
+    """SPXTAPE DUMP: reader tasks reading sections, feeding drives through storage.
+
+    The work is a queue of sections in dump order: each file cut into
+    consecutive sections of at most ``SECTION_PAGES`` pages. An idle reader
+    takes the next section (so several readers help the file at the head of
+    the queue before moving on), reserves its pages in storage (it waits on
+    the storage queue while they do not fit), queues the section's page
+    reads on whichever volumes hold those pages, and takes the next section
+    when they are all in. No reader belongs to a volume.
+    """
 
     def __init__(self, s: Setup):
         super().__init__(s)
@@ -105,38 +142,42 @@ class _Dump(_Pipeline):
         self.read_done = 0
         self.written = 0
         self.next_file = 0
-        self.tasks: list[list[int]] = []     # [file, next page, end page, in flight]
+        self.next_page = 0              # next page of the dump sequence to hand out
+        self.file_end = 0               # end page of the file being handed out
+        self.left: list[int] = []       # page reads still out, per reader
         self.blocked: deque[int] = deque()
 
     def start(self) -> None:
-        for k in range(min(len(self.s.volumes), self.s.files)):
-            self.tasks.append([0, 0, 0, 0])
-            self._take_file(k)
+        n = max(1, min(readers(len(self.s.volumes)), self.s.files))
+        self.left = [0] * n
+        for k in range(n):
+            self._take_section(k)
 
-    def _take_file(self, k: int) -> None:
+    def _take_section(self, k: int) -> None:
         s = self.s
-        if self.next_file >= s.files:
+        if self.next_page >= self.file_end:
+            if self.next_file >= s.files:
+                return
+            f = self.next_file
+            self.next_file += 1
+            s.cpu.step(files=1)
+            self.next_page = int(s.first[f])
+            self.file_end = self.next_page + int(s.sizes[f])
+        n = min(SECTION_PAGES, self.file_end - self.next_page)
+        # A section takes a whole allotment; one always fits an empty pool.
+        if self.reserved and self.reserved + n > self.cap:
+            if k not in self.blocked:
+                self.blocked.append(k)
             return
-        f = self.next_file
-        self.next_file += 1
-        s.cpu.step(files=1)
-        first = int(s.first[f])
-        self.tasks[k] = [f, first, first + int(s.sizes[f]), 0]
-        self._issue(k)
-
-    def _issue(self, k: int) -> None:
-        task, s = self.tasks[k], self.s
-        while task[1] < task[2] and self.reserved < self.cap:
-            p = task[1]
-            task[1] += 1
-            task[3] += 1
-            self.reserved += 1
+        first = self.next_page
+        self.next_page += n
+        self.reserved += n
+        self.left[k] = n
+        for p in range(first, first + n):
             vol = s.volumes[s.vol[p]]
             vol.queue.append((p, k))
             if not vol.busy:
                 self._start_io(vol)
-        if task[1] < task[2] and k not in self.blocked:
-            self.blocked.append(k)
 
     def _start_io(self, vol) -> None:
         p, k = vol.queue.popleft()
@@ -153,17 +194,20 @@ class _Dump(_Pipeline):
         self.ready += 1
         self.read_done += 1
         if s.trace is not None:
-            s.trace.volume_page(now, vol.index, self.tasks[k][0])
+            s.trace.volume_page(now, vol.index, self._file_of(p))
         vol.busy = False
         if vol.queue:
             self._start_io(vol)
-        task = self.tasks[k]
-        task[3] -= 1
-        if task[3] == 0 and task[1] >= task[2]:
-            self._take_file(k)
+        self.left[k] -= 1
+        if self.left[k] == 0:
+            self._take_section(k)
         self._kick()
         if self.read_done & 4095 == 0:
             s.ctx.progress(self.read_done / s.pages)
+
+    def _file_of(self, p: int) -> int:
+        """Index of the file holding dump page ``p`` (for the trace)."""
+        return bisect_right(self.s.first, p) - 1
 
     def _kick(self) -> None:
         for d in range(len(self.s.drives)):
@@ -194,7 +238,12 @@ class _Dump(_Pipeline):
         self.written += n
         self._level()
         while self.blocked and self.reserved < self.cap:
-            self._issue(self.blocked.popleft())
+            k = self.blocked.popleft()
+            self._take_section(k)
+            if k in self.blocked:           # still does not fit: keep its place
+                self.blocked.remove(k)
+                self.blocked.appendleft(k)
+                break
         if self.written == s.pages:
             self._finish()
         self._kick()

@@ -86,13 +86,75 @@ def test_hot_records_shared_by_regions_wait_for_locks():
 
 
 def test_lsr_function_ships_from_other_regions_rls_does_not():
-    lsr1, lsr4 = run(mode="LSR", regions=1), run(mode="LSR", regions=4)
-    rls1, rls4 = run(mode="RLS", regions=1), run(mode="RLS", regions=4)
+    # Without recovery logging, so the figures show the shipping alone (a
+    # LOG(ALL) after image waits out the 5 ms log defer interval in the request).
+    lsr1, lsr4 = run(mode="LSR", regions=1, log="NONE"), run(mode="LSR", regions=4, log="NONE")
+    rls1, rls4 = run(mode="RLS", regions=1, log="NONE"), run(mode="RLS", regions=4, log="NONE")
     assert lsr4["file_resp_ms"] > 1.1 * lsr1["file_resp_ms"]     # MRO to the file-owning region
     # One region, nothing to ship: RLS pays its locks and CF calls and is the
     # slower; with four, LSR's shipping makes RLS the faster (model-vsam.md).
     assert rls1["file_resp_ms"] > lsr1["file_resp_ms"]
     assert rls4["file_resp_ms"] < lsr4["file_resp_ms"]
+
+
+UPDATES = {"mode": "RLS", "mix": {"update": 100}, "requests_per_tran": 2, "transactions": 1000}
+
+
+def test_a_quiet_region_waits_the_log_defer_interval_for_each_force(monkeypatch):
+    """CICS defers a forced log write by LGDFINT (5 ms by default, CICS TS
+    Performance Guide): in a quiet region nobody else's force is under way,
+    so each commit's force waits about the whole interval. Writing at once, the same
+    transactions spend well under a millisecond on their logs."""
+    from models.cics import logger
+    quiet = run(tran_rate=2, **UPDATES)
+    monkeypatch.setattr(logger, "LGDFINT_MS", 0.0)
+    at_once = run(tran_rate=2, **UPDATES)
+    assert at_once["log_ms"] < 1.0
+    assert quiet["log_ms"] > at_once["log_ms"] + 4.0
+
+
+def test_update_requests_do_not_wait_for_the_system_log():
+    """CICS's REWRITE calls VSAM PUT(UPDATE) with no system log force before
+    it (CICS TS "REWRITE request processing"): under LOG(UNDO) an update
+    request takes a fraction of a millisecond, and the transaction's wait
+    for the log (the commit's deferred force) comes at syncpoint."""
+    m = run(tran_rate=2, log="UNDO", **UPDATES)
+    assert m["file_resp_ms"] < 1.0
+    assert m["log_ms"] > 4.0
+
+
+def test_busy_stream_shares_the_defer_interval():
+    """"When a CICS system has many tasks issuing forced log write requests,
+    these tasks will not be delayed for periods close to the LGDFINT
+    parameter value" (CICS TS SIT LGDFINT): a force that arrives while
+    another's interval runs joins it, so log time per transaction falls as
+    the rate rises."""
+    quiet = run(tran_rate=2, **UPDATES)
+    busy = run(tran_rate=1000, **UPDATES)
+    assert busy["log_ms"] < 0.9 * quiet["log_ms"]
+
+
+def _cf_log_writes_and_stream_writes(**kw):
+    """The CF table's log_write count, and the writes each log stream made."""
+    from models.cics import simulate, tables
+    from models.experiments import registry
+    params = registry()["vsam_rls"].resolve({"transactions": 600, "mix": UPDATE_HEAVY,
+                                                     "mode": "RLS", "log": "ALL", **kw})
+    sp = simulate(params, seed=1)
+    cf_rows = {row[0]: row[1] for row in next(t for t in tables(sp) if "Coupling" in t.title).rows}
+    return cf_rows["log_write"], sum(d.writes for d in sp.fc.dfhlogs), sp.fc.frlog.writes
+
+
+def test_shared_forward_recovery_log_is_a_cf_stream_under_rls():
+    """Regions on several images share the forward recovery log, which must
+    then be a coupling facility log stream (CICS TS "Coupling facility or
+    DASD-only?"): its writes show in the CF report. One region's is
+    DASD-only: only DFHLOG writes reach the CF."""
+    cf1, dfh1, fr1 = _cf_log_writes_and_stream_writes(regions=1)
+    cf2, dfh2, fr2 = _cf_log_writes_and_stream_writes(regions=2)
+    assert fr1 > 0 and fr2 > 0
+    assert cf1 == dfh1
+    assert cf2 == dfh2 + fr2
 
 
 def test_more_buffers_fewer_ios_faster_requests():
@@ -103,7 +165,10 @@ def test_more_buffers_fewer_ios_faster_requests():
 
 
 def test_busier_region_responds_no_faster():
-    rates = [run(mode="RLS", tran_rate=r, transactions=2000)["tran_resp_ms"] for r in (10, 1000, 5000)]
+    # Without logging: with it, a busier region shares each 5 ms log defer
+    # interval among more forces and responds faster (LGDFINT tests above).
+    rates = [run(mode="RLS", tran_rate=r, transactions=2000, log="NONE")["tran_resp_ms"]
+             for r in (10, 1000, 5000)]
     assert rates[0] <= rates[1] * 1.02 and rates[1] < rates[2]
 
 

@@ -240,3 +240,22 @@ def test_pds_member_count_adds_a_little_cpu():
     many = _pf(library="PDS", module="IEFBR14", iterations=5000, members=4200)
     assert 1.05 < many["cpu_s"] / few["cpu_s"] < 1.6
     assert many["elapsed_s"] / few["elapsed_s"] > 2
+
+
+def test_channel_programs_per_load_follow_tracks_not_blocks():
+    """Fetch reads a PDS member with one chained channel program per track it
+    occupies (plus BLDL's): EXCPs per LOAD fall with the block size only as
+    far as bigger blocks, with the track-fill block at the end of each track
+    (IEBCOPY COPYMOD and the binder), pack the module onto fewer tracks. At
+    6144 a 4 MB module has about 700 text blocks but under a hundred EXCPs."""
+    from models.loadlib.layout import TrackWriter, write_module
+    from models.loadlib.runs import MODULE_BYTES
+    n = 20
+    for bs in (6144, 23440, 32760):
+        member = write_module(TrackWriter(0), MODULE_BYTES["ARCCTL"], bs)
+        per_load = (_pf(library="PDS", blksize=bs, module="ARCCTL", iterations=n)["excps"] - 6) / n
+        assert per_load == len(member.by_track()) + 1           # text tracks + BLDL
+        assert member.text_blocks > 1.5 * per_load
+    excps = {bs: _pf(library="PDS", blksize=bs, module="ARCCTL", iterations=n)["excps"]
+             for bs in (6144, 23440, 32760)}
+    assert excps[6144] > excps[23440] > excps[32760]
