@@ -50,7 +50,7 @@ engine_built() {
   local so
   for so in models/engine/core.*.so; do
     [ -f "$so" ] && [ "$so" -nt models/engine/core.py ] && [ "$so" -nt models/engine/core.pxd ] \
-      && [ "$so" -nt setup.py ] && return 0
+      && [ "$so" -nt packaging/build_engine.py ] && return 0
   done
   return 1
 }
@@ -65,7 +65,7 @@ build_engine() {
     DEBIAN_FRONTEND=noninteractive apt-get install -y -qq $need >/dev/null
   fi
   .venv/bin/python -c "import Cython" 2>/dev/null || .venv/bin/python -m pip install -q "Cython>=3.0"
-  .venv/bin/python setup.py -q build_ext --inplace
+  .venv/bin/python packaging/build_engine.py
 }
 if ! engine_built; then
   mkdir -p build
