@@ -206,10 +206,9 @@ class RmfImport:
         return self.runner.start(import_job(list(paths), interval))
 
     def _on_runner_progressed(self, fraction: float) -> None:
+        # The bar's own percentage is the one figure shown (reading, then drawing).
         if fraction >= READ_SHARE:               # read: drawing now
             self.win.task_label.setText("Drawing the system and fitting its workloads…")
-        elif fraction > 0:
-            self.win.task_label.setText(f"{self.reading}: {fraction / READ_SHARE:.0%} read…")
         self.win.task_progressed(fraction)
 
     def _on_runner_done(self) -> None:

@@ -74,7 +74,7 @@ def test_the_status_bar_shows_the_share_read_and_is_its_own_again_after(window, 
     with qtbot.waitSignal(window.rmf_import.runner.done, timeout=60_000):
         window.rmf_import.start([str(_listing(tmp_path, 3.0))])
     window.rmf_import.summary_box.close()
-    reading = [v for v, text in shown if text.endswith("% read…")]
+    reading = [v for v, text in shown if text.startswith("Reading 1 RMF file(s), ")]
     assert len(reading) >= 3 and reading == sorted(reading) and 0 < reading[-1] < 800
     assert shown[-1] == (1000, "Drawing the system and fitting its workloads…")
     assert bar.maximum() == 1000 and not bar.isVisible()
