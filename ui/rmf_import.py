@@ -1,8 +1,9 @@
 """File ▸ Import RMF reports… and the "Imported from RMF" panel.
 
 The import reads the chosen report files on a worker thread
-(:class:`app.worker.TaskRunner`: a busy bar, then the drawing's progress,
-and Cancel in the status bar,
+(:class:`app.worker.TaskRunner`: the share of the bytes read, then the
+drawing's progress, and Cancel in the status bar, which stops the reading
+at once,
 so a 100 MB listing does not freeze the window), builds the drawing
 (:func:`models.rmf.drawing.build`), says what was read and skipped, and
 opens it as an unsaved scenario. The panel, a dock beside Results, lists
@@ -22,6 +23,8 @@ from PySide6.QtWidgets import QFileDialog, QMessageBox, QTextBrowser, QVBoxLayou
 from app.worker import TaskRunner
 from models.core.run import Cancelled
 
+#: The part of the import's progress bar that reading the files takes.
+READ_SHARE = 0.8
 #: The file dialog's filter.
 FILTER = "RMF reports (*.txt *.lst *.rmf *.xml *.out);;All files (*)"
 
@@ -36,10 +39,14 @@ def import_job(paths: list[str], interval: int | None = None):
         from models.rmf import read_reports
         from models.rmf.drawing import build
         progress(0.0)
-        system = read_reports(paths, interval=interval)
+        # Reading is 0-80 % (the bytes of every pass), drawing the rest; Cancel
+        # stops the reading within a few thousand lines.
+        system = read_reports(paths, interval=interval,
+                              progress=lambda f: progress(READ_SHARE * f),
+                              cancel=cancel.is_set)
         if cancel.is_set():
             raise Cancelled("import cancelled")
-        progress(0.8)
+        progress(READ_SHARE)
         scenario = build(system)
         progress(1.0)
         return system, scenario
@@ -194,15 +201,13 @@ class RmfImport:
             self.win.say("An import is already running.")
             return False
         size = sum(os.path.getsize(p) for p in paths if os.path.isfile(p))
-        self.win.begin_task(f"Reading {len(paths)} RMF file(s), {size / 1e6:,.1f} MB…",
-                            self.runner.cancel)
-        # The readers say nothing until they are done: a busy bar meanwhile.
-        self.win.task_progress.setRange(0, 0)
+        self.reading = f"Reading {len(paths)} RMF file(s), {size / 1e6:,.1f} MB"
+        self.win.begin_task(self.reading + "…", self.runner.cancel)
         return self.runner.start(import_job(list(paths), interval))
 
     def _on_runner_progressed(self, fraction: float) -> None:
-        if fraction > 0:                         # read: drawing now
-            self.win.task_progress.setRange(0, 1000)
+        # The bar's own percentage is the one figure shown (reading, then drawing).
+        if fraction >= READ_SHARE:               # read: drawing now
             self.win.task_label.setText("Drawing the system and fitting its workloads…")
         self.win.task_progressed(fraction)
 

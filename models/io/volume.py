@@ -429,9 +429,9 @@ class VolumeIO(Staging):
         res.hits += hits
         res.pages += pages
         st = self.stats
-        st.hits += hits
-        st.read_requests += pages
-        st.host_bytes += pages * self.record_bytes
+        st.hits += hits                   # the records found in cache; those it
+        st.read_requests += hits          # waited for were counted by _await
+        st.host_bytes += hits * self.record_bytes
         return t
 
     def _start(self, t: float, res: IOResult, t_request: float | None = None) -> float:
@@ -462,13 +462,17 @@ class VolumeIO(Staging):
         as the statistics do (one miss, the rest hits; docs/trace.md).
         """
         key = self.kb + track
+        st = self.stats
+        # Counted with their hits and misses below, so that a run ending while
+        # a multi-track I/O proceeds never has more hits than read requests.
+        st.read_requests += n
+        st.host_bytes += n * self.record_bytes
         # A record neither in cache nor on its way is a read miss even when
         # the drive has it at once (read look-ahead): the unit had to stage it.
         demand = need & ~self.cache.pending(key)[0] if need else 0
         ready = self._ready(t, track, need, res) if need else 0.0
         if hold > ready:
             ready = hold
-        st = self.stats
         if ready > t and self._in_stream(track):
             self._amp_wait()
         if ready > t or demand:

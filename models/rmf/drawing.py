@@ -35,7 +35,6 @@ from models.drawing.elements import Link, Node
 from models.drawing.scenario import Scenario
 from models.io.geometry import MODELS
 from models.rmf import measured as measured_mod
-from models.rmf import cachefit
 from models.rmf.fit import (FitError, GroupMeasure, WorkloadFit, fit_workload, measure_group,
                             measure_unit)
 from models.rmf.records import Assumption, CacheUnit, Interval, RmfSystem, Volume
@@ -345,8 +344,8 @@ def _plain(a: Assumption) -> dict:
 
 
 def _fit(b: _Builder, groups: list[_Group], units: dict) -> dict:
-    """Fit each group's workload as the model will warm it: per unit, its part
-    of the warm page limit, the unit's workloads in canvas order."""
+    """Fit each group's workload as the model will warm it: an equal share of
+    its unit's cache and of the unit's part of the warm page limit."""
     from models.workloads import system as wsys
     for g in groups:
         if g.measure is None:
@@ -358,30 +357,21 @@ def _fit(b: _Builder, groups: list[_Group], units: dict) -> dict:
     slots = {key: int(float(units[key][0].properties["cache_gb"]) * 2**30 // 4096)
              for key in {g.unit for g in groups if g.measure is not None}}
     limit = wsys.warm_limits(slots)
-    left = dict(limit)
     sharing = {key: sum(1 for g in groups if g.unit == key and g.measure) for key in slots}
     out: dict[str, tuple[GroupMeasure, WorkloadFit | None]] = {}
     for g in groups:
         m = g.measure
         if m is None:
             continue
-        budget = min(left[g.unit], int(cachefit.WARM_SHARE * (slots[g.unit] // sharing[g.unit])))
+        budget = wsys.warm_share(slots[g.unit], limit[g.unit], sharing[g.unit])
         cache_mb = slots[g.unit] * 4096 / 2**20 / sharing[g.unit]
         try:
             fit = fit_workload(m, cache_mb, warm_pages=budget)
         except FitError as exc:
-            why = str(exc)
-            if budget < cachefit.TRACK_SLOTS:
-                why = (f"the model warms at most {wsys.WARM_LIMIT_PAGES:,} pages of cache "
-                       f"before a run ({limit[g.unit]:,} for {units[g.unit][0].label}), and "
-                       "the groups before this one on the unit took them: its cache starts "
-                       f"cold, so no working set gives the measured {m.read_hit_ratio:.3f}")
             b.assume(f"working set and skew of {g.label}", "the workload's defaults",
-                     why, g.volumes[0].source if g.volumes else None)
+                     str(exc), g.volumes[0].source if g.volumes else None)
             out[g.label] = (m, None)
             continue
-        n = cachefit.blocks(fit.working_set_mb, fit.pages_per_io)
-        left[g.unit] -= cachefit.warm_blocks(budget, fit.pages_per_io, n) * fit.pages_per_io
         b.assumed.extend(fit.assumptions)
         out[g.label] = (m, fit)
     return out

@@ -233,23 +233,19 @@ def _unreachable(m: GroupMeasure, cache_mb: float, why: str) -> str:
             "workload the model can settle into; give the working set or the skew by hand")
 
 
-def fit_unit(measures: list[GroupMeasure], cache_mb: float, **kw) -> list[WorkloadFit]:
+def fit_unit(measures: list[GroupMeasure], cache_mb: float, limit_pages: int | None = None,
+             **kw) -> list[WorkloadFit]:
     """Fit several groups whose workloads will share one control unit.
 
     The model's warm start gives each workload on a unit an equal share of
-    its cache (90 % of it warmed) and all workloads together at most
-    ``WARM_LIMIT_PAGES``, handed out in canvas order: ``measures`` must be
-    in the order the drawing lists the workloads.
+    its cache (90 % of it warmed) and of the unit's part of
+    ``WARM_LIMIT_PAGES`` (``limit_pages``; default: the whole limit, the
+    unit alone in the drawing), whatever their canvas order
+    (:func:`models.workloads.system.warm_share`).
     """
-    from models.workloads.io import WARM_LIMIT_PAGES
-    share = cache_mb / len(measures)
+    from models.workloads.system import WARM_LIMIT_PAGES, warm_share
     slots = int(cache_mb * 2**20 / PAGE)
-    left = WARM_LIMIT_PAGES
-    out = []
-    for m in measures:
-        budget = min(left, int(cachefit.WARM_SHARE * (slots // len(measures))))
-        fit = fit_workload(m, share, warm_pages=budget, **kw)
-        n = cachefit.blocks(fit.working_set_mb, fit.pages_per_io)
-        left -= cachefit.warm_blocks(budget, fit.pages_per_io, n) * fit.pages_per_io
-        out.append(fit)
-    return out
+    limit = WARM_LIMIT_PAGES if limit_pages is None else limit_pages
+    budget = warm_share(slots, limit, len(measures))
+    share = cache_mb / len(measures)
+    return [fit_workload(m, share, warm_pages=budget, **kw) for m in measures]

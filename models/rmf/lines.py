@@ -72,9 +72,16 @@ def has_asa(lines: list[str]) -> bool:
     return any(ln[0] in "01-+" and (len(ln) == 1 or not ln[1].isdigit()) for ln in seen)
 
 
-def open_lines(path: str | Path) -> Iterator[tuple[int, str]]:
+#: Lines between two calls of ``open_lines``' watch (progress and cancel).
+WATCH_LINES = 1 << 12
+
+
+def open_lines(path: str | Path, watch=None) -> Iterator[tuple[int, str]]:
     """``(line number, text)`` of a text report, the ASA column removed when
-    present and overprint lines (``+``) skipped. Line numbers are the file's."""
+    present and overprint lines (``+``) skipped. Line numbers are the file's.
+
+    ``watch(bytes_read)``, if given, is called every :data:`WATCH_LINES`
+    lines (it may raise to stop the reading: a cancelled import)."""
     path = Path(path)
     with open(path, "rb") as f:
         first: list[str] = []
@@ -91,6 +98,8 @@ def open_lines(path: str | Path) -> Iterator[tuple[int, str]]:
                 yield n, out
         for raw in f:
             n += 1
+            if watch is not None and not n % WATCH_LINES:
+                watch(f.tell())
             out = _strip(_decode(raw).rstrip("\r\n"), asa)
             if out is not None:
                 yield n, out

@@ -20,7 +20,7 @@ LARGE_BYTES = 8_000_000
 
 
 def read_reports(paths, interval: int | None = None,
-                 large_bytes: int = LARGE_BYTES) -> RmfSystem:
+                 large_bytes: int = LARGE_BYTES, progress=None, cancel=None) -> RmfSystem:
     """Read RMF report files (text or XML) into an :class:`RmfSystem`.
 
     Inputs of more than ``large_bytes`` are read twice: first keeping only
@@ -34,6 +34,12 @@ def read_reports(paths, interval: int | None = None,
     paths : iterable of str or Path
     interval : int or None
         The interval to use, numbered 1… in time order; None: the busiest.
+    progress : callable or None
+        ``progress(fraction)`` as the bytes are read (both passes of a large
+        input: 0 to 1 over all of them).
+    cancel : callable or None
+        ``cancel()`` true stops the reading at once with
+        :class:`models.core.run.Cancelled` (checked as the bytes are read).
 
     Raises
     ------
@@ -46,26 +52,53 @@ def read_reports(paths, interval: int | None = None,
         if not p.is_file():
             raise RmfError(str(p), None, "no such file")
         files.append(p)
-    large = sum(p.stat().st_size for p in files) > large_bytes
-    first = _read(files, TextReader("summary" if large else "all"))
+    total = sum(p.stat().st_size for p in files)
+    large = total > large_bytes
+    watch = _Watch(total * (2 if large else 1), progress, cancel)
+    first = _read(files, TextReader("summary" if large else "all"), watch)
     system = assemble(first, [str(p) for p in files], interval)
     if large:
         chosen = system.interval
-        second = _read(files, TextReader("chosen", frozenset([chosen.key])))
+        second = _read(files, TextReader("chosen", frozenset([chosen.key])), watch)
         full = second.intervals[chosen.key]
         full.number = chosen.number
         system.intervals[system.chosen] = full
     return system
 
 
-def _read(files: list[Path], reader: TextReader) -> TextReader:
+def _read(files: list[Path], reader: TextReader, watch: "_Watch") -> TextReader:
     for p in files:
+        reader.watch = watch.file() if watch.on else None
         if sniff(p) == "xml":
             from models.rmf import xmlmap
             xmlmap.read_xml(p, reader)
         else:
             reader.read(p)
+        watch.done_file(p.stat().st_size)
     return reader
+
+
+class _Watch:
+    """Progress over all the bytes to read (every pass), and the cancel check."""
+
+    def __init__(self, total: int, progress, cancel) -> None:
+        self.total, self.progress, self.cancel = max(1, total), progress, cancel
+        self.on = progress is not None or cancel is not None
+        self.base = 0
+
+    def file(self):
+        def at(done: int) -> None:
+            if self.cancel is not None and self.cancel():
+                from models.core.run import Cancelled
+                raise Cancelled("RMF import cancelled")
+            if self.progress is not None:
+                self.progress(min(1.0, (self.base + done) / self.total))
+        return at
+
+    def done_file(self, size: int) -> None:
+        self.base += size
+        if self.on:
+            self.file()(0)
 
 
 def assemble(reader, files: list[str], interval: int | None) -> RmfSystem:

@@ -87,6 +87,7 @@ class TextReader:
         self.intervals: dict[tuple, Interval] = {}
         self.assumptions: list[Assumption] = []
         self.skipped: list[str] = []
+        self.watch = None              # watch(bytes read of the file): progress, cancel
 
     # ---- the walk ----------------------------------------------------------------
     def read(self, path: str | Path) -> None:
@@ -96,7 +97,7 @@ class TextReader:
         known = 0
         first_title = None
         n = 0
-        for n, line in open_lines(path):
+        for n, line in open_lines(path, self.watch):
             try:
                 title = title_of(line)
                 if title is not None:

@@ -368,5 +368,30 @@ def read_xml(path: str | Path, registry) -> None:
     """Read a ddsml file into ``registry`` (a :class:`models.rmf.text.TextReader`)."""
     name = str(path)
     mapper = Mapper(registry, name)
-    ddsml.parse(str(path), mapper.add, name)
+    watch = getattr(registry, "watch", None)
+    if watch is None:
+        ddsml.parse(str(path), mapper.add, name)
+    else:
+        with open(path, "rb") as f:
+            ddsml.parse(_Watched(f, watch), mapper.add, name)
     mapper.finish()
+
+
+class _Watched:
+    """A binary file that tells ``watch(bytes read)`` every MB or so."""
+
+    STEP = 1 << 20
+
+    def __init__(self, f, watch) -> None:
+        self.f, self.watch, self.done, self.next = f, watch, 0, self.STEP
+
+    def read(self, n: int = -1) -> bytes:
+        data = self.f.read(n)
+        self.done += len(data)
+        if self.done >= self.next:
+            self.next = self.done + self.STEP
+            self.watch(self.done)
+        return data
+
+    def close(self) -> None:
+        self.f.close()

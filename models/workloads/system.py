@@ -135,23 +135,25 @@ def warm_limits(capacities: dict[str, int]) -> dict[str, int]:
             for cu, cap in capacities.items()}
 
 
+def warm_share(capacity: int, limit: int, sharing: int) -> int:
+    """Pages one of ``sharing`` workloads may warm on a unit of ``capacity``
+    pages whose part of the page limit is ``limit``: an equal share of both
+    (90 % of its share of the cache), whatever the workloads' canvas order."""
+    return min(limit // sharing, int(0.9 * (capacity // sharing)))
+
+
 def _warm(run: SystemRun) -> None:
-    """Each workload warms its hottest blocks into its share of its units' cache
-    (in canvas order, within each unit's part of the page limit)."""
+    """Each workload warms its hottest blocks into its fair share of each of
+    its units: an equal part of the unit's cache and of its page limit."""
     system = run.system
     sharing: dict[str, int] = {}
     for wl in run.io:
         for cu in _units_of(wl):
             sharing[cu] = sharing.get(cu, 0) + 1
-    left = warm_limits({cu: int(system.control_units[cu].cache.capacity) for cu in sharing})
+    caps = {cu: int(system.control_units[cu].cache.capacity) for cu in sharing}
+    limit = warm_limits(caps)
     for wl in run.io:
-        units = sorted(_units_of(wl))
-        pages = sum(int(system.control_units[cu].cache.capacity) // sharing[cu] for cu in units)
-        warmed = wl.warm(min(sum(left[cu] for cu in units), int(0.9 * pages)))
-        for cu in units:                      # charged to its units in turn
-            take = min(left[cu], warmed)
-            left[cu] -= take
-            warmed -= take
+        wl.warm(sum(warm_share(caps[cu], limit[cu], sharing[cu]) for cu in _units_of(wl)))
 
 
 def _units_of(wl: IOWorkload) -> set[str]:

@@ -52,13 +52,49 @@ def test_a_bad_file_is_one_message_and_the_canvas_keeps_its_drawing(window, qtbo
                    and w.isVisible() for w in window.findChildren(QMessageBox))
 
 
-def test_the_status_bar_is_busy_while_reading_and_its_own_again_after(window, qtbot):
+def _listing(tmp_path, mb):
+    """A Postprocessor listing of about ``mb`` MB (the speed bench's writer)."""
+    import importlib.util
+    root = Path(__file__).resolve().parents[2]
+    spec = importlib.util.spec_from_file_location("rmf_import_scale",
+                                                  root / "bench" / "rmf_import_scale.py")
+    mod = importlib.util.module_from_spec(spec)
+    spec.loader.exec_module(mod)
+    path = tmp_path / "listing.txt"
+    mod.write_listing(path, mb, 200)
+    return path
+
+
+def test_the_status_bar_shows_the_share_read_and_is_its_own_again_after(window, qtbot,
+                                                                        tmp_path):
     bar = window.task_progress
+    shown = []
+    window.rmf_import.runner.progressed.connect(
+        lambda f: shown.append((bar.value(), window.task_label.text())))
     with qtbot.waitSignal(window.rmf_import.runner.done, timeout=60_000):
-        window.rmf_import.start([str(SAMPLE)])
-        assert bar.maximum() == 0 and window.task_label.isVisible()   # busy: reading
+        window.rmf_import.start([str(_listing(tmp_path, 3.0))])
     window.rmf_import.summary_box.close()
+    reading = [v for v, text in shown if text.startswith("Reading 1 RMF file(s), ")]
+    assert len(reading) >= 3 and reading == sorted(reading) and 0 < reading[-1] < 800
+    assert shown[-1] == (1000, "Drawing the system and fitting its workloads…")
     assert bar.maximum() == 1000 and not bar.isVisible()
+
+
+def test_cancel_stops_a_large_import_at_once_and_opens_nothing(window, qtbot, tmp_path):
+    path = _listing(tmp_path, 10.0)
+    before = window.editor.scenario
+    seen = []
+
+    def on_progress(f):
+        seen.append(f)
+        if f > 0 and not window.rmf_import.runner.worker.cancel_event.is_set():
+            window.task_cancel.click()              # the status bar's Cancel, while reading
+    window.rmf_import.runner.progressed.connect(on_progress)
+    with qtbot.waitSignal(window.rmf_import.runner.cancelled, timeout=60_000):
+        window.rmf_import.start([str(path)])
+    qtbot.waitUntil(lambda: not window.rmf_import.runner.running, timeout=10_000)
+    assert max(seen) < 0.3                       # the reading stopped, it did not run on
+    assert window.editor.scenario is before and not window.task_progress.isVisible()
 
 
 def test_after_a_run_the_panel_says_how_many_figures_agree(window, qtbot, tmp_path):

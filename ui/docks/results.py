@@ -25,6 +25,7 @@ class ResultsPanel(QScrollArea):
         self.headline = QLabel()
         self.metrics_table: QTableWidget | None = None
         self.report_tables: list[QTableWidget] = []
+        self.measured_view = None
         self.show_message("No run yet. Open a case study or build a scenario, then Run (F5).")
 
     def _page(self) -> QVBoxLayout:
@@ -112,8 +113,20 @@ class ResultsPanel(QScrollArea):
         layout.addWidget(self.metrics_table)
 
     def _reports(self, layout: QVBoxLayout, reports) -> None:
+        from models.rmf.measured import TABLE_TITLE
+        from ui.docks.measured_table import MeasuredView
+        self.measured_view = None
         for report in reports:
             layout.addWidget(_wrapped(f"<b>{report.title}</b>"))
+            if report.title == TABLE_TITLE:
+                # Six columns do not read in a dock: figures under their
+                # component, the reason on demand, the whole in a window.
+                self.measured_view = MeasuredView(report)
+                self.report_tables.append(self.measured_view.table)
+                layout.addWidget(self.measured_view)
+                if report.note:
+                    layout.addWidget(_wrapped(f"<i>{report.note}</i>"))
+                continue
             t = _report_table(report)
             self.report_tables.append(t)
             layout.addWidget(t)

@@ -84,8 +84,9 @@ def test_a_long_run_drifts_and_refine_brings_it_back():
 
 def test_groups_sharing_a_unit_fit_as_the_model_warms_them():
     """Two storage groups on one 16 GB unit, run together by the app's own
-    run path (run_system): each gets its measured read hit ratio, although
-    the model's warm start gives the second group far less than its half."""
+    run path (run_system): each gets its measured read hit ratio. The unit's
+    cache is larger than the warm start's page limit; the second group in
+    canvas order gets the same share of it as the first, not what is left."""
     from models.drawing.config import ChannelPath, Configuration, ControlUnit, Dataset, Volume, \
         Workload
     from models.workloads.system import run_system
@@ -93,7 +94,7 @@ def test_groups_sharing_a_unit_fit_as_the_model_warms_them():
     measures = [GroupMeasure("SGDB2", 2500, 0.75, 0.0, 4096, 0.90),
                 GroupMeasure("SGTSO", 600, 0.8, 0.0, 4096, 0.70)]
     fits = fit_unit(measures, cache_mb=16384)
-    assert fits[1].warm_pages < fits[0].warm_pages / 5
+    assert fits[1].warm_pages == fits[0].warm_pages > 900_000
     vols = {f.group: tuple(f"{f.group[2:]}{k}" for k in range(4)) for f in fits}
     config = Configuration(
         channels=(ChannelPath("CHP 40", "zHPF", "FEx8S", control_units=("CU",)),),

@@ -51,3 +51,21 @@ def test_a_large_xml_input_in_two_passes_keeps_only_the_chosen_interval():
         pytest.approx([i.activity() for i in whole.intervals])
     assert all(not i.volumes and not i.engines for i in parts.intervals
                if i is not parts.interval)
+
+
+def test_a_recorded_zos_25_dds_cpu_response_reads_its_engines_and_intervals():
+    """An excerpt of a real DDS answer (Zowe ZEBRA's recording, EPL-2.0; see the
+    file's header): the CPU column names the reader looks for are the ones a
+    z/OS 2.5 DDS sends ('CPU Number', 'CPU Type', 'Time% LPAR Busy', 'Time%
+    MVS Busy'), and its TOTAL/AVERAGE row is not an engine."""
+    recorded = DATA / "zebra-zos25-cpu-excerpt.xml"
+    system = read_reports([recorded])
+    assert [i.start for i in system.intervals] == [
+        "2022-04-06T12:30:00", "2022-04-06T13:00:00", "2022-04-06T13:30:00"]
+    assert system.interval.key == ("RPRT", "2022-04-06T12:30:00")
+    assert "the busiest of 3" in system.reason
+    engines = system.interval.engines
+    assert [(e.number, e.type, e.busy_pct, e.mvs_busy_pct) for e in engines] == [
+        ("0", "CP", 1.26, 1.24), ("1", "CP", 0.22, 0.22)]
+    later = read_reports([recorded], interval=2).interval.engines
+    assert [(e.busy_pct, e.mvs_busy_pct) for e in later] == [(1.20, 1.17), (0.17, 0.17)]
