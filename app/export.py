@@ -313,12 +313,13 @@ def copy_chart(chart, scale: float = 1.0) -> QImage:
 def result_tables(result) -> list:
     """A run's tables for export: its metrics (with units) first, then its reports."""
     from models import experiments
+    from models.core.params import key_words
     from models.core.run import Table
     known = {m.name: m for m in experiments.get(result.experiment).metrics}
     rows = []
     for k, v in result.metrics.items():
         m = known.get(k)
-        rows.append((m.title if m else k.replace("_", " ").capitalize(), float(v),
+        rows.append((m.title if m else key_words(k), float(v),
                      m.unit if m else ""))
     metrics = Table("Metrics", ("Metric", "Value", "Unit"), tuple(rows))
     # Identifiers in report cells (a request type, a cause) are written in words.

@@ -11,6 +11,8 @@ import math
 import re
 from typing import Any
 
+from models.core.params import key_words
+
 _IDENTIFIER = re.compile(r"[a-z][a-z0-9]*(?:_[a-z0-9]+)+")
 
 
@@ -59,7 +61,7 @@ def metric_title(experiment, key: str) -> tuple[str, str]:
     for m in getattr(experiment, "metrics", ()):
         if m.name == key:
             return m.title, m.unit or ""
-    return str(words(key)), ""
+    return key_words(key), ""
 
 
 #: Why a unit of work left SRB mode (``trace.meta["causes"]``, the ``b`` of an

@@ -20,6 +20,7 @@ from PySide6.QtWidgets import (QAbstractItemView, QComboBox, QHBoxLayout, QHeade
 
 from app.names import format_number, words
 from models import experiments
+from models.core.params import key_words
 from models.rmf import measured
 from ui.charts import ChartsView
 
@@ -326,7 +327,7 @@ class CompareView(QWidget):
             # The metric's title (with its unit); the papers' name for the
             # ratio and the description go in the tooltip.
             m = metrics.get(name)
-            shown = m.title if m else name.replace("_", " ").capitalize()
+            shown = m.title if m else key_words(name)
             unit = f" ({m.unit})" if m and m.unit else ""
             cells = (shown + unit, format_number(va), format_number(vb),
                      "—" if ratio is None else format_number(float(f"{ratio:.3g}")))

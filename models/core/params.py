@@ -298,7 +298,28 @@ class Metric:
             return self.label
         if self.help and len(self.help) <= 48:
             return self.help
-        return self.name.replace("_", " ").capitalize()
+        return key_words(self.name)
+
+
+#: Abbreviations a metric key spells in lower case and a reader expects as written.
+_ABBREVIATIONS = {"cf": "CF", "dasd": "DASD", "cpu": "CPU", "io": "I/O", "ios": "I/Os",
+                  "lsr": "LSR", "rls": "RLS", "ziip": "zIIP", "cp": "CP", "pct": "%",
+                  "mb": "MB", "kb": "KB", "gb": "GB", "lpo": "LPO", "zhpf": "zHPF",
+                  "ficon": "FICON", "ssd": "SSD", "hdd": "HDD", "nvs": "NVS", "db2": "DB2",
+                  "srb": "SRB", "tcb": "TCB", "excp": "EXCP", "excps": "EXCPs", "mro": "MRO",
+                  "tran": "transaction"}
+
+
+def key_words(key: str) -> str:
+    """A result key in words for a reader: ``cf_requests_per_tran`` reads
+    "CF requests per transaction", not "Cf requests per tran"."""
+    words = [_ABBREVIATIONS.get(w, w) for w in key.split("_") if w]
+    if not words:
+        return key
+    first = words[0]
+    if first == key.split("_")[0]:
+        words[0] = first[:1].upper() + first[1:]
+    return " ".join(words)
 
 
 def parse_cli_value(text: str) -> Any:

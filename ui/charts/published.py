@@ -19,6 +19,7 @@ from app import names
 from app.names import format_number
 from app.worker import TaskRunner
 from models import experiments
+from models.core.params import key_words
 from models.studies import calibration
 from models.core.run import Cancelled
 
@@ -57,7 +58,7 @@ def describe_target(target: dict) -> str:
                 p = schema[key]
                 if skip_defaults and v == p.default:
                     continue     # what the case study sets anyway says nothing
-            title = p.title if p is not None else key.replace("_", " ").capitalize()
+            title = p.title if p is not None else key_words(key)
             out.append(f"{title} {_value(p, v)}")
         return ", ".join(out)
     text = words(target.get("params", {})) or experiments.get(target["experiment"]).title
@@ -74,7 +75,7 @@ def metric_title(experiment: str, key: str) -> str:
                 return m.title
     except (KeyError, ValueError):
         pass
-    return key.replace("_", " ").capitalize()
+    return key_words(key)
 
 
 def _expected(exp: dict) -> str:

@@ -12,6 +12,7 @@ from PySide6.QtWidgets import (QAbstractItemView, QHeaderView, QLabel, QScrollAr
 
 from app.names import format_number, words  # noqa: F401 (format_number: shared)
 from models import experiments
+from models.core.params import key_words
 from models.studies.replicate import Replicated
 from models.core.run import RunResult, Table
 
@@ -95,7 +96,7 @@ class ResultsPanel(QScrollArea):
         for name, text in shown.items():
             m = meta.get(name)
             unit = f" {m.unit}" if m and m.unit else ""
-            rows.append((m.title if m else name.replace("_", " ").capitalize(),
+            rows.append((m.title if m else key_words(name),
                          text + unit))
             tips.append((name, m.help if m and m.help else ""))
         self.metrics_table = _table(columns, rows)
