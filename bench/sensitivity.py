@@ -166,8 +166,9 @@ REGISTRY: list[Global] = [
           ("models.io.volume", "SEQ_STREAMS", "streams followed per volume: assumed"))],
     *[Global(module, name, source, DB2)
       for module, name, source in (
-          ("models.io.volume", "SEQ_TRIGGER_TRACKS", "sequential detection trigger: assumed"),
-          ("models.io.staging", "DENSE_TRACK_SHARE", "LPO dense list: 71 % (E7) < x < 93 %"),
+          ("models.io.staging", "SEQ_TRIGGER_TRACKS",
+           "per-track count trigger: assumed (2 streams skip-17, E7)"),
+          ("models.io.staging", "SEQ_DENSITY_TRACKS", "prestage density window: assumed"),
           ("models.io.staging", "AMP_MAX_STRIPES", "AMP depth bound: assumed"),
           ("models.db2.cpu", "INDEX_LEAF_US", "~300 keys x ~100 instructions: assumed"),
           ("models.db2.cpu", "GETPAGE_US", "SG24-7942 order of magnitude"),
