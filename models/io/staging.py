@@ -65,8 +65,6 @@ class Staging:
     _lpo_staged: set[int]
     _streams: dict[int, tuple[int, int, float]]
     _list_run: tuple[int, int, float]
-    _revisits: float
-    _visits: float
     _seq_staged_to: int
     _stripe_tracks: int
     _prestage_tracks: int
@@ -83,14 +81,22 @@ class Staging:
 
         Per track: one needed record is staged alone (record caching); two or
         more are staged as one partial-track read spanning them (the drive
-        passes them in the same turn anyway). The LPO moves the data set to
-        track staging once lists come back to tracks it has staged from often
-        enough to pay: when the revisit share reaches the cost of a record's
-        transfer against the back end's throughput cost of one operation
-        (:meth:`Backend.record_transfer_s` / :meth:`Backend.op_cost_s`: ~0.5
-        on SSD, whose operations are cheap, so a short scan stays with record
-        caching, REDP-4862's ~4.7 KB per disk access; ~0.01 on HDD, where the
-        first revisits switch it).
+        passes them in the same turn anyway). The LPO moves a track to track
+        staging by the unit's own history of the data set: once a list comes
+        back to a track it has staged from (a revisit), that track is staged
+        in track mode. One rule on every device, no cost comparison (issue
+        32; until then the switch came when the revisit share reached the
+        back end's cost of a record's transfer against an operation's, so
+        on SSD it barely came). As more of an index is read more lists come
+        back to tracks staged before, so the share of track-mode stages
+        grows with the share read, on SSD as on spinning drives (DOMAIN.md:
+        the switch "follows how much of the data set has been read, on SSD
+        as on spinning drives"); on SSD the extra data raises the I/O time
+        to a mid-scan peak (2.1 ms at 5 % of the index, 3.0 ms at 20 %,
+        2.1 ms at 100 %: tests/models/test_io_lpo_switch.py). Each stage is
+        costed by the back end as it happens: on SSD a lane's access and the
+        bytes at the drive's rate, on HDD seek, rotation and the transfer of
+        the span, all queued FIFO on the drive (:class:`Backend`).
 
         In track mode a miss is a DS8000 partial-track stage: one drive read
         from the first needed record to the end of the track, records of that
@@ -109,18 +115,13 @@ class Staging:
         entries = self.cache.tracks
         kb = self.kb
         staged = self._lpo_staged
-        odds = self._full_track_odds
         be = self.backend
-        revisits, visits = self._revisits, self._visits
         batch: list[tuple[int, float] | None] = [None] * len(groups)
         full = self.full_mask
         if list_prefetch and self.seq_detect:
             self._list_detect(t, groups)
         for i, (track, mask) in enumerate(groups):
-            visits += 1.0
-            if track in staged:
-                revisits += 1.0
-            full_mode = revisits and revisits >= odds * visits
+            full_mode = track in staged        # a revisit: track staging
             e = entries.get(kb + track)
             if e is None:
                 need, have = mask, 0
@@ -142,7 +143,6 @@ class Staging:
                 done = self._stage(t, track, need, RECORD, res)
             staged.add(track)
             batch[i] = (be.last_drive, done)
-        self._revisits, self._visits = revisits, visits
         return batch
 
     @property
@@ -245,9 +245,8 @@ class Staging:
         """Whether the LPO will issue drive reads for a list that is no list
         prefetch: some record is neither in cache nor on its way.
 
-        If not, the list only counts in the LPO's visits (what
-        :meth:`_lpo_schedule` would do with it), and the I/O goes on
-        without an LPO schedule or a sync point.
+        If not, the I/O goes on without an LPO schedule or a sync point
+        (and, staging nothing, revisits nothing).
         """
         entries = self.cache.tracks
         kb = self.kb
@@ -255,11 +254,6 @@ class Staging:
             e = entries.get(kb + track)
             if e is None or mask & ~(e[0] | e[1]):
                 return True
-        staged = self._lpo_staged
-        self._visits += len(groups)
-        for track, _mask in groups:
-            if track in staged:
-                self._revisits += 1.0
         return False
 
     @staticmethod

@@ -99,13 +99,9 @@ class VolumeIO(Staging):
         self.requests = 0
         self.completed = 0        # requests whose parts are in ``totals``
         self.path_waits = 0       # connects whose channel work had to queue
-        # LPO: tracks it staged from and how often lists came back to them;
-        # track staging pays once the revisit share reaches a record's
-        # transfer against the back end's throughput cost of an operation.
-        self._full_track_odds = backend.record_transfer_s() / backend.op_cost_s()
+        # LPO: tracks it staged from (a list coming back to one is a revisit:
+        # that track is then staged in track mode).
         self._lpo_staged: set[int] = set()
-        self._revisits = 0.0
-        self._visits = 0.0
         # Sequential detection: the streams the unit follows, as
         # {last track read: (its predecessor count, whether its last record
         # was read)} (see ``Staging._prestage``), and the LPO's list count

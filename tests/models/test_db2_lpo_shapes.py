@@ -134,10 +134,13 @@ def test_no_zhpf_10k_curve_has_a_hump():
 @pytest.mark.parametrize("protocol", ["FICON", "zHPF"])
 def test_index_scan_throughput_rises_with_the_share_read(protocol):
     """With the LPO staging only what is not in cache, its throughput rises
-    as more of the index is in cache (it was flat when it re-staged tracks)."""
+    as more of the index is in cache (it was flat when it re-staged tracks).
+    (The bound was 2.5x until issue 32: with the switch by revisits the zHPF
+    10K scan goes from 6.2 to 15.4 MB/s, 2.46x, where the cost comparison's
+    early switch on HDD gave 6.1 to 18.0.)"""
     mb = index_scan("throughput_mb_s", device="HDD10K", protocol=protocol)
     assert all(b > 0.97 * a for a, b in zip(mb, mb[1:])), mb
-    assert mb[-1] > 2.5 * mb[0]
+    assert mb[-1] > 2 * mb[0]
 
 
 # (partial-track stages a little over twice the index: tests/models/test_io_subsystem.py)
