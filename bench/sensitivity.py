@@ -141,21 +141,21 @@ REGISTRY: list[Global] = [
           ("models.io.backend", "DRIVE_CYLINDERS", "tracks per surface: assumed 1e5 "
            "(Savvio 10K.4: 147,620)"),
           ("models.io.backend", "STRIP_BYTES", "DS8000 array strip (no page cited)"),
-          ("models.io.devices", "PROFILES[SSD].access_ms", "SSD read access: assumed "
-           "(docstring says ~0.25 ms)"),
+          ("models.io.devices", "PROFILES[SSD].access_ms", "SSD read access: assumed, "
+           "bounded by E9 (0.25 ms flips it)"),
           ("models.io.devices", "PROFILES[SSD].media_mb_s", "SSD drive media rate: assumed"),
           ("models.io.devices", "PROFILES[SSD].parallelism", "SSD internal lanes: assumed"),
           ("models.io.devices", "PROFILES[HDD10K].avg_seek_ms", "Savvio 10K.4 manual p. 9"),
           ("models.io.devices", "PROFILES[HDD10K].settle_ms",
            "assumed (Savvio 10K.4: 0.30 ms single track)"),
           ("models.io.devices", "PROFILES[HDD10K].media_mb_s",
-           "assumed (Savvio 10K.4: 72-135 MB/s)"),
+           "Savvio 10K.4 maximum: 135 MB/s (72-135)"),
           ("models.io.devices", "PROFILES[HDD10K].access_ms",
            "assumed (Savvio 10K.4: 0.2 ms overhead)"),
           ("models.io.devices", "PROFILES[HDD15K].avg_seek_ms", "DOMAIN.md (no page)"),
           ("models.io.devices", "PROFILES[HDD15K].settle_ms", "assumed"),
           ("models.io.devices", "PROFILES[HDD15K].media_mb_s",
-           "assumed (Savvio 15K.3: 151-202 MB/s)"),
+           "Savvio 15K.3 maximum: 202 MB/s (151-202)"),
           ("models.io.devices", "PROFILES[HDD15K].access_ms", "assumed"),
           ("models.io.devices", "PROFILES[3390].avg_seek_ms", "IBM 3390 reference summary"),
           ("models.io.channel", "START_S", "channel start and CU accept: estimate"),
@@ -170,8 +170,9 @@ REGISTRY: list[Global] = [
           ("models.io.volume", "SEQ_STREAMS", "streams followed per volume: assumed"))],
     *[Global(module, name, source, DB2)
       for module, name, source in (
-          ("models.io.volume", "SEQ_TRIGGER_TRACKS", "sequential detection trigger: assumed"),
-          ("models.io.staging", "DENSE_TRACK_SHARE", "LPO dense list: 71 % (E7) < x < 93 %"),
+          ("models.io.staging", "SEQ_TRIGGER_TRACKS",
+           "per-track count trigger: assumed (2 streams skip-17, E7)"),
+          ("models.io.staging", "SEQ_DENSITY_TRACKS", "prestage density window: assumed"),
           ("models.io.staging", "AMP_MAX_STRIPES", "AMP depth bound: assumed"),
           ("models.db2.cpu", "INDEX_LEAF_US", "~300 keys x ~100 instructions: assumed"),
           ("models.db2.cpu", "GETPAGE_US", "SG24-7942 order of magnitude"),

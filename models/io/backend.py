@@ -553,27 +553,6 @@ class Backend:
             return track // geometry.TRACKS_PER_CYLINDER
         return int(offset * self.cyl_per_byte)
 
-    def positioning_s(self) -> float:
-        """Typical cost of one more back-end operation: the drive's access +
-        short seek + half a turn, and the device adapter's work per operation.
-
-        The List Prefetch Optimizer weighs it against the extra transfer of
-        staging a whole track.
-        """
-        if self.native:
-            return self.access + self.settle + self.rot / 2.0
-        if self.lanes is not None:
-            return self.access + DA_OP_S
-        return self.access + self.settle + self.rot / 2.0 + DA_OP_S
-
-    def op_cost_s(self) -> float:
-        """Throughput cost of one back-end operation on the busiest server:
-        a drive's positioning (HDD), or an SSD lane's access shared by the
-        drive's lanes, and the device adapter's work per operation."""
-        if self.native or self.lanes is None:
-            return self.positioning_s()
-        return self.access / self.disk.parallelism + DA_OP_S
-
     def record_transfer_s(self) -> float:
         """Back-end time of one more record: media, device adapter (and SSD array)."""
         if self.native:

@@ -6,11 +6,22 @@ every experiment. Sources:
 * HDD 10K / 15K average read seek and rotational latency: DOMAIN.md §1
   (IBM DS8000 drive specifications of the 2012 era: 10K RPM ~3.8 ms seek,
   3.0 ms average latency; 15K RPM ~3.3 ms seek, 2.0 ms latency).
-* Track-to-track seek (settle) ~0.5–0.8 ms and sustained media rates
-  (~150 MB/s at 10K, ~190 MB/s at 15K): typical enterprise SAS drive data
-  sheets of 2011–2012 (e.g. Seagate Savvio 10K.5 / 15K.3).
-* SSD read access ~0.25 ms with internal parallelism: 2012 enterprise SLC
-  SSD data sheets ("sub-millisecond reads", DOMAIN.md §1).
+* Sustained media rates, the drives' published maxima (outer zone; the
+  model's volumes take each drive's first extents, its outer cylinders):
+  10K 135 MB/s (Seagate Savvio 10K.4 product manual, "72 to 135 MB/s";
+  the 600 GB DS8800 drive is of that family), 15K 202 MB/s (Savvio 15K.3,
+  300 GB, "151 to 202 MB/s"). Until issue 32 the model had 150 and 190 MB/s,
+  the 10K figure above the drive's maximum. Track-to-track seek (settle)
+  0.8 / 0.6 ms and the controller overhead (``access_ms`` 0.1 ms; the 10K.4
+  manual gives 0.2 ms) stay as they were: assumptions, swept in
+  bench/sensitivity.py.
+* SSD read access 0.35 ms with 8 lanes and 300 MB/s per drive: **assumed**,
+  no DS8800 SSD figure was found (docs/model-constants.md). 0.35 ms is
+  bounded by target E9 (SSD against 10K, DB2 10 over FICON, 5 % of an
+  index): at 0.25 ms, the figure once given here for 2012 enterprise SLC
+  drives ("sub-millisecond reads", DOMAIN.md §1), SSD reads 8.7× 10K's
+  throughput against a published 3–8×. That is a visible miss, kept as a
+  strict xfail in tests/models/test_io_backend_figures.py, not a source.
 * Drive capacities (decide how far apart on the platter two logical tracks
   sit, hence seek distances): the DS8800 drive line-up of 2012 (IBM
   SG24-8886): 10K SAS 600 GB, 15K SAS 300 GB, SSD 400 GB.
@@ -100,9 +111,9 @@ class DiskProfile:
 
 PROFILES: dict[str, DiskProfile] = {
     "HDD10K": DiskProfile("HDD10K", rpm=10_000, avg_seek_ms=3.8, settle_ms=0.8,
-                          media_mb_s=150.0, access_ms=0.1, capacity_gb=600.0),
+                          media_mb_s=135.0, access_ms=0.1, capacity_gb=600.0),
     "HDD15K": DiskProfile("HDD15K", rpm=15_000, avg_seek_ms=3.3, settle_ms=0.6,
-                          media_mb_s=190.0, access_ms=0.1, capacity_gb=300.0),
+                          media_mb_s=202.0, access_ms=0.1, capacity_gb=300.0),
     "SSD": DiskProfile("SSD", rpm=0, avg_seek_ms=0.0, settle_ms=0.0,
                        media_mb_s=300.0, access_ms=0.35, parallelism=8,
                        capacity_gb=400.0),

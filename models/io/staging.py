@@ -25,13 +25,28 @@ if TYPE_CHECKING:
 #: stream may hold ahead: 16 stripes of a 7+P rank are ~25 MB).
 AMP_MAX_STRIPES = 16
 
-#: A list prefetch is *dense* when it touches at least this share of the
-#: tracks it spans (DOMAIN.md: "most of the tracks it spans"). Bounded by
-#: REDP-4862's two observations: skip-17 lists (every 17th page: 71 % of
-#: the tracks they span) are record-cached by the LPO (4.7 KB per disk
-#: access, E7), and RUNSTATS at mid-range sampling (50 %: every track; 20 %:
-#: 93 %) is mostly streamed. An assumption inside (0.71, 0.93).
-DENSE_TRACK_SHARE = 0.85
+#: Sequential detection (DS8000, IBM *DS6000 Series: Concepts and
+#: Architecture*, "SARC", p. 28: "counters are maintained with every track to
+#: record whether a track has been accessed together with its predecessor.
+#: Sequential prefetching becomes active only when these counters suggest a
+#: sequential access pattern"; Gill & Modha, SARC, USENIX 2005, the counter
+#: and its threshold): a track read together with its predecessor counts
+#: one more than it, any other track 0; the unit prestages once a track's
+#: count reaches this many. The DS8000's threshold is not published: an
+#: assumption, swept in bench/sensitivity.py.
+SEQ_TRIGGER_TRACKS = 3
+#: How far ahead an active stream prestages follows how much of its recent
+#: tracks the host read (US patent 4,882,642, "Sequentially processing data
+#: in a cached data storage system", abstract: "Sequential access is first
+#: detected by monitoring and examining the quantity of data accessed per
+#: unit of data storage (track) across a set of contiguously addressable
+#: tracks … A promotion factor is calculated by combining the access extents
+#: monitored in the individual data storage areas and is expressed in a
+#: number of tracks units to be promoted"): the share of records read per
+#: track, averaged over about this many tracks (an exponential average),
+#: times the stream's full depth. The window is not published: an
+#: assumption, swept.
+SEQ_DENSITY_TRACKS = 8
 
 
 class Staging:
@@ -47,10 +62,9 @@ class Staging:
     stats: CacheStats
     tr: IOTrace | None
     amp_waits: int
-    _full_track_odds: float
     _lpo_staged: set[int]
-    _revisits: float
-    _visits: float
+    _streams: dict[int, tuple[int, int, float]]
+    _list_run: tuple[int, int, float]
     _seq_staged_to: int
     _stripe_tracks: int
     _prestage_tracks: int
@@ -67,14 +81,22 @@ class Staging:
 
         Per track: one needed record is staged alone (record caching); two or
         more are staged as one partial-track read spanning them (the drive
-        passes them in the same turn anyway). The LPO moves the data set to
-        track staging once lists come back to tracks it has staged from often
-        enough to pay: when the revisit share reaches the cost of a record's
-        transfer against the back end's throughput cost of one operation
-        (:meth:`Backend.record_transfer_s` / :meth:`Backend.op_cost_s`: ~0.5
-        on SSD, whose operations are cheap, so a short scan stays with record
-        caching, REDP-4862's ~4.7 KB per disk access; ~0.01 on HDD, where the
-        first revisits switch it).
+        passes them in the same turn anyway). The LPO moves a track to track
+        staging by the unit's own history of the data set: once a list comes
+        back to a track it has staged from (a revisit), that track is staged
+        in track mode. One rule on every device, no cost comparison (issue
+        32; until then the switch came when the revisit share reached the
+        back end's cost of a record's transfer against an operation's, so
+        on SSD it barely came). As more of an index is read more lists come
+        back to tracks staged before, so the share of track-mode stages
+        grows with the share read, on SSD as on spinning drives (DOMAIN.md:
+        the switch "follows how much of the data set has been read, on SSD
+        as on spinning drives"); on SSD the extra data raises the I/O time
+        to a mid-scan peak (2.1 ms at 5 % of the index, 3.0 ms at 20 %,
+        2.1 ms at 100 %: tests/models/test_io_lpo_switch.py). Each stage is
+        costed by the back end as it happens: on SSD a lane's access and the
+        bytes at the drive's rate, on HDD seek, rotation and the transfer of
+        the span, all queued FIFO on the drive (:class:`Backend`).
 
         In track mode a miss is a DS8000 partial-track stage: one drive read
         from the first needed record to the end of the track, records of that
@@ -93,26 +115,13 @@ class Staging:
         entries = self.cache.tracks
         kb = self.kb
         staged = self._lpo_staged
-        odds = self._full_track_odds
         be = self.backend
-        revisits, visits = self._revisits, self._visits
         batch: list[tuple[int, float] | None] = [None] * len(groups)
         full = self.full_mask
         if list_prefetch and self.seq_detect:
-            # Dense lists stream; a running stream goes on through a sparser
-            # list only while that costs the back end less than its records.
-            if self._dense(groups):
-                self._stream_list(t, groups)
-            elif self._in_stream(groups[0][0]):
-                if self._stream_pays(groups):
-                    self._stream_list(t, groups)
-                else:
-                    self._prestage_tracks = self._stripe_tracks     # the stream ends
+            self._list_detect(t, groups)
         for i, (track, mask) in enumerate(groups):
-            visits += 1.0
-            if track in staged:
-                revisits += 1.0
-            full_mode = revisits and revisits >= odds * visits
+            full_mode = track in staged        # a revisit: track staging
             e = entries.get(kb + track)
             if e is None:
                 need, have = mask, 0
@@ -134,72 +143,110 @@ class Staging:
                 done = self._stage(t, track, need, RECORD, res)
             staged.add(track)
             batch[i] = (be.last_drive, done)
-        self._revisits, self._visits = revisits, visits
         return batch
 
-    def _dense(self, groups) -> bool:
-        """Whether a list touches most of the tracks it spans
-        (``DENSE_TRACK_SHARE``): the unit then streams the span into cache
-        as for a sequential stream (DOMAIN.md: "when a list is dense (it
-        touches most of the tracks it spans), the unit streams those tracks
-        into cache sequentially"). A structural test, not a cost one: on SSD
-        streaming a list's span costs the back end several times what
-        staging its records would, yet the paper's SSD curve stays flat
-        (streaming) down to ~20 % sampling. Cost decides only whether a
-        running stream goes on through a sparser list (:meth:`_stream_pays`).
+    @property
+    def _seq_count_top(self) -> int:
+        """Where a track's predecessor count stops growing: at the trigger
+        (a small saturating counter; a stream that has been sequential for
+        long is not trusted more than one that just qualified: how deep it
+        prestages is the density's business, :meth:`_degree_depth`)."""
+        return SEQ_TRIGGER_TRACKS
+
+    def _stream_behind(self, track: int) -> tuple[int, float]:
+        """The predecessor count and density of ``track`` when no stream read
+        the track before it: those of the nearest stream at most a stripe
+        behind, the count one down for each track in between and one for
+        ``track`` itself (the tracks it skipped were not read together with
+        their predecessors); (0, 0) if there is none. Two prefetch I/Os of
+        one scan reach the unit interleaved, the second's first tracks before
+        the first's last: the second goes on from the first's count. The
+        stream behind goes on too.
         """
-        first, last = groups[0][0], groups[-1][0]
-        span = last - first + 1
-        return span >= 2 and len(groups) >= DENSE_TRACK_SHARE * span
+        best = -1
+        streams = self._streams
+        lo = track - self._stripe_tracks
+        for k in streams:
+            if lo <= k < track and k > best:
+                best = k
+        if best < 0:
+            return 0, 0.0
+        c, _, f = streams[best]
+        c -= track - best
+        return (c if c > 0 else 0), f
 
-    def _stream_pays(self, groups) -> bool:
-        """Whether streaming a list that is not dense costs the back end less
-        than staging its records: the test that keeps a running stream going.
-
-        A dense list starts (or extends) a stream whatever the device
-        (:meth:`_dense`, REDP-4862). A sparser list inside the stream's
-        window keeps it going only if passing its whole span (a track's
-        transfer per track, one operation per drive strip) is cheaper than
-        one operation per touched track plus its records' transfer, with the
-        back end's own costs (:meth:`Backend.op_cost_s`,
-        :meth:`Backend.record_transfer_s`), the same weighing as the LPO's
-        switch to track staging. On HDD an operation is a repositioning
-        (2.7 ms on 15K) and the stream goes on down to ~4 % sampling; on
-        SSD it is ~60 µs and the stream stops at the first sparse list, so
-        records are staged (the paper's SSD curve falls below 15K's by 10 %).
-        Otherwise the stream ends: the next dense list starts a new one, one
-        stripe deep (AMP).
+    def _degree_depth(self, density: float) -> int:
+        """Tracks to prestage ahead of an active stream (predecessor count at
+        least ``SEQ_TRIGGER_TRACKS``) whose recent tracks had the share
+        ``density`` of their records read: that share of the stream's full
+        depth, at least one track. The full depth is a stripe (every drive of the rank(s)
+        busy) and more once AMP deepens it while the host waits on the
+        stream (:meth:`_amp_wait`; Gill & Bathen, FAST 2007), back to a
+        stripe when a stream stops (its count falls below the trigger).
+        How far ahead
+        a unit stages grows with how much of the recent tracks was read
+        (US 4,882,642): prestaging starts and stops by degree, the count
+        deciding whether, the density how deep.
         """
-        be = self.backend
-        rt, oc = be.record_transfer_s(), be.op_cost_s()
-        first, last = groups[0][0], groups[-1][0]
-        span = last - first + 1
-        run = 15 if be.native else be.strip_tracks
-        stream = span * self.rpt * rt + -(-span // run) * oc
-        pages = sum(bin(m).count("1") for _, m in groups)
-        records = len(groups) * oc + pages * rt
-        return stream <= records
+        d = int(density * self._prestage_tracks)
+        return d if d > 1 else 1
 
-    def _stream_list(self, t: float, groups) -> None:
-        """Stage a list's span as a sequential stream: prestage whole tracks
-        from its first track, as for a sequential stream (AMP depth), unless
-        the active stream already covers it. A new stream starts one stripe
-        deep; AMP deepens it while the host waits on it."""
-        first, last = groups[0][0], groups[-1][0]
-        ahead = self._seq_staged_to - last
-        if self._in_stream(first) and ahead >= self._prestage_tracks // 2:
-            return
-        if not self._in_stream(first):
-            self._prestage_tracks = self._stripe_tracks      # a new stream: one stripe deep
-        self._prestage(t, first - 1 if not self._in_stream(first) else last)
+    def _list_detect(self, t: float, groups) -> None:
+        """Sequential detection over a list prefetch the LPO sees whole.
+
+        The same per-track count as the channel program's
+        (:meth:`models.io.volume.VolumeIO._channel_io`), where "together
+        with its predecessor" means the list (or the list before it) also
+        reads the track before: the LPO has the whole list, so it sees the
+        tracks a list spans and which of them it skips. Each track of the
+        span is a step: one up for a track read after its predecessor, one
+        down for a track skipped and for one read after a skip. A list that
+        reads track after track (RUNSTATS at mid-range sampling) builds the
+        count up and is prestaged ahead, deeper by degree; a list that skips
+        tracks (skip-17 reads 12 tracks in 17: 7 up, 10 down) keeps the
+        count near 0 and is record-cached. No share of a list is a cut-off.
+        """
+        last, c, f = self._list_run
+        top = self._seq_count_top
+        trigger = SEQ_TRIGGER_TRACKS
+        alpha = 1.0 / SEQ_DENSITY_TRACKS
+        was_on = c >= trigger
+        rpt = self.rpt
+        for track, mask in groups:
+            x = mask.bit_count() / rpt
+            if track == last + 1:
+                if c < top:
+                    c += 1
+                f += (x - f) * alpha
+            elif track > last:
+                # The list skips ``gap - 1`` tracks (none of their records
+                # read), and this one is not read together with its
+                # predecessor: the count one down for each.
+                gap = track - last
+                c = c - gap if c > gap else 0
+                f = f * (1.0 - alpha) ** min(gap, 64) + x * alpha
+            elif track < last:
+                c, f = 0, x * alpha   # a list back before the last: a new stream
+            else:
+                f += x * alpha        # the same track as the list before
+            on = c >= trigger
+            last = track
+            if on:
+                d = self._degree_depth(f)
+                ahead = self._seq_staged_to - track
+                if ahead < (d + 1) // 2 or ahead > self._prestage_tracks:
+                    self._prestage(t, track, d)
+            elif was_on:
+                self._prestage_tracks = self._stripe_tracks    # the stream stops
+            was_on = on
+        self._list_run = (last, c, f)
 
     def _lpo_stages(self, groups) -> bool:
         """Whether the LPO will issue drive reads for a list that is no list
         prefetch: some record is neither in cache nor on its way.
 
-        If not, the list only counts in the LPO's visits (what
-        :meth:`_lpo_schedule` would do with it), and the I/O goes on
-        without an LPO schedule or a sync point.
+        If not, the I/O goes on without an LPO schedule or a sync point
+        (and, staging nothing, revisits nothing).
         """
         entries = self.cache.tracks
         kb = self.kb
@@ -207,11 +254,6 @@ class Staging:
             e = entries.get(kb + track)
             if e is None or mask & ~(e[0] | e[1]):
                 return True
-        staged = self._lpo_staged
-        self._visits += len(groups)
-        for track, _mask in groups:
-            if track in staged:
-                self._revisits += 1.0
         return False
 
     @staticmethod
@@ -263,11 +305,12 @@ class Staging:
             self._prestage_tracks += self._stripe_tracks
 
     # -- sequential detection -----------------------------------------------
-    # A stream qualifies after SEQ_TRIGGER_TRACKS tracks' worth of contiguous
-    # records (tracked in _channel_io); the unit then tops its prestage up
-    # whenever less than half of the prestage depth is left ahead of it.
-    def _prestage(self, t: float, track: int) -> None:
-        """Stage whole tracks ahead of a sequential stream, a stripe deep.
+    # A stream qualifies once a track's predecessor count reaches
+    # SEQ_TRIGGER_TRACKS (counted in _channel_io and _list_detect); the unit
+    # then tops its prestage up whenever less than half of the depth by
+    # degree is left ahead of it.
+    def _prestage(self, t: float, track: int, depth: int) -> None:
+        """Stage ``depth`` whole tracks after ``track`` ahead of a sequential stream.
 
         Tracks that lie together on one drive (a RAID strip, a 3390
         cylinder) are read in one disk access.
@@ -278,7 +321,7 @@ class Staging:
         kb = self.kb
         full = self.full_mask
         st = self.stats
-        end = track + 1 + self._prestage_tracks
+        end = track + 1 + depth
         staged_to = self._seq_staged_to
         tk = staged_to + 1 if track < staged_to < end else track + 1
         while tk < end:

@@ -25,13 +25,10 @@ from models.engine import Resource
 from models.io import channel as ch
 from models.io.cache import FULL, PARTIAL, RECORD, CacheStats
 from models.io.request import IOResult, pages_to_groups, range_to_groups, res_pages
-from models.io.staging import Staging
+from models.io.staging import SEQ_DENSITY_TRACKS, SEQ_TRIGGER_TRACKS, Staging
 from models.io.trace_io import CONN
 from models.io.writes import write_program
 
-#: Sequential detection: contiguous records read in a row before the unit
-#: prestages (two tracks' worth of records, DS8000 sequential detection).
-SEQ_TRIGGER_TRACKS = 2
 #: Sequential streams the unit follows at once per volume (enough for the
 #: interleaved prefetch I/Os of a scan and a synchronous reader).
 SEQ_STREAMS = 8
@@ -102,16 +99,15 @@ class VolumeIO(Staging):
         self.requests = 0
         self.completed = 0        # requests whose parts are in ``totals``
         self.path_waits = 0       # connects whose channel work had to queue
-        # LPO: tracks it staged from and how often lists came back to them;
-        # track staging pays once the revisit share reaches a record's
-        # transfer against the back end's throughput cost of an operation.
-        self._full_track_odds = backend.record_transfer_s() / backend.op_cost_s()
+        # LPO: tracks it staged from (a list coming back to one is a revisit:
+        # that track is then staged in track mode).
         self._lpo_staged: set[int] = set()
-        self._revisits = 0.0
-        self._visits = 0.0
         # Sequential detection: the streams the unit follows, as
-        # {next record expected (track * rpt + record): contiguous records so far}.
-        self._streams: dict[int, int] = {}
+        # {last track read: (its predecessor count, whether its last record
+        # was read)} (see ``Staging._prestage``), and the LPO's list count
+        # (last track of the last list prefetch, its predecessor count).
+        self._streams: dict[int, tuple[int, int, float]] = {}
+        self._list_run = (-2, 0, 0.0)
         self._seq_staged_to = -1
         be = backend
         # Prestage one full stripe ahead, so every drive of the rank(s) works;
@@ -351,9 +347,10 @@ class VolumeIO(Staging):
         seq, tr = self.seq_detect, self.tr
         xfer = ch.SLOT_S + self.link_s_per_record
         address_s = ch.ADDRESS_S
-        trigger = SEQ_TRIGGER_TRACKS * rpt
-        depth = self._prestage_tracks
-        half = depth // 2
+        trigger = SEQ_TRIGGER_TRACKS
+        top = self._seq_count_top
+        alpha = 1.0 / SEQ_DENSITY_TRACKS
+        last_bit = rpt - 1
         prev = (-2, -2)
         conn = 0.0
         hits = pages = 0
@@ -400,23 +397,42 @@ class VolumeIO(Staging):
                 if tr is not None:
                     tr.hits(t, track, mask)
             if seq:
-                # Sequential detection: contiguous records across tracks, per
-                # stream (two prefetch I/Os of one scan reach the unit
-                # interleaved; each continues its own stream).
-                first = track * rpt + (mask & -mask).bit_length() - 1
-                run = streams.pop(first, 0)
-                if starts & (starts - 1):
-                    run = 0                           # a gap inside the track
+                # Sequential detection, per stream (two prefetch I/Os of one
+                # scan reach the unit interleaved; each continues its own):
+                # a track read together with its predecessor (the run of
+                # records crosses the boundary: the predecessor's last record
+                # and this track's first were read) counts one more than it,
+                # a track of the stream that is not one less (by degree, not
+                # a reset), and so does each track a stream skips
+                # (:meth:`_stream_behind`).
+                # The stream's density (the share of records read per track,
+                # averaged over its recent tracks) sets how deep it prestages.
+                s = streams.pop(track, None)
+                if s is None:
+                    s = streams.pop(track - 1, None)
+                    if s is None:
+                        c, f = self._stream_behind(track)
+                    else:
+                        c, f = s[0], s[2]
+                        if s[1] and mask & 1:
+                            if c < top:
+                                c += 1
+                        elif c:
+                            c -= 1
+                    f += (n / rpt - f) * alpha
                 else:
-                    run += n
-                    streams[track * rpt + mask.bit_length()] = run
-                    if len(streams) > SEQ_STREAMS:
-                        del streams[next(iter(streams))]      # the oldest
-                if run >= trigger:
+                    c, f = s[0], s[2] + n / rpt * alpha     # the same track again (a split list)
+                streams[track] = (c, (mask >> last_bit) & 1, f)
+                if len(streams) > SEQ_STREAMS:
+                    del streams[next(iter(streams))]      # the oldest
+                if c >= trigger:
+                    d = self._degree_depth(f)
                     ahead = self._seq_staged_to - track
-                    if ahead < half or ahead > depth:
+                    if ahead < (d + 1) // 2 or ahead > self._prestage_tracks:
                         yield t
-                        self._prestage(t, track)
+                        self._prestage(t, track, d)
+                elif s is not None and s[0] >= trigger:
+                    self._prestage_tracks = self._stripe_tracks    # the stream stops
             x = n * xfer
             t += x
             conn += x

@@ -48,7 +48,11 @@ def test_slice_gives_the_same_answer_as_the_whole(monkeypatch, exp, params):
         if name in ("cache_hit_ratio",):
             assert got == pytest.approx(value, abs=RATIO_TOL), name
         elif name == "seq_staged_track_pct":
-            assert got == pytest.approx(value, abs=1.0), name
+            # Near 0 or 100 % the share is exact; at mid-range sampling over
+            # FICON (issue 32: detection by degree) it comes from runs of
+            # tracks a stream prestages, ~500 of them in a slice: a sample
+            # whose spread is ~2 points (34.6 against 32.6 % at 50 %).
+            assert got == pytest.approx(value, abs=3.0), name
         else:
             tol = MISSES_TOL if name == "cache_misses" else EXTENSIVE_TOL
             if exp == "db2_index_scan" and params.get("device") == "HDD10K":

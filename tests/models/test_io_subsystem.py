@@ -127,13 +127,19 @@ def test_lpo_partial_track_stages_add_up_to_a_little_over_twice_the_index(device
     assert sub.stats.stages[FULL] <= 400                 # at most one full-track stage a track
 
 
-def test_lpo_records_cache_a_short_scan_on_ssd():
-    """On SSD an operation costs the back end little more than a few records,
-    so the LPO stays with record caching until lists come back to the tracks
-    it staged from often enough (the data set's revisit share, not one track)."""
-    sub, lists = _disorganized_scan("SSD", tracks=2000)
-    _run(sub, lists[:40])                                 # ~5 % of the index
-    assert sub.stats.stages[PARTIAL] + sub.stats.stages[FULL] < 0.05 * sub.stats.stages[RECORD]
+def test_lpo_switches_a_short_scan_by_revisits_alike_on_ssd_and_hdd():
+    """The LPO stages a track in track mode when a list comes back to it: the
+    same tracks on SSD and on 10K (issue 32: with the old cost comparison SSD
+    stayed with record caching), and over ~5 % of the index, with few
+    revisits yet, most stages are still record stages."""
+    counts = []
+    for device in ("SSD", "HDD10K"):
+        sub, lists = _disorganized_scan(device, tracks=2000)
+        _run(sub, lists[:40])                             # ~5 % of the index
+        st = sub.stats.stages
+        assert 0 < st[PARTIAL] + st[FULL] < 0.5 * st[RECORD], st
+        counts.append(st[PARTIAL] + st[FULL])
+    assert counts[0] == counts[1]
 
 
 def test_sequential_detection_prestages_a_stripe():
