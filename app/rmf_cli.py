@@ -45,7 +45,21 @@ def add_parser(sub) -> None:
                    help="with --dds: do not verify the server's TLS certificate")
     p.add_argument("--timeout", type=float, default=60.0, metavar="SECONDS",
                    help="with --dds: give up on a request after this long (default 60)")
+    p.add_argument("--refine", type=_seconds, nargs="?", const=2.0, default=0.0, metavar="SECONDS",
+                   help="check each storage group's fitted workload on the model's own runs of "
+                        "SECONDS (default 2) and move its working set until the model gives the "
+                        "measured read hit ratio; a few seconds per group at a large cache")
     p.set_defaults(func=cmd_import_rmf)
+
+
+def _seconds(text: str) -> float:
+    try:
+        value = float(text)
+    except ValueError:
+        raise argparse.ArgumentTypeError(f"{text!r} is not a number of seconds") from None
+    if not 0 < value <= 600:
+        raise argparse.ArgumentTypeError(f"{text} s is out of range: give 0 < SECONDS <= 600")
+    return value
 
 
 def _interval(text: str) -> int:
@@ -105,7 +119,7 @@ def cmd_import_rmf(args: argparse.Namespace) -> int:
 
     try:
         system = read(args)
-        scenario = build(system)
+        scenario = build(system, refine_s=args.refine)
         scenario_io.save(scenario, args.out)
     except (RmfError, ValueError, scenario_io.ScenarioFileError, OSError) as exc:
         return fail(str(exc))

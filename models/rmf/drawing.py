@@ -35,6 +35,7 @@ from models.drawing.elements import Link, Node
 from models.drawing.scenario import Scenario
 from models.io.geometry import MODELS
 from models.rmf import measured as measured_mod
+from models.rmf import fitcheck
 from models.rmf.fit import (FitError, GroupMeasure, WorkloadFit, fit_workload, measure_group,
                             measure_unit)
 from models.rmf.records import Assumption, CacheUnit, Interval, RmfSystem, Volume
@@ -47,6 +48,9 @@ DEFAULT_CACHE_MB = 64 * 1024
 MAX_CACHE_MB = 1024 * 1024
 #: Simulated seconds each imported workload runs (a model choice).
 RUN_S = 2.0
+#: At most how many check runs refine a workload's fit on the model itself
+#: (``build(refine_s=...)``, ``import-rmf --refine``; models.rmf.fitcheck.refine).
+REFINE_RUNS = 3
 #: CPU time of one transaction of the imported CPU workload (not in RMF).
 TRAN_CPU_MS = 2.0
 #: Volumes drawn for an excerpt, which names none (3390-54s, ~45 GB each).
@@ -278,13 +282,20 @@ class _Builder:
         return out
 
 
-def build(system: RmfSystem) -> Scenario:
+def build(system: RmfSystem, refine_s: float = 0.0) -> Scenario:
     """The drawing of the chosen interval (module docstring), ``imported`` filled in.
 
     Parameters
     ----------
     system : RmfSystem
         What :func:`models.rmf.read_reports` read.
+    refine_s : float
+        Simulated seconds of each run of the model that checks a fitted
+        workload and moves its working set until the model gives the measured
+        read hit ratio (:func:`models.rmf.fitcheck.refine`; a few seconds per
+        storage group at a large cache). 0, the default, keeps the closed form
+        of :mod:`models.rmf.cachefit`, which takes every sequential read as a
+        hit.
 
     Returns
     -------
@@ -301,7 +312,7 @@ def build(system: RmfSystem) -> Scenario:
     if not groups:
         b.assume("storage groups", "none drawn", "no volumes in a device report and no "
                  "cache activity to stand for them", report="DEVICE")
-    fits = _fit(b, groups, units)
+    fits = _fit(b, groups, units, refine_s)
     if any(g.volumes for g in groups):
         b.assume("PAV aliases of each storage group", "the most exposures in use of its "
                  "volumes (PAV column, rounded up) minus the base", "the device report gives "
@@ -343,7 +354,7 @@ def _plain(a: Assumption) -> dict:
     return {"what": a.what, "value": value, "why": a.why, "file": a.file, "line": a.line}
 
 
-def _fit(b: _Builder, groups: list[_Group], units: dict) -> dict:
+def _fit(b: _Builder, groups: list[_Group], units: dict, refine_s: float = 0.0) -> dict:
     """Fit each group's workload as the model will warm it: an equal share of
     its unit's cache and of the unit's part of the warm page limit."""
     from models.workloads import system as wsys
@@ -372,6 +383,20 @@ def _fit(b: _Builder, groups: list[_Group], units: dict) -> dict:
                      str(exc), g.volumes[0].source if g.volumes else None)
             out[g.label] = (m, None)
             continue
+        if refine_s > 0:
+            # The closed form takes every sequential read as a hit; the
+            # unit's detection (models/io/staging.py) misses the reads before
+            # it catches a stream, so the model itself checks the fit.
+            closed, first = fit.working_set_mb, fit.predicted_hit_ratio
+            fit, got = fitcheck.refine(fit, refine_s, volumes=max(1, len(g.volumes)),
+                                       runs=REFINE_RUNS)
+            if fit.working_set_mb != closed:
+                b.assume(f"working set of {g.label}", f"{fit.working_set_mb:,.0f} MB",
+                         f"fitted on the model's own {refine_s:g} s runs, which gave a read "
+                         f"hit ratio of {got.request_hit_ratio:.3f} (measured "
+                         f"{fit.measured_hit_ratio:.3f}); the closed form's {closed:,.0f} MB "
+                         f"(predicting {first:.3f}) takes every sequential read as a hit",
+                         g.volumes[0].source if g.volumes else None)
         b.assumed.extend(fit.assumptions)
         out[g.label] = (m, fit)
     return out

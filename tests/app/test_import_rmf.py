@@ -133,3 +133,22 @@ def test_straight_from_a_dds_the_password_from_the_environment(dds_server, tmp_p
                  "--out", str(out)]) == 0
     doc = json.loads(out.read_text())
     assert {n["label"] for n in doc["nodes"]} >= {"SGDB2", "SSID 0006", "zHPF CHPIDs"}
+
+
+def test_refine_moves_the_working_set_until_the_model_gives_the_measured_hits(tmp_path, capsys):
+    """--refine: the fit is checked on the model's own runs; the drawing then
+    runs at the measured read hit ratio, and the file says what was moved."""
+    name = "redp4862-fig09-runstats50-ficon.txt"
+    plain, refined = tmp_path / "plain.zpl.json", tmp_path / "refined.zpl.json"
+    assert main(["import-rmf", str(SHARED / name), "--out", str(plain)]) == 0
+    assert main(["import-rmf", str(SHARED / name), "--out", str(refined), "--refine", "2"]) == 0
+    said = [a for a in json.loads(refined.read_text())["imported"]["assumptions"]
+            if a["what"].startswith("working set of")]
+    assert said and "model's own 2 s runs" in said[0]["why"]
+    measured = (2705 + 451.2) / (3629 + 455.3)      # the report's read hits, normal and sequential
+    hits = _run_json(capsys, "--scenario", str(refined))["components"]["Control unit"]
+    assert abs(hits["req_read_hit_ratio"] - measured) <= 0.03
+    with pytest.raises(SystemExit) as stop:                    # argparse: out of range
+        main(["import-rmf", str(SHARED / name), "--out", str(tmp_path / "x.json"), "--refine", "0"])
+    assert stop.value.code == 2 and "out of range" in capsys.readouterr().err
+    assert not (tmp_path / "x.json").exists()
