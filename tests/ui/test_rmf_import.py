@@ -37,6 +37,20 @@ def test_import_opens_the_drawing_and_the_panel_lists_the_assumptions(window, qt
     assert "SYSA" in text
 
 
+def test_the_refine_option_fits_on_the_models_own_runs_and_the_panel_says_so(window, qtbot):
+    excerpt = Path(__file__).resolve().parents[2].parent / "shared" / "rmf" / \
+        "redp4862-fig09-runstats50-ficon.txt"
+    texts = _file_menu_texts(window)
+    assert texts.index("Fit imported workloads on the model's own runs") == \
+        texts.index("&Import RMF reports…") + 1
+    window.rmf_import.refine_action.setChecked(True)
+    with qtbot.waitSignal(window.rmf_import.runner.done, timeout=180_000):
+        assert window.rmf_import.start([str(excerpt)])
+    window.rmf_import.summary_box.close()
+    text = window.rmf_import.panel.text.toPlainText()
+    assert "working set of" in text and "model's own 2 s runs" in text
+
+
 def test_a_bad_file_is_one_message_and_the_canvas_keeps_its_drawing(window, qtbot, tmp_path,
                                                                     monkeypatch):
     shown = []
