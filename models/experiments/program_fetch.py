@@ -59,8 +59,10 @@ LIBRARY_SPACE_SCHEMA = Schema((
 
 #: Block sizes the library-space run also copies the members at, for the
 #: "tracks used by block size" comparison: common load-library choices,
-#: the largest half-track block (27998) and the largest block (32760).
-COMPARED_BLKSIZES = (3120, 6144, 8192, 16384, 23476, 27998, 32760)
+#: the study's 23440 (its tables' half-track-era size; 23476 would be the
+#: 3380's half track), the largest half-track block of a 3390 (27998) and
+#: the largest block (32760).
+COMPARED_BLKSIZES = (3120, 6144, 8192, 16384, 23440, 27998, 32760)
 
 
 def _run_library_space(params: dict, ctx) -> "RunResult":
