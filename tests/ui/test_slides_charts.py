@@ -12,8 +12,9 @@ def test_chart_slides_from_the_canvas_tab_are_laid_out(window, qtbot):
         img = QImage.fromData(slide.png)
         assert (img.width(), img.height()) == (1920, 1080)
         # A blank, never laid-out chart is one flat colour; a real one has
-        # axes, labels and data in many colours.
+        # axes, labels and data in several (a four-bar chart shrunk to 64×36
+        # keeps about eight, how many depends on where its grid lines fall).
         small = img.scaled(64, 36)
         colours = {small.pixel(x, y) for x in range(64) for y in range(36)}
-        assert len(colours) > 8, slide.title
+        assert len(colours) > 4, slide.title
     assert window.tab_name() == "canvas"     # the user's tab is restored
