@@ -168,8 +168,9 @@ def test_db2_10_index_scan_throughput_rises_with_the_share_read(device, protocol
     assert all(b > 1.05 * a for a, b in zip(mb, mb[1:])), mb
 
 
-@pytest.mark.xfail(strict=True, reason="open: SSD with zHPF 125.5, 82.9, 82.9, 92.4 MB/s at "
-                   "10, 25, 50, 75 % (seed 1, I/O budget 1,500): the LPO's list I/O time "
+@pytest.mark.xfail(strict=True, reason="open: SSD with zHPF falls from 10 % to 25 % of the index "
+                   "(125.5 to 82.9 MB/s when measured alone; today's curve in docs/model-db2.md, "
+                   "seed 1, I/O budget 1,500): the LPO's list I/O time "
                    "doubles when it moves to track staging (1.49 ms at 10 %, 2.50 at 25 %) and "
                    "two lists in flight cannot hide it; DB2's side (non-leaf reads, lists of "
                    "32, CPU per leaf) does not rise with the share. docs/model-db2.md, issue 32")

@@ -41,8 +41,8 @@ def test_a_strip_read_is_no_faster_than_the_drives_published_maximum(drive, publ
 
 
 @pytest.mark.xfail(strict=True, reason="open (issue 32): with the data-sheet SSD access of "
-                   "0.25 ms, E9 SSD/10K (DB2 10, FICON, 5 % of the index) is 8.7x against a "
-                   "published 3-8x (7.3x at the assumed 0.35 ms). No DS8800 SSD access or "
+                   "0.25 ms, E9 SSD/10K (DB2 10, FICON, 5 % of the index) is 8.42x against a "
+                   "published 3-8x (7.14x at the assumed 0.35 ms; seed 1, merged issue-32 model). No DS8800 SSD access or "
                    "device-adapter figure was found to say which mechanism holds SSD back")
 def test_e9_ssd_to_10k_holds_with_the_data_sheet_ssd_access(monkeypatch):
     monkeypatch.setitem(devices.PROFILES, "SSD",
