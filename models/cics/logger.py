@@ -91,12 +91,7 @@ class LogStream:
         else:
             yield self.writer
             if self.hardened < upto:          # nobody else's write covered us
-                target = self.buffered
-                if self.cf is not None:
-                    task.cf_calls += 1
-                yield from self._write()
-                self.hardened = target
-                self.writes += 1
+                yield from self._harden(task, self.buffered)
             self.writer.release()
         if tcb is not None:
             yield tcb
@@ -112,13 +107,18 @@ class LogStream:
         target = self.buffered
         yield self.writer
         if self.hardened < target:
-            if self.cf is not None:
-                task.cf_calls += 1
-            yield from self._write()
-            self.hardened = target
-            self.writes += 1
+            yield from self._harden(task, target)
         self.writer.release()
         flush.succeed()
+
+    def _harden(self, task, target):
+        """Write what is buffered up to ``target`` (the writer held); the CF
+        request is counted to ``task``."""
+        if self.cf is not None:
+            task.cf_calls += 1
+        yield from self._write()
+        self.hardened = target
+        self.writes += 1
 
     def _write(self):
         """The CF list structure write, then the staging data set write."""
