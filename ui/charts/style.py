@@ -138,6 +138,11 @@ def style_plot(plot: pg.PlotItem, title: str, x_label: str, y_label: str,
         axis.setLabel(text, color=FOREGROUND, **{"font-size": pt(LABEL_PT)})
     plot.getAxis("left").setWidth(round(90 * SCALE))
     plot.getAxis("bottom").setHeight(round(70 * SCALE))
+    # The first and last x tick labels ("0", "100") stand half outside the
+    # axis: let them reach into the margins beside it rather than vanish.
+    plot.getAxis("bottom").setStyle(hideOverlappingLabels=round(24 * SCALE))
     # Room under the x-axis title: a lesson's highlight frame (6 px) drew over it.
-    plot.setContentsMargins(0, 0, 0, 10)
+    # Room on the right for half of the last x tick label ("100"), which the
+    # edge of the image cut off or pyqtgraph hid for want of space.
+    plot.setContentsMargins(0, 0, round(24 * SCALE), 10)
     plot.showGrid(x=False, y=True, alpha=0.25)
