@@ -41,33 +41,10 @@ def pytest_sessionfinish(session, exitstatus):
         release_clipboard()
 
 
-#: Test modules that read the session fixture ``case_runs`` (tests/ui/case_runs.py):
-#: under pytest-xdist they run on one worker, so the case studies run once.
-CASE_RUNS_READERS = ("ui/test_consistency_cases.py", "ui/test_names_cases.py")
-#: Under pytest-xdist these start first (each a minute or more on one worker),
-#: so that they do not run alone at the end while the other workers wait.
-SLOW_FIRST = ("app/test_packaging_bundle.py", "case_runs")
-
-
 @pytest.hookimpl(optionalhook=True)
 def pytest_xdist_make_scheduler(config, log):
-    """With pytest-xdist (``-n``): a test module runs whole on one worker, so its
-    module fixtures are set up once (like xdist's ``loadfile``); the modules in
-    ``CASE_RUNS_READERS`` run on one worker together; ``SLOW_FIRST`` go first,
-    the others in the order they were collected."""
-    from xdist.scheduler import LoadScopeScheduling
+    """With pytest-xdist (``-n``): a test module runs whole on one worker
+    (tests/xdist_by_module.py says how, and how it survives a crashed worker)."""
+    from tests.xdist_by_module import make_scheduler
 
-    config.option.loadscopereorder = False
-
-    class ByModule(LoadScopeScheduling):
-        def _split_scope(self, nodeid):
-            path = nodeid.split("::", 1)[0]
-            return "case_runs" if path.endswith(CASE_RUNS_READERS) else path
-
-        def _assign_work_unit(self, node):
-            slow = [scope for scope in self.workqueue if scope.endswith(SLOW_FIRST)]
-            for scope in reversed(slow):
-                self.workqueue.move_to_end(scope, last=False)
-            super()._assign_work_unit(node)
-
-    return ByModule(config, log)
+    return make_scheduler(config, log)
