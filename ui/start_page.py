@@ -74,34 +74,42 @@ class StartPage(QWidget):
         self.buttons: dict[str, QPushButton] = {}
         self.lesson_buttons: dict[str, QPushButton] = {}
         teaches = _lessons_by_case()
-        for i, name in enumerate(scenario_io.case_names()):
+        # An example drawing of a case's experiment (the CICS authors' own mix
+        # beside the CICS case) stands under that case; the others at the end.
+        examples = {name: scenario_io.load_case(name) for name in scenario_io.example_names()}
+        for name in scenario_io.case_names():
             exp = experiments.get(name)
             lesson = teaches.get(name)
             line = lesson.teaches if lesson is not None else exp.description
-            b = QPushButton(exp.title)
-            b.setToolTip(f"<b>{exp.title}</b><br>{exp.description}")
-            b.setObjectName(f"case_{name}")
-            # Let the window shrink to a laptop width: long titles elide, not widen.
-            b.setSizePolicy(QSizePolicy.Policy.Ignored, QSizePolicy.Policy.Fixed)
-            b.clicked.connect(lambda _=False, n=name: self.case_chosen.emit(n))
-            self.buttons[name] = b
-            self._row(grid, b, line, lesson)
-        for name in scenario_io.example_names():
-            # A built-in drawing that is no experiment's case (the Large shop).
-            sc = scenario_io.load_case(name)
-            title, _, about = sc.title.partition(":")
-            b = QPushButton(title.strip())
-            b.setToolTip(f"<b>{title.strip()}</b><br>{about.strip()}")
-            b.setObjectName(f"case_{name}")
-            b.setSizePolicy(QSizePolicy.Policy.Ignored, QSizePolicy.Policy.Fixed)
-            b.clicked.connect(lambda _=False, n=name: self.case_chosen.emit(n))
-            self.buttons[name] = b
-            self._row(grid, b, about.strip() or sc.title, None)
+            self._row(grid, self._case_button(name, exp.title, exp.description), line, lesson)
+            for example in [n for n, sc in examples.items() if sc.experiment == name]:
+                self._example_row(grid, example, examples.pop(example))
+        for name, sc in examples.items():
+            self._example_row(grid, name, sc)
         grid.setColumnStretch(0, 1)
         outer.addLayout(grid)
         outer.addWidget(self._whatif_grid())
         outer.addStretch(1)
         outer.setAlignment(Qt.AlignmentFlag.AlignTop)
+
+    def _case_button(self, name: str, title: str, about: str) -> QPushButton:
+        b = QPushButton(title)
+        b.setToolTip(f"<b>{title}</b><br>{about}")
+        b.setObjectName(f"case_{name}")
+        # Let the window shrink to a laptop width: long titles elide, not widen.
+        b.setSizePolicy(QSizePolicy.Policy.Ignored, QSizePolicy.Policy.Fixed)
+        b.clicked.connect(lambda _=False, n=name: self.case_chosen.emit(n))
+        self.buttons[name] = b
+        return b
+
+    def _example_row(self, grid: QGridLayout, name: str, sc) -> None:
+        """A built-in drawing that is no experiment's case (the Large shop):
+        its title before the colon on the button, the rest under it."""
+        title, _, about = sc.title.partition(":")
+        about = about.strip()
+        about = about[:1].upper() + about[1:]          # the line under it is a sentence
+        b = self._case_button(name, title.strip(), about)
+        self._row(grid, b, about or sc.title, None)
 
     def _row(self, grid: QGridLayout, button: QPushButton, line: str, lesson) -> None:
         """One case: its button, its lesson's button, and under them, wrapped,

@@ -3,7 +3,7 @@ import json
 
 import pytest
 from PySide6.QtCore import Qt
-from PySide6.QtWidgets import QWidget
+from PySide6.QtWidgets import QGridLayout, QWidget
 
 from app import scenario_io, settings
 from models import experiments
@@ -18,6 +18,19 @@ def test_case_studies_menu_and_start_page_list_every_experiment(window):
     window.start_page.buttons["spool_dump"].click()
     assert window.editor.scenario.experiment == "spool_dump"
     assert window.canvas_stack.currentWidget() is window.view
+
+
+def test_an_example_of_a_case_stands_under_that_case_on_the_start_page(window):
+    page = window.start_page
+    grid = next(g for g in page.findChildren(QGridLayout)
+                if g.indexOf(page.buttons["vsam_rls"]) >= 0)
+    row = {name: grid.getItemPosition(grid.indexOf(b))[0] for name, b in page.buttons.items()}
+    order = sorted(row, key=row.get)
+    # The CICS authors' own mix is a drawing of the CICS case's experiment.
+    assert order[order.index("vsam_rls") + 1] == "cics_authors_mix"
+    # Drawings of no case's experiment come after every case study.
+    cases = scenario_io.case_names()
+    assert max(order.index(c) for c in cases) < order.index("large_shop")
 
 
 @pytest.mark.parametrize("name", list(experiments.registry()))
