@@ -90,6 +90,7 @@ def test_cli_gui_lesson_screenshot(tmp_path):
                           capture_output=True, text=True, timeout=120,
                           env={**__import__("os").environ, "QT_QPA_PLATFORM": "offscreen"})
     assert done.returncode == 0, done.stderr
+    assert done.stderr == ""         # no Qt platform chatter beside the user's output
     from PySide6.QtGui import QImage
 
     img = QImage(str(shot))
