@@ -52,6 +52,7 @@ from __future__ import annotations
 import math
 from dataclasses import dataclass
 from functools import lru_cache
+from typing import TYPE_CHECKING
 
 import numpy as np
 
@@ -61,6 +62,9 @@ from models.io.staging import AMP_MAX_STRIPES, SEQ_DENSITY_TRACKS, SEQ_TRIGGER_T
 from models.io.volume import SEQ_STREAMS
 from models.workloads.io import _SCATTER, PAGE, RPT, _coprime
 from models.workloads.params import BY_NAME
+
+if TYPE_CHECKING:
+    from models.rmf.cachefit import Load
 
 #: The run length the fit expects, unless told: the workload's default.
 RUN_S = BY_NAME["duration_s"].default
@@ -145,32 +149,48 @@ def _chain(seq_share: float, read_share: float, volumes: int, pages: int,
     the long run) and how often, per track, an active stream stops (its count
     falls below the trigger: AMP's depth goes back to a stripe).
     """
-    r = read_share
-    g = gap_survival(seq_share, r, volumes)
+    g = gap_survival(seq_share, read_share, volumes)
     if g <= 0.0:
         return 0.0, 0.0
-    # A track boundary inside one I/O (a block straddling two tracks) is
-    # crossed by that I/O itself: no gap, and counted up if it is a read.
-    inside = 1.0 - math.gcd(RPT, pages) / pages
-    up = inside * r + (1.0 - inside) * g * r * r
-    down = inside * (1.0 - r) * g + (1.0 - inside) * g * (1.0 - r * r)
-    reset = 1.0 - up - down
-    within = g ** max(0.0, r * RPT / pages - 1.0)
-    trig, ages = SEQ_TRIGGER_TRACKS, _AGE_TRACKS
-    alpha = 1.0 / SEQ_DENSITY_TRACKS
-    depth = [max(1, int(r * (1.0 - (1.0 - alpha) ** n) * stripe)) for n in range(ages + 1)]
-    ahead = max(depth) + 1
-    rows = np.arange(ages + 1)
-    short = np.arange(ahead)[None, :] < (np.array(depth)[:, None] + 1) // 2
-    dist = np.zeros((trig + 1, ages + 1, ahead))
+    odds = _Odds.of(g, read_share, pages, stripe)
+    dist = np.zeros((SEQ_TRIGGER_TRACKS + 1, _AGE_TRACKS + 1, max(odds.depth) + 1))
     dist[0, 0, 0] = 1.0
     hit = on = 0.0
     start, end = (0, tracks) if tracks > 0 else (_CHAIN_TRACKS // 2, _CHAIN_TRACKS)
     for step in range(end):
         if step >= start:
             hit += dist[:, :, 1:].sum()
-            on += dist[trig].sum()
-        moved = np.zeros_like(dist)                 # entering the next track
+            on += dist[SEQ_TRIGGER_TRACKS].sum()
+        dist = odds.next_track(dist)
+    steps = end - start
+    return float(hit / steps), float(on / steps * odds.down)
+
+
+@dataclass(frozen=True)
+class _Odds:
+    """One track of the stream: how its count moves, and how deep it prestages."""
+
+    up: float                  # the entry survives to the track and counts one more
+    down: float                # survives, one less (a write took a boundary record)
+    within: float              # survives the track's own reads
+    depth: tuple[int, ...]     # prestage depth by tracks since the entry began
+
+    @classmethod
+    def of(cls, g: float, r: float, pages: int, stripe: int) -> "_Odds":
+        # A track boundary inside one I/O (a block straddling two tracks) is
+        # crossed by that I/O itself: no gap, and counted up if it is a read.
+        inside = 1.0 - math.gcd(RPT, pages) / pages
+        alpha = 1.0 / SEQ_DENSITY_TRACKS
+        return cls(up=inside * r + (1.0 - inside) * g * r * r,
+                   down=inside * (1.0 - r) * g + (1.0 - inside) * g * (1.0 - r * r),
+                   within=g ** max(0.0, r * RPT / pages - 1.0),
+                   depth=tuple(max(1, int(r * (1.0 - (1.0 - alpha) ** n) * stripe))
+                               for n in range(_AGE_TRACKS + 1)))
+
+    def next_track(self, dist: np.ndarray) -> np.ndarray:
+        """The state distribution after the stream's next track."""
+        trig, ages = SEQ_TRIGGER_TRACKS, _AGE_TRACKS
+        moved = np.zeros_like(dist)                 # one track less prestaged ahead
         moved[:, :, :-1] += dist[:, :, 1:]
         moved[:, :, 0] += dist[:, :, 0]
         aged = np.zeros_like(dist)                  # one track older, capped
@@ -178,19 +198,19 @@ def _chain(seq_share: float, read_share: float, volumes: int, pages: int,
         aged[:, ages] += moved[:, ages]
         nxt = np.zeros_like(dist)
         for c in range(trig + 1):
-            nxt[min(c + 1, trig)] += up * aged[c]
-            nxt[max(c - 1, 0)] += down * aged[c]
-        nxt[0, 1] += reset * moved.sum(axis=(0, 1))
+            nxt[min(c + 1, trig)] += self.up * aged[c]
+            nxt[max(c - 1, 0)] += self.down * aged[c]
+        nxt[0, 1] += (1.0 - self.up - self.down) * moved.sum(axis=(0, 1))   # entry lost
+        depth = np.array(self.depth)
+        short = np.arange(dist.shape[2])[None, :] < (depth[:, None] + 1) // 2
         active = nxt[trig]                          # an active stream tops its prestage up
         mass = (active * short).sum(axis=1)
         active[short] = 0.0
-        active[rows, depth] += mass
-        lost = (1.0 - within) * nxt.sum(axis=(0, 1))   # the entry lost within the track
-        nxt *= within
+        active[np.arange(ages + 1), depth] += mass
+        lost = (1.0 - self.within) * nxt.sum(axis=(0, 1))   # lost within the track
+        nxt *= self.within
         nxt[0, 1] += lost
-        dist = nxt
-    steps = end - start
-    return float(hit / steps), float(on / steps * down)
+        return nxt
 
 
 def stage_misses(n_blocks: int, warm: int, pages: int, volumes: int, read_share: float,
@@ -268,7 +288,7 @@ def amp_depth(stripe: int, random_misses_s: float, volume_tracks: float, stream_
     return int(round(total / steps))
 
 
-def seq_hit_ratio(load, n_blocks: int, warm: int, random_hit: float) -> float:
+def seq_hit_ratio(load: Load, n_blocks: int, warm: int, random_hit: float) -> float:
     """The model's read hit ratio (per request) of a workload's sequential reads.
 
     Parameters
