@@ -52,7 +52,7 @@ from __future__ import annotations
 import math
 from dataclasses import dataclass
 from functools import lru_cache
-from typing import TYPE_CHECKING
+from typing import Protocol
 
 import numpy as np
 
@@ -62,9 +62,6 @@ from models.io.staging import AMP_MAX_STRIPES, SEQ_DENSITY_TRACKS, SEQ_TRIGGER_T
 from models.io.volume import SEQ_STREAMS
 from models.workloads.io import _SCATTER, PAGE, RPT, _coprime
 from models.workloads.params import BY_NAME
-
-if TYPE_CHECKING:
-    from models.rmf.cachefit import Load
 
 #: The run length the fit expects, unless told: the workload's default.
 RUN_S = BY_NAME["duration_s"].default
@@ -262,6 +259,21 @@ def _stage_misses(n: int, warm: int, pages: int, volumes: int, r: float, lpo: bo
                     dist[c] *= 1.0 - r
             misses += r * (1.0 - hit_all)
     return misses / reads if reads else 0.0
+
+
+class Load(Protocol):
+    """What the fit knows of a workload (:class:`models.rmf.cachefit.Load`)."""
+
+    @property
+    def io_rate(self) -> float: ...
+    @property
+    def read_share(self) -> float: ...
+    @property
+    def seq_share(self) -> float: ...
+    @property
+    def pages_per_io(self) -> int: ...
+    @property
+    def stream(self) -> Stream: ...
 
 
 def amp_depth(stripe: int, random_misses_s: float, volume_tracks: float, stream_tracks_s: float,
