@@ -166,8 +166,8 @@ class RmfImport:
         self.refine_action.setCheckable(True)
         tip = ("When on, Import RMF reports runs each storage group's fitted workload on the "
                "model for 2 s and moves its working set until the model gives the measured read "
-               "hit ratio (the quick fit takes every sequential read as a hit). A few seconds "
-               "more per group at a large cache.")
+               "hit ratio (the quick fit works the model's sequential hits out in closed form and "
+               "leaves out what timing decides). A few seconds more per group at a large cache.")
         self.refine_action.setToolTip(tip)
         self.refine_action.setStatusTip(tip)
         self.panel = ImportedPanel(win.document)

@@ -10,18 +10,21 @@ hottest) from the bounded Zipf law of its inverse CDF, so
 Before the run, the model makes the hottest blocks resident (the warm
 start of models/workloads/system.py): as many as fit in 90 % of the
 workload's share of its unit's cache, at most ``WARM_LIMIT_PAGES`` pages
-in all. A random read hits when its block is one of those ``B``; a
-sequential read is prestaged by the unit's sequential detection and hits.
-So the model's read hit ratio over a run is
+in all. A random read hits when its block is one of those ``B``. A
+sequential read hits as the unit's own detection and staging let it
+(:mod:`models.rmf.seqfit`: prestaged once the stream's count reaches the
+trigger, else only what is warm, ``B / N`` of the blocks, or staged by the
+stream's earlier reads of the track), ``h_seq``. So the model's read hit
+ratio over a run is
 
-    h = seq_share + (1 - seq_share) * P(rank < B)
+    h = seq_share * h_seq + (1 - seq_share) * P(rank < B)
 
 for as long as the warm contents last. Each miss stages a whole track (12
 slots) and pushes warm blocks out, coldest first, so over many cache
 turnovers (``turnover_s``: cache slots / slots staged per second) the ratio
 drifts down towards the LRU steady state; the short runs the app makes are
 far inside one turnover. :func:`models.rmf.fitcheck.check` runs the model
-to confirm, and :func:`models.rmf.fit.refine` corrects the fit on the
+to confirm, and :func:`models.rmf.fitcheck.refine` corrects the fit on the
 model's own run for a run length that is not.
 """
 from __future__ import annotations
@@ -29,6 +32,7 @@ from __future__ import annotations
 import math
 from dataclasses import dataclass
 
+from models.rmf import seqfit
 from models.workloads.io import WARM_LIMIT_PAGES
 
 PAGE = 4096
@@ -45,6 +49,9 @@ class Load:
     read_share: float          # 0–1
     seq_share: float           # 0–1
     pages_per_io: int
+    #: How the unit sees its sequential reads: one stream per volume of the
+    #: dataset, zHPF with the LPO or not (models.rmf.seqfit.Stream).
+    stream: seqfit.Stream = seqfit.Stream(volumes=4, lpo=True)
 
 
 def blocks(working_set_mb: float, pages: int) -> int:
@@ -84,7 +91,8 @@ def predict(load: Load, working_set_mb: float, skew: float, cache_slots: float,
         budget_pages = warm_budget(cache_slots)
     b = warm_blocks(budget_pages, load.pages_per_io, n)
     s = load.seq_share
-    return s + (1.0 - s) * zipf_cdf(b, n, skew)
+    random = zipf_cdf(b, n, skew)
+    return s * seqfit.seq_hit_ratio(load, n, b, random) + (1.0 - s) * random
 
 
 def turnover_s(load: Load, hit_ratio: float, cache_slots: float) -> float:

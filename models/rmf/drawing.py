@@ -36,8 +36,8 @@ from models.drawing.scenario import Scenario
 from models.io.geometry import MODELS
 from models.rmf import measured as measured_mod
 from models.rmf import fitcheck
-from models.rmf.fit import (FitError, GroupMeasure, WorkloadFit, fit_workload, measure_group,
-                            measure_unit)
+from models.rmf.fit import (EXCERPT_VOLUMES, FitError, GroupMeasure, WorkloadFit, fit_workload,
+                            measure_group, measure_unit)
 from models.rmf.records import Assumption, CacheUnit, Interval, RmfSystem, Volume
 
 #: Volumes per RAID rank when the ESS report does not give the ranks.
@@ -282,7 +282,7 @@ class _Builder:
         return out
 
 
-def build(system: RmfSystem, refine_s: float = 0.0) -> Scenario:
+def build(system: RmfSystem, refine_s: float = 0.0, run_s: float = RUN_S) -> Scenario:
     """The drawing of the chosen interval (module docstring), ``imported`` filled in.
 
     Parameters
@@ -294,8 +294,10 @@ def build(system: RmfSystem, refine_s: float = 0.0) -> Scenario:
         workload and moves its working set until the model gives the measured
         read hit ratio (:func:`models.rmf.fitcheck.refine`; a few seconds per
         storage group at a large cache). 0, the default, keeps the closed form
-        of :mod:`models.rmf.cachefit`, which takes every sequential read as a
-        hit.
+        of :mod:`models.rmf.cachefit`, which takes the sequential reads' hits
+        from the model's own detection and staging (:mod:`models.rmf.seqfit`).
+    run_s : float
+        Simulated seconds each imported workload runs (its fit expects them).
 
     Returns
     -------
@@ -312,18 +314,21 @@ def build(system: RmfSystem, refine_s: float = 0.0) -> Scenario:
     if not groups:
         b.assume("storage groups", "none drawn", "no volumes in a device report and no "
                  "cache activity to stand for them", report="DEVICE")
-    fits = _fit(b, groups, units, refine_s)
+    # The volumes run the protocol of the first path to their unit (every
+    # channel group reaches every unit, in this order): zHPF has the LPO.
+    lpo = bool(chans) and chans[0].kind == "chg_zhpf"
+    fits = _fit(b, groups, units, refine_s, lpo, run_s)
     if any(g.volumes for g in groups):
         b.assume("PAV aliases of each storage group", "the most exposures in use of its "
                  "volumes (PAV column, rounded up) minus the base", "the device report gives "
                  "the average exposures in use, not the aliases defined (a HyperPAV pool is "
                  "shared by the LCU)", report="DEVICE")
     if groups:
-        b.assume("run length", f"{RUN_S:g} s per workload", "a model choice: the figures are "
+        b.assume("run length", f"{run_s:g} s per workload", "a model choice: the figures are "
                  f"rates, and the interval was {_seconds(b.iv.length_s)}", report="DEVICE")
     rank_cards = b.rank_cards(groups, ranks)
     for g in groups:
-        _draw_group(b, g, kind, rank_cards.get(g.label, []), units, fits.get(g.label))
+        _draw_group(b, g, kind, rank_cards.get(g.label, []), units, fits.get(g.label), run_s)
     for node, _ in units.values():
         for ch in chans:
             b.link(node, ch)
@@ -354,9 +359,11 @@ def _plain(a: Assumption) -> dict:
     return {"what": a.what, "value": value, "why": a.why, "file": a.file, "line": a.line}
 
 
-def _fit(b: _Builder, groups: list[_Group], units: dict, refine_s: float = 0.0) -> dict:
+def _fit(b: _Builder, groups: list[_Group], units: dict, refine_s: float = 0.0,
+         lpo: bool = True, run_s: float = RUN_S) -> dict:
     """Fit each group's workload as the model will warm it: an equal share of
-    its unit's cache and of the unit's part of the warm page limit."""
+    its unit's cache and of the unit's part of the warm page limit; its
+    sequential reads on its volumes, with or without the LPO (``lpo``)."""
     from models.workloads import system as wsys
     for g in groups:
         if g.measure is None:
@@ -377,26 +384,28 @@ def _fit(b: _Builder, groups: list[_Group], units: dict, refine_s: float = 0.0) 
         budget = wsys.warm_share(slots[g.unit], limit[g.unit], sharing[g.unit])
         cache_mb = slots[g.unit] * 4096 / 2**20 / sharing[g.unit]
         try:
-            fit = fit_workload(m, cache_mb, warm_pages=budget)
+            fit = fit_workload(m, cache_mb, warm_pages=budget,
+                               volumes=len(g.volumes) or EXCERPT_VOLUMES, lpo=lpo,
+                               run_s=run_s)
         except FitError as exc:
             b.assume(f"working set and skew of {g.label}", "the workload's defaults",
                      str(exc), g.volumes[0].source if g.volumes else None)
             out[g.label] = (m, None)
             continue
         if refine_s > 0:
-            # The closed form takes every sequential read as a hit; the
-            # unit's detection (models/io/staging.py) misses the reads before
-            # it catches a stream, so the model itself checks the fit.
+            # The closed form leaves out what timing decides (prestages in
+            # flight, a miss's wait reordering a volume's reads, warm blocks
+            # pushed out), so the model itself checks the fit.
             closed, first = fit.working_set_mb, fit.predicted_hit_ratio
-            fit, got = fitcheck.refine(fit, refine_s, volumes=max(1, len(g.volumes)),
+            fit, got = fitcheck.refine(fit, refine_s, volumes=len(g.volumes) or None,
                                        runs=REFINE_RUNS)
-            if fit.working_set_mb != closed:
-                b.assume(f"working set of {g.label}", f"{fit.working_set_mb:,.0f} MB",
-                         f"fitted on the model's own {refine_s:g} s runs, which gave a read "
-                         f"hit ratio of {got.request_hit_ratio:.3f} (measured "
-                         f"{fit.measured_hit_ratio:.3f}); the closed form's {closed:,.0f} MB "
-                         f"(predicting {first:.3f}) takes every sequential read as a hit",
-                         g.volumes[0].source if g.volumes else None)
+            moved = (f"the closed form's {closed:,.0f} MB (predicting {first:.3f}) moved"
+                     if fit.working_set_mb != closed else "the closed form's, kept")
+            b.assume(f"working set of {g.label}", f"{fit.working_set_mb:,.0f} MB",
+                     f"checked on the model's own {refine_s:g} s runs, which gave a read hit "
+                     f"ratio of {got.request_hit_ratio:.3f} (measured "
+                     f"{fit.measured_hit_ratio:.3f}): {moved}",
+                     g.volumes[0].source if g.volumes else None)
         b.assumed.extend(fit.assumptions)
         out[g.label] = (m, fit)
     return out
@@ -423,7 +432,7 @@ def _only(iv: Interval, g: _Group) -> Interval:
 
 
 def _draw_group(b: _Builder, g: _Group, kind: str, rank_cards: list, units: dict,
-                fitted) -> None:
+                fitted, run_s: float = RUN_S) -> None:
     m, fit = fitted if fitted else (g.measure, None)
     props: dict = {}
     if g.volumes:
@@ -435,7 +444,7 @@ def _draw_group(b: _Builder, g: _Group, kind: str, rank_cards: list, units: dict
         props["model"] = _model(g.volumes)
     else:
         ws = fit.working_set_mb if fit else 2048.0
-        props["count"] = max(4, math.ceil(ws * 1.1 / 40_000))
+        props["count"] = max(EXCERPT_VOLUMES, math.ceil(ws * 1.1 / 40_000))
         props["model"] = EXCERPT_MODEL
         props["aliases"] = 8
         b.assume(f"volumes of {g.label}", f"{props['count']} 3390-54s with 8 aliases",
@@ -458,7 +467,7 @@ def _draw_group(b: _Builder, g: _Group, kind: str, rank_cards: list, units: dict
                   "pages_per_io": max(1, min(32, round(m.bytes_per_read / 4096)))}
     else:
         values = {"io_rate": round(sum(v.rate for v in g.volumes), 3)}
-    values["duration_s"] = RUN_S
+    values["duration_s"] = run_s
     wl = b.node("wl_io", f"{g.label} I/O", "workload", values)
     b.link(wl, ds)
 

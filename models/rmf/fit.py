@@ -8,6 +8,11 @@ workload's own parameters follow directly (``io_rate``, ``read_pct``,
 never an input of the model, so the working set and the skew are chosen
 so that the model's cache gives the measured read hit ratio:
 
+* the sequential reads hit as the model's own detection and staging let
+  them (:mod:`models.rmf.seqfit`, from the sequential and read shares, the
+  bytes per request, the volumes and whether the unit has the LPO), not as
+  RMF counted them; the random reads' working set is fitted to the hits
+  that remain;
 * the skew stays at the workload's default (0.8) unless given, and the
   working set is found by bisection on the model's hit ratio in closed
   form (:func:`models.rmf.cachefit.predict`): a larger working set gives
@@ -25,7 +30,9 @@ from __future__ import annotations
 import math
 from dataclasses import dataclass, field
 
-from models.rmf import cachefit
+from models.io.staging import SEQ_TRIGGER_TRACKS
+from models.io.volume import SEQ_STREAMS
+from models.rmf import cachefit, seqfit
 from models.rmf.records import Assumption, CacheUnit, Interval
 from models.workloads.params import BY_NAME
 
@@ -35,6 +42,9 @@ WS_MAX_MB = BY_NAME["working_set_mb"].max
 SKEW_DEFAULT = BY_NAME["skew"].default
 SKEW_MAX = BY_NAME["skew"].max
 TOLERANCE = 0.002
+#: Volumes drawn for a group the reports name no volumes of (an excerpt), and
+#: the fit's default: one sequential stream on each (models.rmf.seqfit).
+EXCERPT_VOLUMES = 4
 
 
 class FitError(ValueError):
@@ -53,6 +63,8 @@ class GroupMeasure:
     read_hit_ratio: float
     volumes: list[str] = field(default_factory=list)
     assumptions: list[Assumption] = field(default_factory=list)
+    #: (file, line) of the cache report's figures, for what the fit states.
+    source: tuple[str, int | None] = ("?", None)
 
 
 @dataclass
@@ -72,6 +84,10 @@ class WorkloadFit:
     varied: str                  # "working set" or "skew"
     turnover_s: float = 0.0      # cache fills once with staged tracks in this time
     warm_pages: int = 0          # pages the model's warm start gives the workload
+    volumes: int = EXCERPT_VOLUMES   # the dataset's volumes (a sequential stream on each)
+    lpo: bool = True             # zHPF with the List Prefetch Optimizer (else FICON)
+    seq_hit_ratio: float = 1.0   # what the fit expects of the model's sequential reads
+    run_s: float = seqfit.RUN_S  # seconds the workload will run
     assumptions: list[Assumption] = field(default_factory=list)
 
     def values(self) -> dict:
@@ -84,7 +100,8 @@ class WorkloadFit:
     @property
     def load(self) -> cachefit.Load:
         return cachefit.Load(self.io_rate, self.read_pct / 100, self.seq_pct / 100,
-                             self.pages_per_io)
+                             self.pages_per_io, seqfit.Stream(self.volumes, self.lpo,
+                                           run_s=self.run_s))
 
 
 # ---- measurement -----------------------------------------------------------------------
@@ -101,6 +118,7 @@ def measure_unit(unit: CacheUnit, name: str | None = None) -> GroupMeasure:
                         read_share=a.read_rate / io, seq_share=seq / io,
                         bytes_per_read=a.host_read.bytes_per_req or PAGE,
                         read_hit_ratio=a.read_hit_ratio or 0.0,
+                        source=(src.file, src.line) if src else ("?", None),
                         assumptions=[] if a.host_read.bytes_per_req else [Assumption(
                             f"bytes per read of {name or unit.ssid}", PAGE,
                             "no HOST ADAPTER ACTIVITY line", src.file if src else "?",
@@ -151,13 +169,15 @@ def measure_group(iv: Interval, group: str) -> GroupMeasure:
                 if n in {v.volser for v in vols})
     return GroupMeasure(name=group, io_rate=io, read_share=min(1.0, reads / (total or io)),
                         seq_share=seq, bytes_per_read=nbytes, read_hit_ratio=hits / reads,
-                        volumes=[v.volser for v in vols], assumptions=said)
+                        volumes=[v.volser for v in vols], assumptions=said,
+                        source=unit_m[0].source)
 
 
 # ---- the fit ---------------------------------------------------------------------------
 def fit_workload(m: GroupMeasure, cache_mb: float, skew: float | None = None,
-                 working_set_mb: float | None = None,
-                 warm_pages: int | None = None) -> WorkloadFit:
+                 working_set_mb: float | None = None, warm_pages: int | None = None,
+                 volumes: int | None = None, lpo: bool = True,
+                 run_s: float | None = None) -> WorkloadFit:
     """The ``wl_io`` values whose cache model gives ``m.read_hit_ratio``.
 
     Parameters
@@ -170,13 +190,25 @@ def fit_workload(m: GroupMeasure, cache_mb: float, skew: float | None = None,
     warm_pages : int or None
         Pages the model's warm start gives this workload (:func:`fit_unit`
         works them out for several on one unit); None: alone on ``cache_mb``.
+    volumes : int or None
+        Volumes the group's dataset is drawn over (one sequential stream
+        each); None: ``m.volumes``, or ``EXCERPT_VOLUMES`` when it names none.
+    lpo : bool
+        Whether the volumes run zHPF with the List Prefetch Optimizer (the
+        first path to their unit is zHPF), which record-caches a first miss;
+        else a miss stages the whole track.
+    run_s : float or None
+        Seconds the workload will run (AMP deepens a stream's prestage as the
+        run goes); None: the workload's default run length.
     """
     pages = max(1, min(32, round(m.bytes_per_read / PAGE)))
     fit = WorkloadFit(group=m.name, io_rate=m.io_rate, read_pct=100 * m.read_share,
                       seq_pct=100 * m.seq_share, pages_per_io=pages, working_set_mb=0.0,
                       skew=SKEW_DEFAULT if skew is None else skew, cache_mb=cache_mb,
                       measured_hit_ratio=m.read_hit_ratio, predicted_hit_ratio=0.0,
-                      varied="working set", assumptions=list(m.assumptions))
+                      varied="working set", assumptions=list(m.assumptions),
+                      volumes=volumes or len(m.volumes) or EXCERPT_VOLUMES, lpo=lpo,
+                      run_s=seqfit.RUN_S if run_s is None else run_s)
     slots = cache_mb * 2**20 / PAGE
     budget = cachefit.warm_budget(slots) if warm_pages is None else warm_pages
     fit.warm_pages = budget
@@ -184,9 +216,8 @@ def fit_workload(m: GroupMeasure, cache_mb: float, skew: float | None = None,
     def predict(ws: float, sk: float) -> float:
         return cachefit.predict(fit.load, ws, sk, slots, budget)
     target = m.read_hit_ratio
-    if target > 1 - 1e-6 or target < m.seq_share:
-        raise FitError(_unreachable(m, cache_mb, "the sequential share alone gives more hits"
-                                    if target < m.seq_share else "every read hit"))
+    if target > 1 - 1e-6:
+        raise FitError(_unreachable(m, cache_mb, "every read hit"))
     if working_set_mb is not None:
         fit.working_set_mb, fit.varied = working_set_mb, "skew"
         fit.skew = _bisect(lambda s: predict(working_set_mb, s),
@@ -205,7 +236,27 @@ def fit_workload(m: GroupMeasure, cache_mb: float, skew: float | None = None,
                                0.0, SKEW_MAX, increasing=True, log=False, what=(m, cache_mb))
     fit.predicted_hit_ratio = predict(fit.working_set_mb, fit.skew)
     fit.turnover_s = cachefit.turnover_s(fit.load, fit.predicted_hit_ratio, slots)
+    if m.seq_share > 0:
+        n = cachefit.blocks(fit.working_set_mb, pages)
+        b = cachefit.warm_blocks(budget, pages, n)
+        fit.seq_hit_ratio = seqfit.seq_hit_ratio(fit.load, n, b,
+                                                 cachefit.zipf_cdf(b, n, fit.skew))
+        fit.assumptions.append(_seq_said(fit, m.source))
     return fit
+
+
+def _seq_said(fit: WorkloadFit, source: tuple[str, int | None]) -> Assumption:
+    """The hit ratio the fit expects of the model's sequential reads, stated."""
+    staging = ("the LPO record-caches a first miss and stages the rest of the track on the "
+               "second" if fit.lpo else "a miss stages the whole track")
+    return Assumption(
+        f"sequential reads of {fit.group}", f"a read hit ratio of {fit.seq_hit_ratio:.3f} in "
+        "the model", "the fit takes the model's own detection, not RMF's sequential hits: on "
+        f"each of its {fit.volumes} volumes a stream prestages only once "
+        f"{SEQ_TRIGGER_TRACKS} tracks in a row were read after their predecessors, and "
+        f"the volume follows {SEQ_STREAMS} streams, the random reads among them; before "
+        f"that only warm blocks hit and {staging}. The working set is fitted to the hits that "
+        "remain (docs/rmf-import.md)", *source)
 
 
 def _bisect(f, target: float, lo: float, hi: float, increasing: bool, log: bool, what):
@@ -223,7 +274,10 @@ def _bisect(f, target: float, lo: float, hi: float, increasing: bool, log: bool,
             lo = mid
         else:
             hi = mid
-    return math.sqrt(lo * hi) if log else (lo + hi) / 2
+    # A step, not a slope, at the end: the sequential reads' hits change with
+    # how the workload's hash lays warm blocks along a stream, which is not
+    # smooth in the working set. Take the nearer side.
+    return min((lo, hi), key=lambda x: abs(f(x) - target))
 
 
 def _unreachable(m: GroupMeasure, cache_mb: float, why: str) -> str:

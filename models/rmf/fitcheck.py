@@ -5,7 +5,7 @@ measured ratio within a tolerance, for runs long enough that the closed
 form of :mod:`models.rmf.cachefit` has drifted.
 
 :func:`check` draws the smallest system that holds the fitted workload (a
-FICON Express8S zHPF path, one control unit with the group's cache, the
+FICON Express8S path, zHPF when the fit has the LPO, one control unit with the group's cache, the
 group's volumes as 3390-54s, one dataset over them) and runs the general
 I/O workload on it exactly as ``zperflab run`` does (the same Layout, warm
 start and IOSystem), counting read *requests* that found all their records
@@ -50,10 +50,12 @@ class _Counting(IOWorkload):
 
 
 def config_for(fit: WorkloadFit, volumes: int = 4) -> Configuration:
-    """One path, one unit with the fit's cache, ``volumes`` volumes, one dataset."""
+    """One path (zHPF if the fit has the LPO, else FICON), one unit with the
+    fit's cache, ``volumes`` volumes, one dataset."""
     names = tuple(f"VOL{k:03d}" for k in range(1, volumes + 1))
+    protocol = "zHPF" if fit.lpo else "FICON"
     return Configuration(
-        channels=(ChannelPath("CHP 40", "zHPF", "FEx8S", control_units=("CU",)),),
+        channels=(ChannelPath("CHP 40", protocol, "FEx8S", control_units=("CU",)),),
         control_units=(ControlUnit("CU", cache_gb=fit.cache_mb / 1024),),
         volumes=tuple(Volume(n, "HDD15K", "CU", aliases=8, model="3390-54") for n in names),
         datasets=(Dataset("DATA", "ds_vsam_ksds", names),),
@@ -61,10 +63,11 @@ def config_for(fit: WorkloadFit, volumes: int = 4) -> Configuration:
 
 
 def check(fit: WorkloadFit, seconds: float = 4.0, warmup_s: float = 1.0, seed: int = 1,
-          volumes: int = 4) -> Check:
-    """Run the fitted workload for ``seconds`` (the first ``warmup_s`` left out)."""
+          volumes: int | None = None) -> Check:
+    """Run the fitted workload for ``seconds`` (the first ``warmup_s`` left out)
+    on ``volumes`` volumes (default: the fit's)."""
     # a 3390-54 holds ~45,000 MB: enough volumes for the working set
-    volumes = max(volumes, math.ceil(fit.working_set_mb * 1.05 / 40_000))
+    volumes = max(volumes or fit.volumes, math.ceil(fit.working_set_mb * 1.05 / 40_000))
     config = config_for(fit, volumes)
     values = {p.name: p.default for p in BY_NAME.values() if p.name in {
         "arrival", "io_rate", "users", "think_ms", "read_pct", "pages_per_io", "seq_pct",
@@ -92,7 +95,8 @@ def check(fit: WorkloadFit, seconds: float = 4.0, warmup_s: float = 1.0, seed: i
 
 
 def refine(fit: WorkloadFit, seconds: float, warmup_s: float = 0.0, seed: int = 1,
-           tol: float = 0.01, runs: int = 5, volumes: int = 4) -> tuple[WorkloadFit, Check]:
+           tol: float = 0.01, runs: int = 5,
+           volumes: int | None = None) -> tuple[WorkloadFit, Check]:
     """Move the working set until a run of ``seconds`` gives the measured
     ratio within ``tol`` (secant steps in log working set, the first along the
     closed form's slope). Returns the fit and the last run's figures."""

@@ -78,6 +78,11 @@ KIND_REASONS = {
     ("engine", "busy_pct"): ("the dispatcher fills the first engines; the total is as "
                              "measured",) * 2,
     ("volume", "io_rate"): ("one workload spreads evenly over the group's volumes",) * 2,
+    # A unit's NORMAL row: the fit matches a group's reads in all, and gives
+    # the random reads the hits the model's own sequential detection misses.
+    ("control unit", "read_hit_ratio"): (REASONS["read_hit_ratio"][0],
+                                         "the fit gives random reads the hits the model's "
+                                         "sequential reads miss"),
 }
 KIND_REASONS["volume", "read_rate"] = KIND_REASONS["volume", "io_rate"]
 REASONS["max_busy_pct"] = REASONS["busy_pct"]

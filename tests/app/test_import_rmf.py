@@ -135,9 +135,10 @@ def test_straight_from_a_dds_the_password_from_the_environment(dds_server, tmp_p
     assert {n["label"] for n in doc["nodes"]} >= {"SGDB2", "SSID 0006", "zHPF CHPIDs"}
 
 
-def test_refine_moves_the_working_set_until_the_model_gives_the_measured_hits(tmp_path, capsys):
-    """--refine: the fit is checked on the model's own runs; the drawing then
-    runs at the measured read hit ratio, and the file says what was moved."""
+def test_refine_checks_the_fit_on_the_models_own_runs_and_says_so(tmp_path, capsys):
+    """--refine: the fit is checked on the model's own runs (its working set
+    moved if they miss the measured ratio); the drawing then runs at the
+    measured read hit ratio, and the file says what the runs gave."""
     name = "redp4862-fig09-runstats50-ficon.txt"
     plain, refined = tmp_path / "plain.zpl.json", tmp_path / "refined.zpl.json"
     assert main(["import-rmf", str(SHARED / name), "--out", str(plain)]) == 0

@@ -35,10 +35,10 @@ def build():
     measured_gb = {u.ssid: u.cache_mb for u in system.interval.cache_units.values()}
     for unit in system.interval.cache_units.values():
         unit.cache_mb = CACHE_MB
-    sc = draw(system)
+    sc = draw(system, run_s=DURATION_S)     # the workloads are fitted to run that long
     sc.title = TITLE
     for n in sc.nodes.values():
-        if n.kind in ("wl_io", "wl_cpu"):
+        if n.kind == "wl_cpu":
             n.properties["duration_s"] = DURATION_S
     lines = [i + 1 for i, text in enumerate(Path(SAMPLE).read_text().splitlines())
              if "CONFIGURED" in text]

@@ -40,29 +40,17 @@ def test_the_fitted_group_runs_to_its_measured_hit_ratio_and_rate():
     assert run.io_rate == pytest.approx(m.io_rate, rel=0.04)
 
 
-@pytest.mark.parametrize("name", [
-    "redp4862-fig14-index12-ficon.txt",
-    pytest.param("redp4862-fig09-runstats50-ficon.txt", marks=pytest.mark.xfail(
-        strict=True, reason="the closed form takes every sequential read as a hit; since "
-        "the unit's detection is gradual (issue 32) the model's sequential reads of this "
-        "excerpt's workload hit less: 0.734 modelled against 0.773 measured (seed 1, 3 s). "
-        "import-rmf --refine closes it on the model's own runs (next test)")),
-])
+@pytest.mark.parametrize("name", ["redp4862-fig14-index12-ficon.txt",
+                                  "redp4862-fig09-runstats50-ficon.txt"])
 def test_the_published_excerpts_fit_and_the_model_reproduces_them(name):
+    """RUNSTATS reads 11 % sequentially, and the model's detection catches few
+    of those streams (the random reads push them out of the volume's table):
+    the fit takes that from the model's mechanism, not RMF's 0.991."""
     m = _excerpt(name)
     fit = fit_workload(m, cache_mb=1024)
     run = check(fit, seconds=3.0, warmup_s=0.5)
     assert run.request_hit_ratio == pytest.approx(m.read_hit_ratio, abs=0.03)
     assert fit.predicted_hit_ratio == pytest.approx(m.read_hit_ratio, abs=0.005)
-
-
-def test_refine_fits_the_runstats_excerpt_on_the_models_own_runs():
-    m = _excerpt("redp4862-fig09-runstats50-ficon.txt")
-    closed = fit_workload(m, cache_mb=1024)
-    fit, _ = refine(closed, seconds=3.0, warmup_s=0.5)
-    assert fit.working_set_mb < closed.working_set_mb     # more random hits for the sequential misses
-    run = check(fit, seconds=3.0, warmup_s=0.5)
-    assert run.request_hit_ratio == pytest.approx(m.read_hit_ratio, abs=0.03)
 
 
 def test_a_bigger_cache_needs_a_bigger_working_set_for_the_same_hits():
