@@ -60,7 +60,7 @@ from models.drawing.config import RAID
 from models.io.backend import RAID_LAYOUTS, STRIP_BYTES, record_footprint
 from models.io.staging import AMP_MAX_STRIPES, SEQ_DENSITY_TRACKS, SEQ_TRIGGER_TRACKS
 from models.io.volume import SEQ_STREAMS
-from models.workloads.io import _SCATTER, PAGE, RPT, _coprime
+from models.workloads.io import PAGE, RPT, block_scatter
 from models.workloads.params import BY_NAME
 
 #: The run length the fit expects, unless told: the workload's default.
@@ -230,7 +230,7 @@ def stage_misses(n_blocks: int, warm: int, pages: int, volumes: int, read_share:
 def _stage_misses(n: int, warm: int, pages: int, volumes: int, r: float, lpo: bool) -> float:
     if warm >= n or r <= 0.0:
         return 0.0
-    scatter = _coprime(_SCATTER % n or 1, n)
+    scatter = block_scatter(n)
     rank_of = pow(scatter, -1, n)           # block -> its rank (the hash inverted)
     period = pages * RPT // math.gcd(pages, RPT)
     per = period // pages                   # blocks in a stretch

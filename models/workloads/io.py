@@ -131,7 +131,7 @@ class IOWorkload:
         self.base = {(ds, vol.name): layout.region[ds, vol.name]
                      for ds in self.datasets for vol in self.vols[ds]}
         self.rng = engine.stream(f"{self.name}/io")
-        self.scatter = _coprime(_SCATTER % self.n_blocks or 1, self.n_blocks)
+        self.scatter = block_scatter(self.n_blocks)
         theta = float(values["skew"])
         self.theta = theta
         self._a = 1.0 - theta
@@ -297,6 +297,13 @@ class IOWorkload:
                 records * PAGE / ch.LINK_BYTES_S[vol.channel]
             self._work[key] = work
         return work
+
+
+def block_scatter(n_blocks: int) -> int:
+    """The multiplier that scatters block ranks over ``n_blocks`` blocks: rank
+    ``k`` is block ``k * block_scatter(n) % n`` (a bijection; the RMF fit
+    inverts it to find which blocks are warm)."""
+    return _coprime(_SCATTER % n_blocks or 1, n_blocks)
 
 
 def _coprime(a: int, n: int) -> int:
