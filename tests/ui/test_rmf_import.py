@@ -4,8 +4,10 @@ The import reads on a worker thread, says what was read, opens the drawing
 unsaved, and the panel lists every assumption with its line; a bad file is
 one message and the drawing on the canvas stays.
 """
+import threading
 from pathlib import Path
 
+from PySide6.QtCore import Qt
 from PySide6.QtWidgets import QMessageBox
 
 SAMPLE = Path(__file__).resolve().parents[1] / "data" / "rmf" / "sysa-0900-full.txt"
@@ -98,11 +100,22 @@ def test_cancel_stops_a_large_import_at_once_and_opens_nothing(window, qtbot, tm
     path = _listing(tmp_path, 10.0)
     before = window.editor.scenario
     seen = []
+    clicked = threading.Event()
+
+    def hold_reading(f):
+        # On the reading thread: wait at the first progress for the click, so
+        # a busy machine that delivers the signal late cannot let the reading
+        # run on before Cancel is even pressed (it then measured the machine).
+        if f > 0 and not clicked.is_set():
+            clicked.wait(20)
 
     def on_progress(f):
         seen.append(f)
         if f > 0 and not window.rmf_import.runner.worker.cancel_event.is_set():
             window.task_cancel.click()              # the status bar's Cancel, while reading
+            clicked.set()
+    window.rmf_import.runner.worker.progressed.connect(
+        hold_reading, Qt.ConnectionType.DirectConnection)
     window.rmf_import.runner.progressed.connect(on_progress)
     with qtbot.waitSignal(window.rmf_import.runner.cancelled, timeout=60_000):
         window.rmf_import.start([str(path)])
