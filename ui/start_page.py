@@ -3,12 +3,19 @@ one line on what it teaches and its lesson) or a what-if study."""
 from __future__ import annotations
 
 from PySide6.QtCore import Qt, Signal
-from PySide6.QtWidgets import (QGridLayout, QHBoxLayout, QLabel, QPushButton, QScrollArea,
+from PySide6.QtWidgets import (QBoxLayout, QGridLayout, QLabel, QPushButton, QScrollArea,
                                QSizePolicy, QVBoxLayout, QWidget)
 
 from app import scenario_io
 from models import experiments
 from models.studies import whatif
+
+
+#: Below this width (the page's, in pixels) a case's lesson button moves
+#: beside the line under it, so the case's title has the page's whole width,
+#: and the tour and New stack: at 1024×768 with both docks open the page has
+#: about 370 px, and the titles were cut ("Program fetch from a loa").
+NARROW_PX = 600
 
 
 class StartPage(QWidget):
@@ -51,7 +58,10 @@ class StartPage(QWidget):
                        "into CPU time and I/O — build a scenario or open a case study.</span>")
         title.setWordWrap(True)
         outer.addWidget(title)
-        first = QHBoxLayout()
+        first = QBoxLayout(QBoxLayout.Direction.LeftToRight)
+        self._first_row = first
+        self._rows: list[tuple[QGridLayout, int, QPushButton, QPushButton | None, QLabel | None]] = []
+        self._narrow = False
         tour = QPushButton("▶  Start the tour")
         tour.setObjectName("startTour")
         tour.setToolTip("The first lesson: one DB2 I/O from a cold cache, step by step "
@@ -115,7 +125,7 @@ class StartPage(QWidget):
         """One case: its button, its lesson's button, and under them, wrapped,
         one line on what it teaches."""
         row = grid.rowCount()
-        grid.addWidget(button, row, 0)
+        go = text = None
         if lesson is not None:
             go = QPushButton("Lesson ▶")
             go.setSizePolicy(QSizePolicy.Policy.Fixed, QSizePolicy.Policy.Fixed)
@@ -123,13 +133,42 @@ class StartPage(QWidget):
             go.setToolTip(f"<b>{lesson.title}</b><br>{lesson.teaches}")
             go.clicked.connect(lambda _=False, n=lesson.name: self.lesson_chosen.emit(n))
             self.lesson_buttons[lesson.name] = go
-            grid.addWidget(go, row, 1)
         if line:
             text = QLabel(line)
             text.setObjectName("teaches")
             text.setWordWrap(True)
             text.setStyleSheet("color: #3c4650; font-size: 10pt; margin: 0 0 6px 14px;")
-            grid.addWidget(text, row + 1, 0, 1, 2)
+        self._rows.append((grid, row, button, go, text))
+        self._place(grid, row, button, go, text)
+
+    def _place(self, grid: QGridLayout, row: int, button: QPushButton,
+               go: QPushButton | None, text: QLabel | None) -> None:
+        """Wide: [case][Lesson ▶] over the line; narrow: [case] over [line][Lesson ▶]."""
+        for w in (button, go, text):
+            if w is not None:
+                grid.removeWidget(w)
+        if self._narrow:
+            grid.addWidget(button, row, 0, 1, 2)
+            if go is not None:
+                grid.addWidget(go, row + 1, 1, Qt.AlignmentFlag.AlignTop)
+            if text is not None:
+                grid.addWidget(text, row + 1, 0, 1, 1 if go is not None else 2)
+        else:
+            grid.addWidget(button, row, 0)
+            if go is not None:
+                grid.addWidget(go, row, 1)
+            if text is not None:
+                grid.addWidget(text, row + 1, 0, 1, 2)
+
+    def resizeEvent(self, event) -> None:  # noqa: N802 (Qt override)
+        super().resizeEvent(event)
+        narrow = self.width() < NARROW_PX
+        if narrow != self._narrow:
+            self._narrow = narrow
+            self._first_row.setDirection(QBoxLayout.Direction.TopToBottom if narrow
+                                         else QBoxLayout.Direction.LeftToRight)
+            for row in self._rows:
+                self._place(*row)
 
     def _whatif_grid(self) -> QWidget:
         """What-if studies: before and after, run side by side in Compare."""

@@ -3,7 +3,7 @@ import json
 
 import pytest
 from PySide6.QtCore import Qt
-from PySide6.QtWidgets import QGridLayout, QWidget
+from PySide6.QtWidgets import QGridLayout, QPushButton, QWidget
 
 from app import scenario_io, settings
 from models import experiments
@@ -254,3 +254,23 @@ def test_palette_double_click_places_each_card_in_free_space(window):
         for b in nodes[i + 1:]:
             apart = (abs(a.x - b.x) >= NODE_W or abs(a.y - b.y) >= NODE_H)
             assert apart, (a.label, b.label)
+
+
+@pytest.mark.parametrize("width", [380, 900])
+def test_start_page_titles_are_not_cut_at_projector_width(qtbot, width):
+    """At 1024×768 with both docks open the page is about 370 px wide: every
+    case's title and the tour button still read whole (they were cut to
+    "Program fetch from a loa", "Start the tou")."""
+    from ui.start_page import StartPage
+
+    page = StartPage()
+    qtbot.addWidget(page)
+    page.resize(width, 700)
+    page.show()
+    qtbot.waitExposed(page)
+    buttons = [*page.buttons.values(), *page.whatif_buttons.values(),
+               page.findChild(QPushButton, "startTour"),
+               page.findChild(QPushButton, "newScenario")]
+    for b in buttons:
+        room = b.contentsRect().width() - 28          # the style's 14 px padding each side
+        assert b.fontMetrics().horizontalAdvance(b.text()) <= room, (b.text(), room)
