@@ -31,6 +31,10 @@ class Palette(QTreeWidget):
         self.setRootIsDecorated(False)
         self.setIndentation(8)
         self.setUniformRowHeights(False)
+        # A long name wraps rather than ending in "…": "Storage group on HDD
+        # 10K" and "… 15K" were cut to the same "Storage group on HDD …".
+        self.setWordWrap(True)
+        self.setTextElideMode(Qt.TextElideMode.ElideMiddle)
         heading = QFont(self.font())
         heading.setBold(True)
         heading.setPointSizeF(self.font().pointSizeF() + 0.5)
