@@ -127,7 +127,8 @@ def cmd_import_rmf(args: argparse.Namespace) -> int:
         print(json.dumps(summary(system, scenario, args.out), indent=1))
     else:
         iv = system.interval
-        print(f"Read {', '.join(system.files)}: {system.reason}")
+        more = "; pick another with --interval N" if len(system.intervals) > 1 else ""
+        print(f"Read {', '.join(system.files)}: {system.reason}{more}")
         counts = system.summary()["counts"]
         print("  " + ", ".join(f"{v} {k.replace('_', ' ')}" for k, v in counts.items()))
         for line in system.skipped:

@@ -18,7 +18,8 @@ import os
 
 from PySide6.QtCore import Qt
 from PySide6.QtGui import QAction
-from PySide6.QtWidgets import QFileDialog, QMessageBox, QTextBrowser, QVBoxLayout, QWidget
+from PySide6.QtWidgets import (QFileDialog, QInputDialog, QMessageBox, QTextBrowser, QVBoxLayout,
+                               QWidget)
 
 from app.worker import TaskRunner
 from models.core.run import Cancelled
@@ -149,6 +150,7 @@ class RmfImport:
 
     def __init__(self, win) -> None:
         self.win = win
+        self.paths: list[str] = []            # what the last import read
         self.runner = TaskRunner("rmf-import", win, expected=_expected())
         self.runner.progressed.connect(self._on_runner_progressed)
         self.runner.succeeded.connect(self._on_runner_succeeded)
@@ -208,10 +210,12 @@ class RmfImport:
             self.start(paths)
 
     def start(self, paths: list[str], interval: int | None = None) -> bool:
-        """Read ``paths`` on the worker thread; False if an import is running."""
+        """Read ``paths`` on the worker thread (``interval``: its number, 1…;
+        None: the busiest); False if an import is running."""
         if self.runner.running:
             self.win.say("An import is already running.")
             return False
+        self.paths = list(paths)
         size = sum(os.path.getsize(p) for p in paths if os.path.isfile(p))
         self.reading = f"Reading {len(paths)} RMF file(s), {size / 1e6:,.1f} MB"
         self.win.begin_task(self.reading + "…", self.runner.cancel)
@@ -231,14 +235,33 @@ class RmfImport:
     def _on_runner_succeeded(self, value) -> None:
         system, scenario = value
         text = summary_text(system, scenario)
-        if self.win.open_scenario(scenario, f"Imported {scenario.title}: not saved yet."):
+        # The title already says "Imported from RMF: …".
+        if self.win.open_scenario(scenario, f"{scenario.title}: not saved yet."):
             self.panel.refresh()
             self.dock.raise_()
             box = QMessageBox(QMessageBox.Icon.Information, "RMF import", text,
                               QMessageBox.StandardButton.Ok, self.win)
             box.setObjectName("rmfImportSummary")
+            if len(system.intervals) > 1:
+                pick = box.addButton("Pick another interval…", QMessageBox.ButtonRole.ActionRole)
+                pick.setObjectName("pickInterval")
+                pick.setToolTip("Import the same reports again at another of their "
+                                f"{len(system.intervals)} intervals")
+                pick.clicked.connect(lambda _=False, sy=system: self.pick_interval(sy))
             box.open()
             self.summary_box = box
+
+    def pick_interval(self, system) -> bool:
+        """Ask which of ``system``'s intervals to import, and import it; False
+        if the user cancelled or an import is running."""
+        from models.rmf.reader import activity_text
+        labels = [f"{iv.label} — {activity_text(iv)}" for iv in system.intervals]
+        label, ok = QInputDialog.getItem(self.win, "Pick an interval",
+                                         "Import the reports at this interval:", labels,
+                                         system.chosen, False)
+        if not ok:
+            return False
+        return self.start(self.paths, labels.index(label) + 1)
 
     def _on_runner_failed(self, message: str) -> None:
         self.win.report_failure(f"Import RMF reports: {message}")

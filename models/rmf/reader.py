@@ -130,11 +130,11 @@ def _choose(ivs: list[Interval], wanted: int | None, files: list[str]) -> tuple[
         raise _idle(iv, files)
     if len(ivs) == 1:
         return best, f"{iv.label}: the only interval"
-    return best, (f"{iv.label}: the busiest of {len(ivs)} ({_measure(iv)}; "
-                  "pick another with --interval N)")
+    return best, f"{iv.label}: the busiest of {len(ivs)} ({activity_text(iv)})"
 
 
-def _measure(iv: Interval) -> str:
+def activity_text(iv: Interval) -> str:
+    """An interval's activity in words: its DASD I/O rate, or its activity figure."""
     io = sum(v.rate for v in iv.volumes.values()) + iv.tally[0]
     if io:
         return f"{io:,.1f} DASD I/O per second"

@@ -8,7 +8,7 @@ import threading
 from pathlib import Path
 
 from PySide6.QtCore import Qt
-from PySide6.QtWidgets import QMessageBox
+from PySide6.QtWidgets import QMessageBox, QPushButton
 
 SAMPLE = Path(__file__).resolve().parents[1] / "data" / "rmf" / "sysa-0900-full.txt"
 
@@ -37,6 +37,29 @@ def test_import_opens_the_drawing_and_the_panel_lists_the_assumptions(window, qt
     assert "which CHPIDs reach which control unit" in text
     assert f"{SAMPLE.name}, line " in text
     assert "SYSA" in text
+
+
+def test_a_file_of_many_intervals_offers_another_and_imports_it(window, qtbot, monkeypatch):
+    many = SAMPLE.parent / "sysa-many-intervals.xml"
+    with qtbot.waitSignal(window.rmf_import.runner.done, timeout=60_000):
+        assert window.rmf_import.start([str(many)])
+    busiest = window.editor.scenario.imported["interval"]
+    status = window.status.text()
+    assert status.startswith("Imported from RMF:") and "Imported Imported" not in status
+    box = window.rmf_import.summary_box
+    assert "--interval" not in box.text()               # no command-line advice in the window
+    pick = box.findChild(QPushButton, "pickInterval")
+    offered = []
+
+    def choose(_parent, _title, _label, items, current, _editable):
+        offered.extend(items)
+        return items[0], True                            # the first interval
+    monkeypatch.setattr("ui.rmf_import.QInputDialog.getItem", choose)
+    with qtbot.waitSignal(window.rmf_import.runner.done, timeout=60_000):
+        pick.click()
+    assert len(offered) == 4 and all("DASD I/O per second" in o for o in offered)
+    chosen = window.editor.scenario.imported["interval"]
+    assert chosen["number"] == 1 != busiest["number"]
 
 
 def test_the_refine_option_fits_on_the_models_own_runs_and_the_panel_says_so(window, qtbot):
