@@ -84,7 +84,9 @@ class ExportActions:
         win = shell
         self.deck_runner = TaskRunner("deck", win, expected=(export.ExportError,))
         self.deck_runner.progressed.connect(win.task_progressed)
-        self.deck_runner.succeeded.connect(lambda path: win.say(f"Saved slides {path}"))
+        self.deck_note = ""          # what the deck leaves out, said with "Saved slides"
+        self.deck_runner.succeeded.connect(
+            lambda path: win.say(f"Saved slides {path}{self.deck_note}"))
         self.deck_runner.failed.connect(lambda text: win.alert("Slides not saved", text))
         self.deck_runner.cancelled.connect(lambda: win.say("Slides cancelled: nothing written."))
         self.deck_runner.done.connect(win.end_task)
@@ -360,6 +362,12 @@ class ExportActions:
         # (edited since) lends it no charts.
         if result is not None and result.experiment == exp_name and not self.document.run_is_stale():
             charts = self._chart_slides()
+            self.deck_note = ""
+        elif result is None or result.experiment != exp_name:
+            self.deck_note = " — no chart slides: there is no run of this drawing (Run, F5)"
+        else:
+            self.deck_note = (" — no chart slides: the last run is of the drawing before your "
+                              "last edit (Run, F5, then save the slides again)")
         title = self.document.scenario.title or exp.title
         subtitle = (f"{exp.title} — zPerfLab, {time.strftime('%Y-%m-%d')}, "
                     f"seed {experiments.DEFAULT_SEED}")

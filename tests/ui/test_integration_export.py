@@ -141,6 +141,20 @@ def test_slides_build_on_a_worker_with_every_part(ran, save_to, alerts, tmp_path
     assert len(table.rows) == n + 1
 
 
+def test_slides_after_an_edit_say_they_have_no_charts(ran, save_to, alerts, tmp_path, qtbot):
+    from pptx import Presentation
+    chp = ran.editor.scenario.of_category("channel")[0]
+    ran.editor.delete([chp.id])                         # the run is now of another drawing
+    save_to.append(tmp_path / "stale.pptx")
+    with qtbot.waitSignal(ran.exports.deck_runner.done, timeout=60_000):
+        ran.exports.a.slides.trigger()
+    titles = [s.shapes.title.text for s in Presentation(str(tmp_path / "stale.pptx")).slides]
+    assert titles[1] == "The scenario" and titles[2].startswith("Published vs model")
+    said = ran.status.text()
+    assert said.startswith("Saved slides") and "no chart slides" in said \
+        and "before your last edit" in said
+
+
 def test_published_table_fills_on_a_worker_without_blocking(ran, qtbot):
     dialog = ran.study.published
     got = []
