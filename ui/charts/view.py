@@ -62,6 +62,11 @@ class ChartWidget(pg.PlotWidget):
         item = self.getPlotItem()
         item.setClipToView(True)
         item.setDownsampling(auto=True, mode="peak")
+        # A line chart's value range keeps room for the legend at any size
+        # (a slide lays the chart out again), until the user zooms or pans.
+        self._y_span: tuple[float, float] | None = None
+        item.vb.sigResized.connect(self._on_view_resized)
+        item.vb.sigRangeChangedManually.connect(self._on_range_changed_manually)
 
     def show_data(self, data: ChartData) -> None:
         """Draw ``data``, replacing whatever the chart showed."""
@@ -88,6 +93,9 @@ class ChartWidget(pg.PlotWidget):
             self._draw_lines(item, data)
         if len(data.series) < 2 and "span" not in kinds:
             item.legend.hide()
+        elif len(data.series) > LEGEND_ROWS:       # two columns: half as tall over the lines
+            item.legend.setColumnCount(2)
+        self._y_span = None
         if not kinds & {"bar", "stack", "span"}:
             self._y_from_zero(item, data)
         # Bars and spans keep the ranges they set: room above for the value labels.
@@ -103,8 +111,7 @@ class ChartWidget(pg.PlotWidget):
         self._curves = []
         self._buffers = []
 
-    @staticmethod
-    def _y_from_zero(item: pg.PlotItem, data: ChartData) -> None:
+    def _y_from_zero(self, item: pg.PlotItem, data: ChartData) -> None:
         """A line chart's value axis from zero (or the lowest value, if below),
         with headroom above the highest line for the legend."""
         ys = [np.asarray(s.y, dtype=float) for s in data.series if len(s.y)]
@@ -117,7 +124,31 @@ class ChartWidget(pg.PlotWidget):
         hi = max(float(y.max()) for y in ys)
         if hi <= lo:
             hi = lo + 1.0
-        item.setYRange(lo, hi + HEADROOM * (hi - lo), padding=0)
+        self._y_span = (lo, hi)
+        self._apply_headroom()
+
+    def _apply_headroom(self) -> None:
+        """Set the value range so the highest line stays under the legend: at
+        least ``HEADROOM`` of the range above it, more when the legend is
+        taller than that share of the plot (eight volumes' queue lengths)."""
+        if self._y_span is None:
+            return
+        lo, hi = self._y_span
+        item = self.getPlotItem()
+        share = HEADROOM
+        legend = item.legend
+        view_h = item.vb.height()
+        if legend is not None and legend.isVisible() and view_h > 50:
+            # The legend's share of the plot's height, with its offset and a gap.
+            f = min(0.6, (legend.boundingRect().height() + 16) / view_h)
+            share = max(share, f / (1.0 - f))
+        item.setYRange(lo, hi + share * (hi - lo), padding=0)
+
+    def _on_view_resized(self) -> None:
+        self._apply_headroom()
+
+    def _on_range_changed_manually(self, *_mask) -> None:
+        self._y_span = None            # the user's own range: keep it
 
     def restyle(self) -> None:
         """Draw the data again at the current style scale (presentation mode on or off)."""
@@ -271,8 +302,11 @@ def _experiment_title(name: str) -> str:
         return "an unknown experiment"
 
 
-#: Room above a line chart's highest value, as a share of its range (the legend sits there).
+#: Room above a line chart's highest value, as a share of its range (the legend
+#: sits there): at least this, more when the legend is taller.
 HEADROOM = 0.25
+#: Legend entries in one column; more go in two (half as tall over the lines).
+LEGEND_ROWS = 5
 
 
 def _short(v: float) -> str:
