@@ -236,10 +236,16 @@ class StudyActions:
     def sync_view(self, name: str) -> None:
         """Load the canvas scenario into the Sweep or Compare tab when it is
         brought forward by its tab (not only by its menu item), keeping the
-        user's set-up when the scenario has not changed."""
+        user's set-up when the scenario has not changed.
+
+        Two drawings on Compare (a what-if study, two stored runs) are not the
+        canvas's: bringing the tab forward keeps them (:meth:`open_whatif` puts
+        them in, then brings it forward). Run ▸ Compare… goes back to variants
+        of the canvas.
+        """
         view, busy = ((self.sweep_view, self.sweep_view.running) if name == "sweep"
                       else (self.compare_view, self.compare_runner.running))
-        if busy:
+        if busy or (view is self.compare_view and self.compare_view.drawings is not None):
             return
         try:
             experiment, overrides = self.document.scenario.run_request()
