@@ -187,7 +187,14 @@ class StudyActions:
         the case as opened, and what B's drawing changed from A's."""
         from ui.history_panel import changes_text
 
+        if self.compare_runner.running:
+            self.win.say("A comparison is running: wait for it or cancel it first.")
+            return
         view = self.compare_view
+        # Out of a study's drawings, and forward before the runs go in: bringing
+        # the tab forward loads the canvas's parameter bar (sync_view).
+        view.clear()
+        self.win.show_view("compare")
         self._compare_ran_from = None      # stored runs: not the canvas's
         view.set_results(a.as_result(), b.as_result(), f"Run #{a.id}: {changes_text(a)}",
                          f"Run #{b.id}: {changes_text(b)}")
@@ -201,7 +208,6 @@ class StudyActions:
         view.about.setVisible(bool(between))
         view.status.setText(f"Runs #{a.id} and #{b.id} from the history "
                             "(stored metrics: no traces).")
-        self.win.show_view("compare")
         self._offer_measured_rerun(a, b, view.about.text())
 
     def _offer_measured_rerun(self, a: RunRecord, b: RunRecord, about: str) -> None:

@@ -191,9 +191,7 @@ class CompareView(QWidget):
         self.label_a.setText("A")
         self.label_b.setText("B")
         self.about.setText("")
-        self.about.setVisible(False)
-        self.drawings = None
-        self.key_metric = None
+        self._set_mode(None)
         self.status.setText("Pick a parameter and its two values, then Run A and B.")
 
     def set_scenario(self, experiment: str | None, overrides: dict,

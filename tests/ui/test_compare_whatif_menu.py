@@ -117,3 +117,31 @@ def test_a_what_if_study_is_not_made_stale_by_an_edit_of_the_canvas(window, qtbo
     assert not cv.banner.isHidden()
     assert win.open_case_or_file("natural_ziip") is None
     assert cv.banner.isHidden() and cv.table.rowCount() == 0
+
+
+def test_two_stored_runs_compared_from_the_history_tab_after_a_study(window, qtbot):
+    """The History tab's Compare shows the two stored runs with what B changed
+    from A, whichever comparison the Compare tab held before (a study's
+    drawings are not these runs' and are not run again)."""
+    win = window
+    assert win.open_case_or_file("db2_io") is None
+    with qtbot.waitSignal(win.study.compare_runner.done, timeout=120_000):
+        assert win.study.open_whatif("hdd_to_ssd")
+    history = win.study.history
+    assert history.flush(10)
+    after, before = history.runs()[:2]
+    win.show_view("history")
+    win.study.compare_records(before, after)
+    cv = win.study.compare_view
+    assert win.tab_name() == "compare"
+    assert cv.label_a.text().startswith(f"Run #{before.id}")
+    assert cv.about.isVisibleTo(cv) and f"against run #{before.id}" in cv.about.text()
+    assert f"Runs #{before.id} and #{after.id} from the history" in cv.status.text()
+    assert cv.drawings is None and cv.run_button.text() == "Run A and B"
+    assert cv.param.isVisibleTo(cv)
+    # While a comparison runs, its view is not swapped for stored runs.
+    with qtbot.waitSignal(win.study.compare_runner.done, timeout=120_000):
+        assert win.study.open_whatif("hdd_to_ssd")
+        win.study.compare_records(before, after)
+        assert cv.drawings is not None and "running" in win.status.text()
+    assert cv.label_a.text().startswith("Before")
