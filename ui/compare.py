@@ -36,6 +36,11 @@ UTILISATION_METRICS = ("channel_util_pct", "gcp_busy_pct", "ziip_busy_pct", "vol
                        "rank_busy_pct")
 #: Least size of each half's charts (two and the margins fit well inside 1024 px).
 HALF_CHART_MINIMUM = (360, 280)
+#: The Run button's tooltip: variants of the canvas (False) or two drawings (True).
+RUN_TIPS = {False: "Run the scenario twice, once with A's value and once with B's, in the "
+                   "background: the one difference is the parameter you picked",
+            True: "Run the two drawings again, before and after, in the background: "
+                  "what differs between them is what the paragraph above describes"}
 #: Parameter kinds a user can type an A and a B value for.
 COMPARABLE_KINDS = ("int", "float", "bool", "choice")
 
@@ -160,15 +165,19 @@ class CompareView(QWidget):
             box.setObjectName(f"compareChoice{which}")
             box.setToolTip(f"Value of the parameter in run {which}")
         self.run_button = QPushButton("Run A and B")
-        self.run_button.setToolTip("Run both variants of the current scenario on a worker")
+        self.run_button.setToolTip(RUN_TIPS[False])
         self.run_button.clicked.connect(self._on_run_button_clicked)
         self.cancel_button = QPushButton("Cancel")
+        self.cancel_button.setToolTip("Stop the two runs: neither is kept or recorded, and "
+                                      "the charts keep what they showed")
         self.cancel_button.setEnabled(False)
         self.cancel_button.clicked.connect(self.cancel_requested)
         self.progress = QProgressBar()
         self.progress.setRange(0, 1000)
         self.progress.setMaximumWidth(120)
         self.progress.setVisible(False)         # shown while A and B run
+        self.progress.setToolTip("How far the two runs have got: A fills the first half, "
+                                 "B the second")
         self.status = QLabel("Open a case study, then pick a parameter to compare.")
         self.status.setWordWrap(True)
         bar = QHBoxLayout()
@@ -280,6 +289,7 @@ class CompareView(QWidget):
         self._show_value_fields()
         self.about.setVisible(drawings is not None)
         self.run_button.setText("Run A and B" if drawings is None else "Run before and after")
+        self.run_button.setToolTip(RUN_TIPS[drawings is not None])
 
     def _on_run_button_clicked(self) -> None:
         if self.drawings is not None:

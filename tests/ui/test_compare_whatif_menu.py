@@ -145,3 +145,13 @@ def test_two_stored_runs_compared_from_the_history_tab_after_a_study(window, qtb
         win.study.compare_records(before, after)
         assert cv.drawings is not None and "running" in win.status.text()
     assert cv.label_a.text().startswith("Before")
+
+
+def test_the_compare_controls_teach_what_they_do(window):
+    cv = window.study.compare_view
+    assert "neither is kept" in cv.cancel_button.toolTip()
+    assert cv.progress.toolTip()
+    assert "A's value" in cv.run_button.toolTip()
+    st = whatif.study("hdd_to_ssd")
+    cv.set_drawings("custom", *st.documents(), st.title, st.about, st.metric)
+    assert "two drawings" in cv.run_button.toolTip()
