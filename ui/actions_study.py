@@ -18,6 +18,7 @@ from types import SimpleNamespace
 from PySide6.QtGui import QAction
 
 from app import drawing_diff, scenario_io
+from app.document import run_shape
 from app.history import History, HistoryError, RunRecord
 from app.names import words
 from app.worker import TaskRunner
@@ -25,7 +26,7 @@ from models import experiments
 from models.drawing import documents
 from models.studies import whatif
 from models.core.params import ParamError
-from models.drawing.scenario import ScenarioError
+from models.drawing.scenario import Scenario, ScenarioError
 from ui.actions import shortcut_action, whatif_menu
 from ui.charts.published import PublishedDialog
 from ui.compare import CompareView
@@ -67,6 +68,11 @@ class StudyActions:
         #: Labels of two stored runs whose drawings run again (else the titles').
         self._drawing_labels: tuple[str, str] | None = None
         self._compare_documents: tuple = (None, None)
+        #: The canvas drawing the running A and B ran from (None: two drawings).
+        self._compare_drawing: dict | None = None
+        #: (what a run depends on, title) of the canvas drawing the A and B on
+        #: show ran from; None: none on show, or a what-if study's or stored runs.
+        self._compare_ran_from: tuple[tuple, str] | None = None
         self._reopening = False
         for name, widget in (("history", self.history_panel), ("sweep", self.sweep_view),
                              ("compare", self.compare_view)):
@@ -120,6 +126,9 @@ class StudyActions:
             # Another case or file: the comparison on the tab was the old one's.
             self.compare_runner.cancel()
             self.compare_view.clear()
+            self._compare_ran_from = None
+        if not getattr(change, "moved_only", False):
+            self.compare_view.show_stale(self._compare_stale_message())
         result = self.document.result
         if change.run and result is not None and not hasattr(result, "seeds") \
                 and not self._reopening:
@@ -178,7 +187,15 @@ class StudyActions:
         the case as opened, and what B's drawing changed from A's."""
         from ui.history_panel import changes_text
 
+        if self.compare_runner.running:
+            self.win.say("A comparison is running: wait for it or cancel it first.")
+            return
         view = self.compare_view
+        # Out of a study's drawings, and forward before the runs go in: bringing
+        # the tab forward loads the canvas's parameter bar (sync_view).
+        view.clear()
+        self.win.show_view("compare")
+        self._compare_ran_from = None      # stored runs: not the canvas's
         view.set_results(a.as_result(), b.as_result(), f"Run #{a.id}: {changes_text(a)}",
                          f"Run #{b.id}: {changes_text(b)}")
         between = ""
@@ -191,7 +208,6 @@ class StudyActions:
         view.about.setVisible(bool(between))
         view.status.setText(f"Runs #{a.id} and #{b.id} from the history "
                             "(stored metrics: no traces).")
-        self.win.show_view("compare")
         self._offer_measured_rerun(a, b, view.about.text())
 
     def _offer_measured_rerun(self, a: RunRecord, b: RunRecord, about: str) -> None:
@@ -236,10 +252,16 @@ class StudyActions:
     def sync_view(self, name: str) -> None:
         """Load the canvas scenario into the Sweep or Compare tab when it is
         brought forward by its tab (not only by its menu item), keeping the
-        user's set-up when the scenario has not changed."""
+        user's set-up when the scenario has not changed.
+
+        Two drawings on Compare (a what-if study, two stored runs) are not the
+        canvas's: bringing the tab forward keeps them (:meth:`open_whatif` puts
+        them in, then brings it forward). Run ▸ Compare… goes back to variants
+        of the canvas.
+        """
         view, busy = ((self.sweep_view, self.sweep_view.running) if name == "sweep"
                       else (self.compare_view, self.compare_runner.running))
-        if busy:
+        if busy or (view is self.compare_view and self.compare_view.drawings is not None):
             return
         try:
             experiment, overrides = self.document.scenario.run_request()
@@ -270,7 +292,7 @@ class StudyActions:
         here = self.document.snapshot()
         self._compare_documents = (here, here)
 
-        drawing = cv.scenario
+        drawing = self._compare_drawing = cv.scenario
 
         def job(progress, cancel):
             a = experiments.run_experiment(exp.name, over_a, trace=True, cancel=cancel,
@@ -314,6 +336,7 @@ class StudyActions:
         self._compare_documents = tuple({"format": documents.FORMAT,
                                          "version": documents.VERSION, **d}
                                         for d in (before, after))
+        self._compare_drawing = None
 
         def job(progress, cancel):
             a = experiments.run_experiment(name, {}, trace=True, cancel=cancel,
@@ -330,11 +353,35 @@ class StudyActions:
         la, lb = self._compare_labels
         self.compare_view.set_results(a, b, la, lb)
         self.compare_view.set_running(False, "Done: both runs are in the history.")
+        self._compare_ran_from = self._ran_from(self._compare_drawing)
+        # The canvas may have been edited while A and B ran.
+        self.compare_view.show_stale(self._compare_stale_message())
         da, db = self._compare_documents
         # Two drawings (a what-if study): B's changes are counted from A's.
         base = da if self.compare_view.drawings is not None else None
         self.record(a, f"compare: {la}", da, base)
         self.record(b, f"compare: {lb}", db, base)
+
+    @staticmethod
+    def _ran_from(drawing: dict | None) -> tuple[tuple, str] | None:
+        """(what a run depends on, title) of the canvas ``drawing`` A and B ran from."""
+        if drawing is None:
+            return None
+        name = drawing.get("experiment")
+        title = drawing.get("title") or (experiments.get(name).title
+                                         if name in experiments.registry() else "")
+        # The drawing came from Scenario.to_dict, so it reads back.
+        return run_shape(Scenario.from_dict(drawing)), title
+
+    def _compare_stale_message(self) -> str:
+        """One line saying the A and B on show ran from the canvas as it was
+        before the last edit ("" if they are of the drawing, or not the canvas's);
+        worded as :meth:`app.document.Document.stale_message`."""
+        ran = self._compare_ran_from
+        if ran is None or ran[0] == run_shape(self.document.scenario):
+            return ""
+        return (f"These runs are of “{ran[1]}” as it was before your last edit: "
+                "press Run A and B to see the scenario as drawn.")
 
     # ---- published vs model ------------------------------------------------
     def show_published(self) -> None:

@@ -9,7 +9,9 @@ drawings** (a what-if study's before and after, :meth:`set_drawings`): the
 parameter bar is then hidden, the study's paragraph is shown, and Run asks
 for both drawings again (:attr:`drawings_run_requested`). Two runs picked in
 the History tab are shown the same way. The view computes nothing but the
-B/A ratios of the figures it is given.
+B/A ratios of the figures it is given. When the canvas is edited after A and B
+ran from it, the window says so in the same banner as the other views
+(:meth:`CompareView.show_stale`).
 """
 from __future__ import annotations
 
@@ -23,6 +25,7 @@ from models import experiments
 from models.core.params import key_words
 from models.rmf import measured
 from ui.charts import ChartsView
+from ui.views import STALE_STYLE
 
 #: Metrics whose B/A ratio the case-study papers name, and the name they use.
 RATIO_NAMES = {"elapsed_s": "elapsed time ratio", "throughput_mb_s": "rate ratio",
@@ -33,6 +36,11 @@ UTILISATION_METRICS = ("channel_util_pct", "gcp_busy_pct", "ziip_busy_pct", "vol
                        "rank_busy_pct")
 #: Least size of each half's charts (two and the margins fit well inside 1024 px).
 HALF_CHART_MINIMUM = (360, 280)
+#: The Run button's tooltip: variants of the canvas (False) or two drawings (True).
+RUN_TIPS = {False: "Run the scenario twice, once with A's value and once with B's, in the "
+                   "background: the one difference is the parameter you picked",
+            True: "Run the two drawings again, before and after, in the background: "
+                  "what differs between them is what the paragraph above describes"}
 #: Parameter kinds a user can type an A and a B value for.
 COMPARABLE_KINDS = ("int", "float", "bool", "choice")
 
@@ -80,6 +88,12 @@ class CompareView(QWidget):
         self.drawings: tuple[dict, dict] | None = None
         #: The figure a what-if study is about (highlighted in the table).
         self.key_metric: str | None = None
+        # As over the Charts and Animation tabs: runs of a drawing edited since.
+        self.banner = QLabel("")
+        self.banner.setObjectName("staleBanner")
+        self.banner.setWordWrap(True)
+        self.banner.setStyleSheet(STALE_STYLE)
+        self.banner.setVisible(False)
         self.about = QLabel("")
         self.about.setObjectName("compareAbout")
         self.about.setWordWrap(True)
@@ -104,6 +118,7 @@ class CompareView(QWidget):
         for w in (self.measured_about, self.measured_table):
             w.setVisible(False)
         layout = QVBoxLayout(self)
+        layout.addWidget(self.banner)
         layout.addLayout(self._build_bar())
         layout.addWidget(self.about)
         heads = QHBoxLayout()
@@ -150,15 +165,19 @@ class CompareView(QWidget):
             box.setObjectName(f"compareChoice{which}")
             box.setToolTip(f"Value of the parameter in run {which}")
         self.run_button = QPushButton("Run A and B")
-        self.run_button.setToolTip("Run both variants of the current scenario on a worker")
+        self.run_button.setToolTip(RUN_TIPS[False])
         self.run_button.clicked.connect(self._on_run_button_clicked)
         self.cancel_button = QPushButton("Cancel")
+        self.cancel_button.setToolTip("Stop the two runs: neither is kept or recorded, and "
+                                      "the charts keep what they showed")
         self.cancel_button.setEnabled(False)
         self.cancel_button.clicked.connect(self.cancel_requested)
         self.progress = QProgressBar()
         self.progress.setRange(0, 1000)
         self.progress.setMaximumWidth(120)
         self.progress.setVisible(False)         # shown while A and B run
+        self.progress.setToolTip("How far the two runs have got: A fills the first half, "
+                                 "B the second")
         self.status = QLabel("Open a case study, then pick a parameter to compare.")
         self.status.setWordWrap(True)
         bar = QHBoxLayout()
@@ -175,19 +194,25 @@ class CompareView(QWidget):
         not this drawing's)."""
         self.left.set_result(None)
         self.right.set_result(None)
+        self.show_stale("")
         self.table.setRowCount(0)
         self._show_measured([], "A", "B", None)
         self.label_a.setText("A")
         self.label_b.setText("B")
         self.about.setText("")
-        self.about.setVisible(False)
-        self.drawings = None
-        self.key_metric = None
+        self._set_mode(None)
         self.status.setText("Pick a parameter and its two values, then Run A and B.")
 
     def set_scenario(self, experiment: str | None, overrides: dict,
                      scenario: dict | None = None) -> None:
-        """Offer the parameters of ``experiment``, A preset to the scenario's values."""
+        """Offer the parameters of ``experiment``, A preset to the scenario's values.
+
+        Another drawing of the same experiment (the canvas was edited) keeps the
+        parameter the user picked and their B, so Run A and B repeats their
+        comparison on the drawing as it is now.
+        """
+        kept = (self.param.currentData(), self._value_b()) \
+            if experiment == self.experiment and self.drawings is None else (None, None)
         self._set_mode(None)
         self.experiment, self.base = experiment, dict(overrides)
         #: The drawing every run starts from (a scenario dict; None: the case study).
@@ -199,12 +224,18 @@ class CompareView(QWidget):
                 if p.kind in COMPARABLE_KINDS:
                     self.param.addItem(p.title, p.name)
                     self.param.setItemData(self.param.count() - 1, p.help, Qt.ItemDataRole.ToolTipRole)
+        self.param.setCurrentIndex(max(0, self.param.findData(kept[0])))
         self.param.blockSignals(False)
         self.run_button.setEnabled(self.param.count() > 0)
         self.status.setText("Pick a parameter and its two values, then Run A and B."
                             if self.param.count() else
                             "Open a case study, then pick a parameter to compare.")
         self._on_param_current_index_changed(self.param.currentIndex())
+        if kept[0] is not None and kept[0] == self.param.currentData():
+            if self._is_choice():
+                self.choice_b.setCurrentIndex(max(0, self.choice_b.findData(kept[1])))
+            else:
+                self.value_b.setText(str(kept[1]))
 
     def _on_param_current_index_changed(self, _index: int) -> None:
         name = self.param.currentData()
@@ -221,6 +252,10 @@ class CompareView(QWidget):
                 box.addItem(str(words(c)), c)
             box.setCurrentIndex(max(0, box.findData(value)))
         self._show_value_fields()
+
+    def _value_b(self):
+        """B as the user set it: the choice picked, or the text typed."""
+        return self.choice_b.currentData() if self._is_choice() else self.value_b.text()
 
     def _is_choice(self) -> bool:
         return self.choice_a.count() > 0
@@ -254,6 +289,7 @@ class CompareView(QWidget):
         self._show_value_fields()
         self.about.setVisible(drawings is not None)
         self.run_button.setText("Run A and B" if drawings is None else "Run before and after")
+        self.run_button.setToolTip(RUN_TIPS[drawings is not None])
 
     def _on_run_button_clicked(self) -> None:
         if self.drawings is not None:
@@ -297,7 +333,8 @@ class CompareView(QWidget):
                 item.setYRange(lo, hi, padding=0)
 
     def set_results(self, a, b, label_a: str = "A", label_b: str = "B") -> None:
-        """Show runs ``a`` and ``b``."""
+        """Show runs ``a`` and ``b`` (new runs: no banner until the window says so)."""
+        self.show_stale("")
         self.left.set_result(a)
         self.right.set_result(b)
         self._share_scales()
@@ -348,6 +385,12 @@ class CompareView(QWidget):
         for c in (1, 2, 3):
             self.table.resizeColumnToContents(c)
         self._show_measured(measured.beside(a, b), ha, hb, a.measured.get("interval"))
+
+    def show_stale(self, text: str) -> None:
+        """Say over the runs that they are not of the drawing as it is now
+        (``text``, as :meth:`app.document.Document.stale_message`); "" hides it."""
+        self.banner.setText(text)
+        self.banner.setVisible(bool(text))
 
     def _show_measured(self, rows: list, ha: str, hb: str, interval: dict | None) -> None:
         """RMF's figures beside A's and B's, one row per figure RMF gave
