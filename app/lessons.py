@@ -283,10 +283,13 @@ def from_document(doc: Any, where: str = "lesson") -> Lesson:
     lesson = Lesson(doc["name"], doc["title"], doc["teaches"], doc["case"], steps,
                     order=doc.get("order", 100), path=where)
     lesson._opened = sc.to_dict()
+    named = named_drawings(doc["case"])
     for i, step in enumerate(steps):
         apply_changes(sc, step, where, i)
         _check_names(lesson, sc, step, where, i)
-        lesson._states.append(sc.to_dict())
+        state = sc.to_dict()
+        state["title"] = _title_of(state, named, lesson._opened["title"])
+        lesson._states.append(state)
     for i, step in enumerate(steps):
         _bind_figures(lesson, step, where, i)
     return lesson
@@ -340,6 +343,46 @@ def open_case(case: str, where: str = "lesson") -> Scenario:
                           f"{', '.join(scenario_io.case_names())}; examples: "
                           f"{', '.join(scenario_io.example_names())}; or whatif:NAME")
     return scenario_io.load_case(case)
+
+
+def named_drawings(case: str) -> tuple[list[tuple[tuple, str]], str]:
+    """The drawings of ``case`` that have a title of their own, as
+    ``(run_shape, title)``, and the title of a drawing that is none of them.
+
+    A what-if study's before and after drawings, and the study's title for a
+    drawing between them; a case study or an example has none (its title
+    names the case, not one configuration of it: ``([], "")``).
+    """
+    from models.studies import whatif
+
+    if not case.startswith("whatif:"):
+        return [], ""
+    st = whatif.study(case.removeprefix("whatif:"))
+    before, after = st.documents()
+    return [(run_shape(before), before["title"]), (run_shape(after), after["title"])], st.title
+
+
+def run_shape(doc: dict) -> tuple:
+    """What a drawing runs: experiment, components and links by label (not
+    ids, positions or title)."""
+    names = {n["id"]: n["label"] for n in doc["nodes"]}
+    return (doc["experiment"],
+            tuple(sorted((n["kind"], n["label"], tuple(sorted(n["properties"].items())))
+                         for n in doc["nodes"])),
+            tuple(sorted(tuple(sorted((names[ln["source"]], names[ln["target"]])))
+                         for ln in doc["links"])))
+
+
+def _title_of(state: dict, named: tuple[list[tuple[tuple, str]], str], opened: str) -> str:
+    """A step's drawing's title: the title of the study's drawing it is (the
+    after drawing once the steps have made it, so the results headline, the
+    history and exports name what ran, not the drawing the lesson opened);
+    the study's own title for a drawing that is neither; else as opened."""
+    known, between = named
+    if not known:
+        return opened
+    shape = run_shape(state)
+    return next((title for drawn, title in known if drawn == shape), between)
 
 
 def _check_names(lesson: Lesson, sc: Scenario, step: Step, where: str, i: int) -> None:
@@ -562,6 +605,62 @@ def check_runs(lesson: Lesson, seed: int = experiments.DEFAULT_SEED,
                     fig.value(results)
                 except lesson_figures.FigureError as exc:
                     problems.append(f"{lesson.name}: step {i + 1}: {{{fig.text}}}: {exc}")
+    problems += _hit_ratio_problems(lesson, results)
     for i in lesson_figures.unclaimed(lesson):
         problems.append(f"{lesson.name}: step {i + 1}: runs but states no claim about its run")
+    return problems
+
+
+# ---- what the replay shows at a moment -----------------------------------
+#: Replay views that show the hit ratio so far (hits and misses up to the
+#: replay time), and the metrics that are a run's hit ratio.
+HIT_RATIO_PARTS = ("Cache staging", "Activity")
+HIT_RATIO_METRICS = ("cache_hit_ratio", "read_hit_ratio")
+#: How far the hit ratio so far may be from the run's when a caption states
+#: the run's beside it: the views write it with two decimals.
+HIT_RATIO_SLACK = 0.01
+
+
+def shown_hit_ratio(trace, t: float) -> float | None:
+    """The hit ratio the Cache staging and Activity views show at replay time
+    ``t``: the control unit's hits (``cache_hit`` + ``cache_wait``) over hits
+    and misses up to ``t``, counted as the run's statistics count
+    (docs/trace.md); ``None`` before the first."""
+    from app.replay.data import ReplayData
+
+    data = ReplayData(trace)
+    cu = data.first_of_role("CU", "CU")
+    hits = data.count_of(cu, V.CACHE_HIT, t) + data.count_of(cu, V.CACHE_WAIT, t)
+    misses = data.count_of(cu, V.CACHE_MISS, t)
+    return hits / (hits + misses) if hits + misses else None
+
+
+def _is_hit_ratio(ref) -> bool:
+    if ref.report is not None:
+        return any("hit ratio" in cell.lower() for cell in ref.report)
+    return ref.metric in HIT_RATIO_METRICS
+
+
+def _hit_ratio_problems(lesson: Lesson, results: dict) -> list[str]:
+    """One line per step whose caption states its run's hit ratio while the
+    view in front shows the hit ratio so far at a moment that differs from it
+    (one truth on screen: the class reads both)."""
+    problems = []
+    for i in range(len(lesson.steps)):
+        run, moment = lesson.run_needed(i), lesson.moment_at(i)
+        if (run not in results or moment is None or lesson.view_at(i) != "animation"
+                or lesson.part_at(i) not in HIT_RATIO_PARTS):
+            continue
+        stated = [f for f in lesson.figures[i].values() if f.right is None
+                  and f.left.step == run and _is_hit_ratio(f.left)]
+        t = find_moment(results[run].trace, moment) if stated else None
+        for fig in stated if t is not None else ():
+            shown, run_value = shown_hit_ratio(results[run].trace, t), fig.value(results)
+            if shown is None or abs(shown - run_value) > HIT_RATIO_SLACK:
+                so_far = "no reads yet" if shown is None else f"{shown:.2f}"
+                problems.append(
+                    f"{lesson.name}: step {i + 1}: the caption states the run's hit ratio "
+                    f"{{{fig.text}}} = {run_value:.4f}, but the {lesson.part_at(i)} view "
+                    f"shows {so_far} so far at the {describe_moment(moment)}: choose a "
+                    "later moment or attribute the figure to the run")
     return problems

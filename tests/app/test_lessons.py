@@ -115,3 +115,58 @@ def test_library_and_rls_charts():
     assert chart.categories == ("LSR", "RLS")
     total = sum(s.y for s in chart.series)
     assert total[1] > total[0]
+
+
+def test_a_what_if_lessons_steps_are_named_by_the_drawing_they_are():
+    """Once a what-if lesson's steps have made the study's after drawing, the
+    drawing is titled as the after drawing (the results headline, the history
+    and exports name it), not as the before drawing the lesson opened."""
+    from models.studies import whatif
+
+    for lesson in (x for x in lessons.load_all() if x.case.startswith("whatif:")):
+        before, after = whatif.study(lesson.case.removeprefix("whatif:")).documents()
+        shapes = {lessons.run_shape(before): before["title"],
+                  lessons.run_shape(after): after["title"]}
+        titles = [lesson.scenario_at(i).title for i in range(len(lesson.steps))]
+        assert titles == [shapes[lessons.run_shape(lesson.document_at(i))]
+                          for i in range(len(lesson.steps))], lesson.name
+        assert titles[-1] == after["title"] != before["title"] == titles[0], lesson.name
+
+
+def test_a_caption_states_no_hit_ratio_the_replay_contradicts():
+    """A caption that states the run's hit ratio while the Cache staging view
+    shows the hit ratio so far: the moment is late enough that the two agree
+    (the view writes two decimals); at the twelfth staging the view still
+    shows 0.00, and the check says so."""
+    lesson = lessons.get("db2_skip_sequential")
+    results, problems = lessons.run_all(lesson)
+    assert problems == [] and lessons.check_runs(lesson, results=results) == []
+    lpo = results[2]
+    t = lessons.find_moment(lpo.trace, lesson.moment_at(2))
+    assert lessons.shown_hit_ratio(lpo.trace, t) == pytest.approx(
+        lpo.metrics["cache_hit_ratio"], abs=lessons.HIT_RATIO_SLACK)
+    doc = json.loads(open(lesson.path, encoding="utf-8").read())
+    doc["steps"][2]["moment"]["nth"] = 12
+    early = lessons.from_document(doc, "db2_skip_sequential.json")
+    found = lessons.check_runs(early, results=results)
+    assert any("step 3" in p and "shows 0.00 so far" in p for p in found), found
+
+
+def test_a_what_if_studys_text_types_in_no_run_time():
+    """A what-if lesson opens a study whose text the Compare view shows beside
+    the runs: it states no time in ms (DISC, a miss's wait: the model's
+    figures, which vary with the seek distance and the queue) and no "~N"
+    figure. The µs per I/O of a channel are IBM's published rates and the
+    rotation of a 15K disk a fixed fact; those may stay."""
+    import re
+
+    from models.studies import whatif
+
+    found = {}
+    for st in whatif.studies():
+        # Half a turn at R RPM is 30,000 / R ms: a fact of the disk, stated as such.
+        for ms, rpm in re.findall(r"(\d+) ms at ([\d,]+) RPM", st.about):
+            assert int(ms) == 30_000 / int(rpm.replace(",", "")), st.name
+        text = re.sub(r"\d+ ms at [\d,]+ RPM", "", st.about)
+        found[st.name] = re.findall(r"~\s*\d[\d,.]*\s*\S*|\d[\d,.]*\s*ms\b", text)
+    assert {k: v for k, v in found.items() if v} == {}
