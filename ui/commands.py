@@ -163,6 +163,22 @@ class RenameCommand(QUndoCommand):
         self.scenario.set_label(self.node_id, self.old)
 
 
+class SetTitleCommand(QUndoCommand):
+    """Change the scenario's title (a what-if lesson's step from the study's
+    before drawing to its after drawing)."""
+
+    def __init__(self, scenario: Scenario, title: str, parent: Macro | None = None):
+        super().__init__(f"Title {title}")
+        _keep(self, parent)
+        self.scenario, self.new, self.old = scenario, title, scenario.title
+
+    def redo(self) -> None:
+        self.scenario.title = self.new
+
+    def undo(self) -> None:
+        self.scenario.title = self.old
+
+
 class SetExperimentCommand(QUndoCommand):
     """Choose the experiment the scenario runs."""
 

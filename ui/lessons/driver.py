@@ -75,12 +75,17 @@ class AppDriver:
         self.editor.undo_stack.setClean()
         return self.window.open_scenario(scenario, message, opened)
 
-    def apply(self, step, text: str = "Lesson step") -> None:
-        """A step's set/add/remove as undo commands, one Undo for the step."""
+    def apply(self, step, text: str = "Lesson step", title: str | None = None) -> None:
+        """A step's set/add/remove as undo commands, one Undo for the step;
+        ``title``: the scenario's title from this step on (a what-if lesson's
+        after drawing), in the same Undo."""
         stack = self.editor.undo_stack
         stack.beginMacro(text)
         try:
             self._apply(step)
+            if title and title != self.scenario.title:
+                from ui.commands import SetTitleCommand
+                stack.push(SetTitleCommand(self.scenario, title))
         finally:
             stack.endMacro()
         # The lesson's own edits are not the user's unsaved changes (Undo

@@ -173,7 +173,7 @@ class LessonPlayer(QObject):
             controller.pause()
         want = drawing(lesson.document_at(index))
         if forward and index > 0 and d.document() == drawing(lesson.document_at(index - 1)):
-            d.apply(step, f"Lesson step {index + 1}")
+            d.apply(step, f"Lesson step {index + 1}", lesson.document_at(index).get("title"))
         if d.document() != want:
             d.restore(lesson.scenario_at(index), f"Lesson: {lesson.title}, step {index + 1}",
                       lesson.opened_document())
