@@ -109,6 +109,9 @@ class TimelineWidget(QWidget):
         self.back = QPushButton(icon(QStyle.StandardPixmap.SP_MediaSeekBackward), "Step back")
         self.play = QPushButton(icon(QStyle.StandardPixmap.SP_MediaPlay), "Play")
         self.forward = QPushButton(icon(QStyle.StandardPixmap.SP_MediaSeekForward), "Step")
+        self.back.setToolTip("Back to the event before this moment")
+        self.play.setToolTip("Play the run's replay from this moment at the chosen speed")
+        self.forward.setToolTip("On to the next event of the run")
         self.speed = QComboBox()
         for s in SPEEDS + (READABLE,):
             self.speed.addItem(speed_label(s), s)
@@ -162,6 +165,8 @@ class TimelineWidget(QWidget):
         pixmap = QStyle.StandardPixmap.SP_MediaPause if playing else QStyle.StandardPixmap.SP_MediaPlay
         self.play.setIcon(self.style().standardIcon(pixmap))
         self.play.setText("Pause" if playing else "Play")
+        self.play.setToolTip("Stop the replay at this moment" if playing else
+                             "Play the run's replay from this moment at the chosen speed")
 
     def _on_controller_time_changed(self, t: float) -> None:
         data = self.controller.data

@@ -281,6 +281,12 @@ class LessonPanel(QWidget):
         self.jump.setSizeAdjustPolicy(QComboBox.SizeAdjustPolicy.AdjustToMinimumContentsLengthWithIcon)
         self.jump.setMinimumContentsLength(12)
         self.close_button = QPushButton("End lesson")
+        self.back_button.setToolTip("The step before, with its drawing, run and moment "
+                                    "(← or Page Up)")
+        self.next_button.setToolTip("The next step: its change to the drawing, its run and "
+                                    "what to look at (Space, → or Page Down)")
+        self.close_button.setToolTip("Leave the lesson: the drawing stays on the canvas, "
+                                     "with its runs")
         for b in (self.back_button, self.next_button, self.reset_button, self.close_button):
             b.setFocusPolicy(Qt.FocusPolicy.NoFocus)
         self.back_button.clicked.connect(lambda _=False: player.back())
