@@ -149,6 +149,26 @@ def test_published_vs_model_shows_its_key_columns_and_closes_with_escape(qtbot):
         dialog.runner.stop()
 
 
+def test_published_vs_model_with_no_figures_offers_close_not_a_dead_cancel(qtbot):
+    """A case without published figures ("Your own system"): the window said
+    so with one disabled Cancel as its only button."""
+    from ui.charts.published import PublishedDialog
+
+    dialog = PublishedDialog()
+    qtbot.addWidget(dialog)
+    try:
+        dialog.show()
+        with qtbot.waitSignal(dialog.runner.done, timeout=30_000):
+            assert dialog.compute("custom")
+        assert "no published figures" in dialog.heading.text()
+        assert not dialog.cancel_button.isVisible()
+        assert dialog.close_button.isVisible() and dialog.close_button.isEnabled()
+        dialog.close_button.click()
+        assert not dialog.isVisible()
+    finally:
+        dialog.runner.stop()
+
+
 def test_compare_writes_tiny_values_as_decimals(qtbot):
     from models.core.run import RunResult
 

@@ -196,6 +196,11 @@ class PublishedDialog(QDialog):
         self.cancel_button.setToolTip("Stop evaluating the targets")
         self.runner = TaskRunner("published", self)
         self.cancel_button.clicked.connect(self.runner.cancel)
+        # Once the table is in, the button that stopped the work closes the window.
+        self.close_button = QPushButton("Close")
+        self.close_button.setToolTip("Close this window (Esc); the table stays as computed")
+        self.close_button.clicked.connect(self.close)
+        self.close_button.setVisible(False)
         self.runner.progressed.connect(lambda f: self.progress.setValue(int(f * 1000)))
         self.runner.succeeded.connect(self._on_runner_succeeded)
         self.runner.failed.connect(lambda text: self.heading.setText(f"Failed: {text}"))
@@ -205,6 +210,7 @@ class PublishedDialog(QDialog):
         bar.addWidget(self.heading, 1)
         bar.addWidget(self.progress)
         bar.addWidget(self.cancel_button)
+        bar.addWidget(self.close_button)
         layout = QVBoxLayout(self)
         layout.addLayout(bar)
         layout.addWidget(self.table, 1)
@@ -221,6 +227,8 @@ class PublishedDialog(QDialog):
         self.progress.setValue(0)
         self.progress.setVisible(True)
         self.cancel_button.setEnabled(True)
+        self.cancel_button.setVisible(True)
+        self.close_button.setVisible(False)
         return self.runner.start(lambda progress, cancel:
                                  published_rows(experiment, None, progress, cancel))
 
@@ -236,3 +244,5 @@ class PublishedDialog(QDialog):
     def _on_runner_done(self) -> None:
         self.progress.setVisible(False)
         self.cancel_button.setEnabled(False)
+        self.cancel_button.setVisible(False)
+        self.close_button.setVisible(True)
