@@ -82,3 +82,20 @@ def test_results_scroll_vertically_only(ran):
     ran.show_view("charts")
     QApplication.processEvents()
     assert ran.results.horizontalScrollBar().maximum() == 0
+
+
+def test_a_long_cell_keeps_its_results_row_one_line_high(qtbot):
+    """The analytic table's rank rows stood 200 px tall: a long note in the
+    stretched last column wrapped out of sight; its tooltip holds it whole."""
+    from models.core.run import Table
+    from ui.docks.results import _report_table
+
+    note = "utilisation law and M/M/c queue for the rank's drives, " * 6
+    t = _report_table(Table("Analytic estimate", ("component", "kind", "rate", "note"),
+                            (("SGDB2-R01", "rank", 640, note), ("CP 0", "processor", 1693, "—"))))
+    qtbot.addWidget(t)
+    t.resize(420, 200)
+    t.show()
+    line = t.fontMetrics().height()
+    assert all(t.rowHeight(r) < 2 * line + 8 for r in range(t.rowCount()))
+    assert note.strip() in t.item(0, 3).toolTip()

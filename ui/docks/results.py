@@ -174,6 +174,10 @@ def _table(columns, rows) -> QTableWidget:
     t.horizontalHeader().setSectionResizeMode(QHeaderView.ResizeMode.ResizeToContents)
     t.horizontalHeader().setStretchLastSection(True)
     t.setVerticalScrollBarPolicy(Qt.ScrollBarPolicy.ScrollBarAlwaysOff)
+    # One line a row: a long cell in the stretched last column wrapped onto a
+    # dozen lines out of sight to the right, and its row stood 200 px tall
+    # (the analytic table's rank rows); the cell's tooltip has all of it.
+    t.setWordWrap(False)
     t.resizeRowsToContents()
     # Show every row (the dock scrolls as a whole); room for a horizontal
     # scroll bar in case a wide RMF table does not fit the dock.
