@@ -1,2 +1,73 @@
 """The I/O subsystem: 3390 geometry, disks, RAID ranks, control-unit cache,
-channels and channel programs."""
+channels and channel programs.
+
+The hot modules of an I/O (``COMPILED_MODULES``: the request's result, the
+channel paths, the volume's state and its channel program) run compiled when
+``packaging/setup.sh`` has built them (Cython in pure-Python mode, the types
+in a ``.pxd`` beside each ``.py``), as the event engine does, and interpreted
+otherwise; ``COMPILED`` says which. The ``.py`` files are the one source. The
+compiled modules are used all together or not at all: not when any of them
+is missing or older than a ``.py`` or ``.pxd`` of the set (one line on stderr
+says so; run packaging/setup.sh again), nor with ``ZPERFLAB_ENGINE=python``,
+which runs the engine and these modules interpreted.
+"""
+import os as _os
+import sys as _sys
+
+#: The modules built by packaging/build_engine.py, in import order.
+COMPILED_MODULES = ("request", "paths", "staging", "volume")
+
+
+def _built(here: str, name: str) -> list:
+    import glob
+    import importlib.machinery
+
+    return [p for suffix in importlib.machinery.EXTENSION_SUFFIXES
+            for p in glob.glob(_os.path.join(here, name + suffix))]
+
+
+def _compiled_ok(here: str) -> bool:
+    """Whether every compiled module is there and newer than its .py, its .pxd
+    and the .pxd files of the modules before it (which it may cimport)."""
+    src = [(_os.path.join(here, name + ".py"), _os.path.join(here, name + ".pxd"))
+           for name in COMPILED_MODULES]
+    if not all(_os.path.exists(py) for py, _ in src):
+        return True     # a bundle that ships the builds alone
+    if _os.environ.get("ZPERFLAB_ENGINE", "") == "python":
+        return False
+    for i, name in enumerate(COMPILED_MODULES):
+        built = _built(here, name)
+        deps = [src[i][0]] + [pxd for _, pxd in src[:i + 1] if _os.path.exists(pxd)]
+        if not built or min(map(_os.path.getmtime, built)) < max(map(_os.path.getmtime, deps)):
+            print(f"zperflab: the compiled I/O model is missing models/io/{name} or older "
+                  "than its sources; running it interpreted (bash packaging/setup.sh "
+                  "rebuilds it)", file=_sys.stderr)
+            return False
+    return True
+
+
+def _load_interpreted_if_needed() -> bool:
+    """Run the compiled modules' sources interpreted when their builds are not
+    to be used (registered in sys.modules before anything imports them).
+    Returns whether the compiled builds are in use."""
+    import importlib.util
+
+    here = _os.path.dirname(__file__)
+    if not any(_built(here, name) for name in COMPILED_MODULES):
+        return False    # nothing built: the ordinary imports run the sources
+    if _compiled_ok(here):
+        return True
+    for name in COMPILED_MODULES:
+        full = f"{__name__}.{name}"
+        if full in _sys.modules:
+            continue
+        spec = importlib.util.spec_from_file_location(full, _os.path.join(here, name + ".py"))
+        module = importlib.util.module_from_spec(spec)
+        _sys.modules[full] = module
+        spec.loader.exec_module(module)
+        globals()[name] = module
+    return False
+
+
+#: True when the modules of ``COMPILED_MODULES`` run compiled.
+COMPILED = _load_interpreted_if_needed()

@@ -21,6 +21,8 @@ order.
 """
 from __future__ import annotations
 
+from typing import TYPE_CHECKING
+
 from models.engine import Resource
 from models.io import channel as ch
 from models.io.channel import ADDRESS_S, SLOT_S, START_S, TCW_S, program_ius
@@ -29,6 +31,15 @@ from models.io.request import IOResult, pages_to_groups, range_to_groups, res_pa
 from models.io.staging import SEQ_DENSITY_TRACKS, SEQ_TRIGGER_TRACKS, Staging
 from models.io.trace_io import CONN
 from models.io.writes import write_program
+
+try:
+    import cython
+except ImportError:  # interpreted, Cython not installed: nothing is compiled
+    class cython:  # type: ignore[no-redef]
+        compiled = False
+
+if TYPE_CHECKING:
+    from models.io.paths import ChannelPath
 
 #: Sequential streams the unit follows at once per volume (enough for the
 #: interleaved prefetch I/Os of a scan and a synchronous reader).
@@ -166,7 +177,12 @@ class VolumeIO(Staging):
         """Process step shared by reads and writes: IOSQ, then the program."""
         vol = self.volume
         eng = self.engine
-        t_q = eng.now
+        t_q: float = eng.now
+        t_sync: float
+        t_end: float
+        settled: cython.bint
+        res: IOResult
+        tot: IOResult
         self.requests += 1
         rid = self.requests
         if self.tr is not None:
@@ -335,7 +351,32 @@ class VolumeIO(Staging):
         the inlined cache look-up (``CacheDirectory.valid``) and the
         counters kept in locals until the end.
         """
-        t0 = t
+        # Typed for the compiled build (volume.pxd); no effect interpreted.
+        path: ChannelPath
+        zhpf: cython.bint
+        seq: cython.bint
+        rpt: cython.long
+        hits: cython.long
+        pages: cython.long
+        n: cython.long
+        c: cython.long
+        top: cython.long
+        trigger: cython.long
+        last_bit: cython.long
+        i: cython.Py_ssize_t
+        t0: float = t
+        work: float
+        f: float
+        start: float
+        work_end: float
+        since: float
+        xfer: float
+        address_s: float
+        alpha: float
+        step: float
+        x: float
+        conn: float
+        ready: float
         zhpf, rpt = self.zhpf, self.rpt
         seq, tr = self.seq_detect, self.tr
         ius, total = program_ius(groups, zhpf, list_prefetch, rpt)
@@ -477,7 +518,7 @@ class VolumeIO(Staging):
         st.host_bytes += hits * self.record_bytes
         return t
 
-    def _start(self, t: float, res: IOResult, t_request: float | None = None) -> float:
+    def _start(self, t: float, res: IOResult, t_request=None) -> float:
         """Channel start (PEND) and the TCW decode in transport mode, on a
         path taken at ``t`` (asked for at ``t_request``); returns the time after."""
         res.ios += 1
@@ -491,8 +532,8 @@ class VolumeIO(Staging):
             res.conn += ch.TCW_S
         return t
 
-    def _await(self, t: float, track: int, n: int, need: int, res: IOResult,
-               hold: float = 0.0, restaged: int = 0, records: int = 0) -> float:
+    def _await(self, t: float, track, n, need, res: IOResult,
+               hold: float = 0.0, restaged=0, records=0) -> float:
         """The channel wants ``need`` of ``track``, not in cache: stage or wait.
 
         Returns when the records are there (the caller disconnects until
@@ -531,7 +572,7 @@ class VolumeIO(Staging):
         res.hits += n
         return ready
 
-    def _ready(self, t: float, track: int, need: int, res: IOResult) -> float:
+    def _ready(self, t: float, track, need, res: IOResult) -> float:
         """When the ``need`` records of ``track`` will be in cache (staging if needed)."""
         pmask, pready = self.cache.pending(self.kb + track)
         ready = pready if need & pmask else 0.0
@@ -548,7 +589,7 @@ class VolumeIO(Staging):
                 ready = done
         return ready
 
-    def _stage(self, t: float, track: int, mask: int, mode: int, res: IOResult) -> float:
+    def _stage(self, t: float, track, mask, mode, res: IOResult) -> float:
         """Read ``mask``'s span of ``track`` from the drives into cache."""
         first = ch.lowest(mask)
         count = mask.bit_length() - first
