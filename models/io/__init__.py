@@ -7,9 +7,9 @@ channel paths, the volume's state and its channel program) run compiled when
 in a ``.pxd`` beside each ``.py``), as the event engine does, and interpreted
 otherwise; ``COMPILED`` says which. The ``.py`` files are the one source. The
 compiled modules are used all together or not at all: not when any of them
-is missing or older than a ``.py`` or ``.pxd`` of the set (one line on stderr
-says so; run packaging/setup.sh again), nor with ``ZPERFLAB_ENGINE=python``,
-which runs the engine and these modules interpreted.
+is missing or older than its sources (one line on stderr says so; run
+packaging/setup.sh again), nor when the engine runs interpreted (they use the
+compiled engine's types): ``ZPERFLAB_ENGINE=python`` runs both interpreted.
 """
 import os as _os
 import sys as _sys
@@ -28,16 +28,19 @@ def _built(here: str, name: str) -> list:
 
 def _compiled_ok(here: str) -> bool:
     """Whether every compiled module is there and newer than its .py, its .pxd
-    and the .pxd files of the modules before it (which it may cimport)."""
+    and the .pxd files it may cimport (those of the modules before it, and
+    the engine's)."""
     src = [(_os.path.join(here, name + ".py"), _os.path.join(here, name + ".pxd"))
            for name in COMPILED_MODULES]
     if not all(_os.path.exists(py) for py, _ in src):
         return True     # a bundle that ships the builds alone
-    if _os.environ.get("ZPERFLAB_ENGINE", "") == "python":
-        return False
+    import models.engine
+    if not models.engine.COMPILED:
+        return False    # they cimport the compiled engine's types
+    engine_pxd = _os.path.join(_os.path.dirname(here), "engine", "core.pxd")
     for i, name in enumerate(COMPILED_MODULES):
         built = _built(here, name)
-        deps = [src[i][0]] + [pxd for _, pxd in src[:i + 1] if _os.path.exists(pxd)]
+        deps = [src[i][0], engine_pxd] + [pxd for _, pxd in src[:i + 1] if _os.path.exists(pxd)]
         if not built or min(map(_os.path.getmtime, built)) < max(map(_os.path.getmtime, deps)):
             print(f"zperflab: the compiled I/O model is missing models/io/{name} or older "
                   "than its sources; running it interpreted (bash packaging/setup.sh "

@@ -21,9 +21,8 @@ order.
 """
 from __future__ import annotations
 
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, Any
 
-from models.engine import Resource
 from models.io import channel as ch
 from models.io.channel import ADDRESS_S, SLOT_S, START_S, TCW_S, program_ius
 from models.io.cache import FULL, PARTIAL, RECORD, CacheStats
@@ -37,6 +36,13 @@ try:
 except ImportError:  # interpreted, Cython not installed: nothing is compiled
     class cython:  # type: ignore[no-redef]
         compiled = False
+
+if not cython.compiled:
+    # Compiled, volume.pxd cimports these from the compiled engine (C access
+    # to ``now``, ``peek`` and ``release``) and declares ``_gen_send`` (a
+    # generator resumed without StopIteration); it is never used interpreted.
+    from models.engine import Engine, Resource
+    _gen_send: Any = None
 
 if TYPE_CHECKING:
     from models.io.paths import ChannelPath
@@ -175,12 +181,13 @@ class VolumeIO(Staging):
 
     def _io(self, groups, write: bool, list_prefetch: bool):
         """Process step shared by reads and writes: IOSQ, then the program."""
-        vol = self.volume
-        eng = self.engine
+        vol: Resource = self.volume
+        eng: Engine = self.engine
         t_q: float = eng.now
         t_sync: float
         t_end: float
         settled: cython.bint
+        done: cython.bint = False
         res: IOResult
         tot: IOResult
         self.requests += 1
@@ -197,23 +204,38 @@ class VolumeIO(Staging):
         else:
             prog = self._programs(eng.now, groups, res, list_prefetch)
         settled = False
-        try:
-            t_sync = next(prog)
-            while True:
+        if cython.compiled:
+            # The same steps as below, the program resumed without a
+            # StopIteration (and its traceback) at its end.
+            t_sync = _gen_send(prog, cython.address(done))
+            while not done:
                 if t_sync > eng.now and not settled:
-                    # The step that started this I/O may not have scheduled
-                    # its next event yet (a process started inline runs to
-                    # its first yield at once): let it finish first, so the
-                    # look at the queue below sees every I/O due before t_sync.
                     settled = True
                     yield 0.0
-                # Wait only if another event is due first: otherwise nothing
-                # can reach drives or paths before t_sync, waiting changes nothing.
                 if t_sync > eng.now and eng.peek() <= t_sync:
                     yield t_sync - eng.now
-                t_sync = prog.send(None)
-        except StopIteration as stop:
-            t_end = stop.value
+                t_sync = _gen_send(prog, cython.address(done))
+            t_end = t_sync
+        else:
+            try:
+                t_sync = next(prog)
+                while True:
+                    if t_sync > eng.now and not settled:
+                        # The step that started this I/O may not have
+                        # scheduled its next event yet (a process started
+                        # inline runs to its first yield at once): let it
+                        # finish first, so the look at the queue below sees
+                        # every I/O due before t_sync.
+                        settled = True
+                        yield 0.0
+                    # Wait only if another event is due first: otherwise
+                    # nothing can reach drives or paths before t_sync,
+                    # waiting changes nothing.
+                    if t_sync > eng.now and eng.peek() <= t_sync:
+                        yield t_sync - eng.now
+                    t_sync = prog.send(None)
+            except StopIteration as stop:
+                t_end = stop.value
         if write or self.max_addresses is None:
             tot = self.totals           # ``_add_totals``
             tot.pend += res.pend
