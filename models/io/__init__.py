@@ -15,7 +15,7 @@ import os as _os
 import sys as _sys
 
 #: The modules built by packaging/build_engine.py, in import order.
-COMPILED_MODULES = ("request", "paths", "staging", "volume")
+COMPILED_MODULES = ("request", "paths", "backend", "staging", "volume")
 
 
 def _built(here: str, name: str) -> list:

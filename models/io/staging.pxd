@@ -4,15 +4,16 @@
 # attributes are C fields of one extension type, read by the compiled
 # channel program without a dictionary look-up.
 
-cimport cython
 
+from models.io.backend cimport Backend
 from models.io.request cimport IOResult
 from models.io.paths cimport PathGroup
 
 
 cdef class Staging:
     # set by VolumeIO.__init__
-    cdef public object engine, name, cu, device, protocol, channel, aliases, backend
+    cdef public object engine, name, cu, device, protocol, channel, aliases
+    cdef public Backend backend
     cdef public object max_addresses, stats, tr, volume, full_mask, record_bytes
     cdef public PathGroup paths
     cdef public IOResult totals

@@ -13,8 +13,17 @@ from typing import TYPE_CHECKING
 from models.io.cache import FULL, PARTIAL, RECORD
 from models.io.request import IOResult
 
-if TYPE_CHECKING:
+try:
+    import cython
+except ImportError:  # interpreted, Cython not installed: nothing is compiled
+    class cython:  # type: ignore[no-redef]
+        compiled = False
+
+if not cython.compiled:
+    # Compiled, staging.pxd cimports it (the volume's back end is a typed field).
     from models.io.backend import Backend
+
+if TYPE_CHECKING:
     from models.io.cache import CacheDirectory, CacheStats
     from models.io.trace_io import IOTrace
 
