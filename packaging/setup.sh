@@ -47,8 +47,8 @@ fi
 # and the I/O model's hot modules (pure-Python mode, types in the .pxd beside
 # each) in place. The .py files stay the source: without a compiler they run
 # interpreted, slower, with the same results.
-COMPILED_MODULES="models/engine/core models/io/request models/io/paths models/io/backend
-  models/io/staging models/io/volume"
+COMPILED_MODULES="models/engine/core models/io/request models/io/paths models/io/channel
+  models/io/backend models/io/staging models/io/volume"
 module_built() {
   local so
   for so in "$1".*.so; do

@@ -15,7 +15,7 @@ import os as _os
 import sys as _sys
 
 #: The modules built by packaging/build_engine.py, in import order.
-COMPILED_MODULES = ("request", "paths", "backend", "staging", "volume")
+COMPILED_MODULES = ("request", "paths", "channel", "backend", "staging", "volume")
 
 
 def _built(here: str, name: str) -> list:
@@ -26,21 +26,32 @@ def _built(here: str, name: str) -> list:
             for p in glob.glob(_os.path.join(here, name + suffix))]
 
 
+def _pxd_deps(pxd: str, seen: set) -> set:
+    """``pxd`` and the .pxd files it cimports from models, recursively."""
+    import re
+
+    if pxd in seen or not _os.path.exists(pxd):
+        return seen
+    seen.add(pxd)
+    root = _os.path.dirname(_os.path.dirname(_os.path.dirname(pxd)))
+    with open(pxd, encoding="utf-8") as f:
+        for mod in re.findall(r"^from (models\.[\w.]+) cimport", f.read(), re.M):
+            _pxd_deps(_os.path.join(root, *mod.split(".")) + ".pxd", seen)
+    return seen
+
+
 def _compiled_ok(here: str) -> bool:
     """Whether every compiled module is there and newer than its .py, its .pxd
-    and the .pxd files it may cimport (those of the modules before it, and
-    the engine's)."""
-    src = [(_os.path.join(here, name + ".py"), _os.path.join(here, name + ".pxd"))
-           for name in COMPILED_MODULES]
-    if not all(_os.path.exists(py) for py, _ in src):
+    and the .pxd files that one cimports."""
+    if not all(_os.path.exists(_os.path.join(here, name + ".py")) for name in COMPILED_MODULES):
         return True     # a bundle that ships the builds alone
     import models.engine
     if not models.engine.COMPILED:
         return False    # they cimport the compiled engine's types
-    engine_pxd = _os.path.join(_os.path.dirname(here), "engine", "core.pxd")
-    for i, name in enumerate(COMPILED_MODULES):
+    for name in COMPILED_MODULES:
         built = _built(here, name)
-        deps = [src[i][0], engine_pxd] + [pxd for _, pxd in src[:i + 1] if _os.path.exists(pxd)]
+        deps = [_os.path.join(here, name + ".py"),
+                *_pxd_deps(_os.path.join(here, name + ".pxd"), set())]
         if not built or min(map(_os.path.getmtime, built)) < max(map(_os.path.getmtime, deps)):
             print(f"zperflab: the compiled I/O model is missing models/io/{name} or older "
                   "than its sources; running it interpreted (bash packaging/setup.sh "

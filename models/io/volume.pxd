@@ -5,6 +5,7 @@
 from cpython.ref cimport PyObject, Py_DECREF
 
 from models.engine.core cimport Engine, Resource
+from models.io.channel cimport program_ius
 from models.io.request cimport IOResult
 from models.io.paths cimport ChannelPath, PathGroup
 from models.io.staging cimport Staging

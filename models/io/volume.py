@@ -24,7 +24,7 @@ from __future__ import annotations
 from typing import TYPE_CHECKING, Any
 
 from models.io import channel as ch
-from models.io.channel import ADDRESS_S, SLOT_S, START_S, TCW_S, program_ius
+from models.io.channel import ADDRESS_S, SLOT_S, START_S, TCW_S
 from models.io.cache import FULL, PARTIAL, RECORD, CacheStats
 from models.io.request import IOResult, pages_to_groups, range_to_groups, res_pages
 from models.io.staging import SEQ_DENSITY_TRACKS, SEQ_TRIGGER_TRACKS, Staging
@@ -39,9 +39,11 @@ except ImportError:  # interpreted, Cython not installed: nothing is compiled
 
 if not cython.compiled:
     # Compiled, volume.pxd cimports these from the compiled engine (C access
-    # to ``now``, ``peek`` and ``release``) and declares ``_gen_send`` (a
-    # generator resumed without StopIteration); it is never used interpreted.
+    # to ``now``, ``peek`` and ``release``) and channel.py (a C call), and
+    # declares ``_gen_send`` (a generator resumed without StopIteration,
+    # never used interpreted).
     from models.engine import Engine, Resource
+    from models.io.channel import program_ius
     _gen_send: Any = None
 
 if TYPE_CHECKING:
