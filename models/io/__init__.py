@@ -13,6 +13,7 @@ compiled engine's types): ``ZPERFLAB_ENGINE=python`` runs both interpreted.
 """
 import os as _os
 import sys as _sys
+from importlib.util import spec_from_file_location as _spec_from_file_location
 
 #: The modules built by packaging/build_engine.py, in import order.
 COMPILED_MODULES = ("request", "paths", "channel", "backend", "staging", "volume")
@@ -60,26 +61,30 @@ def _compiled_ok(here: str) -> bool:
     return True
 
 
-def _load_interpreted_if_needed() -> bool:
-    """Run the compiled modules' sources interpreted when their builds are not
-    to be used (registered in sys.modules before anything imports them).
-    Returns whether the compiled builds are in use."""
-    import importlib.util
+class _Sources:
+    """Import finder: the modules of ``COMPILED_MODULES`` from their .py files
+    (first on ``sys.meta_path`` when their builds are not to be used)."""
 
+    def __init__(self, here: str):
+        self.here = here
+
+    def find_spec(self, fullname: str, path=None, target=None):
+        package, _, name = fullname.rpartition(".")
+        if package != __name__ or name not in COMPILED_MODULES:
+            return None
+        return _spec_from_file_location(fullname, _os.path.join(self.here, name + ".py"))
+
+
+def _load_interpreted_if_needed() -> bool:
+    """Have the compiled modules imported from their sources when their builds
+    are not to be used, whichever module imports them first. Returns whether
+    the compiled builds are in use."""
     here = _os.path.dirname(__file__)
     if not any(_built(here, name) for name in COMPILED_MODULES):
-        return False    # nothing built: the ordinary imports run the sources
+        return False    # nothing built: the ordinary imports find the sources
     if _compiled_ok(here):
         return True
-    for name in COMPILED_MODULES:
-        full = f"{__name__}.{name}"
-        if full in _sys.modules:
-            continue
-        spec = importlib.util.spec_from_file_location(full, _os.path.join(here, name + ".py"))
-        module = importlib.util.module_from_spec(spec)
-        _sys.modules[full] = module
-        spec.loader.exec_module(module)
-        globals()[name] = module
+    _sys.meta_path.insert(0, _Sources(here))
     return False
 
 
