@@ -68,6 +68,9 @@ class Staging:
     rpt: int
     full_mask: int
     seq_detect: bool
+    zhpf: bool
+    record_bytes: int
+    link_s_per_record: float
     stats: CacheStats
     tr: IOTrace | None
     amp_waits: int
