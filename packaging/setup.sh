@@ -48,7 +48,7 @@ fi
 # each) in place. The .py files stay the source: without a compiler they run
 # interpreted, slower, with the same results.
 COMPILED_MODULES="models/engine/core models/io/request models/io/paths models/io/channel
-  models/io/backend models/io/staging models/io/writes models/io/volume"
+  models/io/backend models/io/cache models/io/staging models/io/writes models/io/volume"
 module_built() {
   local so
   for so in "$1".*.so; do

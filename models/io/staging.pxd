@@ -6,6 +6,7 @@
 
 
 from models.io.backend cimport Backend
+from models.io.cache cimport CacheDirectory
 from models.io.request cimport IOResult
 from models.io.paths cimport PathGroup
 

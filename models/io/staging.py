@@ -20,11 +20,13 @@ except ImportError:  # interpreted, Cython not installed: nothing is compiled
         compiled = False
 
 if not cython.compiled:
-    # Compiled, staging.pxd cimports it (the volume's back end is a typed field).
+    # Compiled, staging.pxd cimports them (the volume's back end is a typed
+    # field; the cache directory a typed local).
     from models.io.backend import Backend
+    from models.io.cache import CacheDirectory
 
 if TYPE_CHECKING:
-    from models.io.cache import CacheDirectory, CacheStats
+    from models.io.cache import CacheStats
     from models.io.trace_io import IOTrace
 
 #: Adaptive prestage (AMP, Gill & Bathen, FAST 2007, the DS8000's sequential
@@ -328,7 +330,7 @@ class Staging:
         cylinder) are read in one disk access.
         """
         be = self.backend
-        cache = self.cache
+        cache: CacheDirectory = self.cache
         entries = cache.tracks
         kb = self.kb
         full = self.full_mask

@@ -5,6 +5,7 @@
 from cpython.ref cimport PyObject, Py_DECREF
 
 from models.engine.core cimport Engine, Resource
+from models.io.cache cimport CacheDirectory
 from models.io.channel cimport program_ius
 from models.io.request cimport IOResult
 from models.io.paths cimport ChannelPath, PathGroup

@@ -43,6 +43,7 @@ if not cython.compiled:
     # declares ``_gen_send`` (a generator resumed without StopIteration,
     # never used interpreted).
     from models.engine import Engine, Resource
+    from models.io.cache import CacheDirectory
     from models.io.channel import program_ius
     _gen_send: Any = None
 
@@ -570,6 +571,7 @@ class VolumeIO(Staging):
         as the statistics do (one miss, the rest hits; docs/trace.md).
         """
         key = self.kb + track
+        cache: CacheDirectory = self.cu.cache
         st = self.stats
         # Counted with their hits and misses below, so that a run ending while
         # a multi-track I/O proceeds never has more hits than read requests.
@@ -577,7 +579,7 @@ class VolumeIO(Staging):
         st.host_bytes += n * self.record_bytes
         # A record neither in cache nor on its way is a read miss even when
         # the drive has it at once (read look-ahead): the unit had to stage it.
-        demand = need & ~self.cache.pending(key)[0] if need else 0
+        demand = need & ~cache.pending(key)[0] if need else 0
         ready = self._ready(t, track, need, res) if need else 0.0
         if hold > ready:
             ready = hold
@@ -586,7 +588,7 @@ class VolumeIO(Staging):
         if ready > t or demand:
             if self.tr is not None:
                 self.tr.wait(t, res.id, track, need or restaged, ready, records)
-            self.cache.valid(key, ready if ready > t else t)
+            cache.valid(key, ready if ready > t else t)
             st.misses += 1
             res.misses += 1
             n -= 1
@@ -598,7 +600,8 @@ class VolumeIO(Staging):
 
     def _ready(self, t: float, track, need, res: IOResult) -> float:
         """When the ``need`` records of ``track`` will be in cache (staging if needed)."""
-        pmask, pready = self.cache.pending(self.kb + track)
+        cache: CacheDirectory = self.cu.cache
+        pmask, pready = cache.pending(self.kb + track)
         ready = pready if need & pmask else 0.0
         missing = need & ~pmask
         if missing:
@@ -618,7 +621,8 @@ class VolumeIO(Staging):
         first = ch.lowest(mask)
         count = mask.bit_length() - first
         done, nbytes = self.backend.stage(t, track, first, count)
-        self.cache.add(self.kb + track, mask, done)
+        cache: CacheDirectory = self.cu.cache
+        cache.add(self.kb + track, mask, done)
         st = self.stats
         st.stages[mode] += 1
         st.disk_requests += 1

@@ -1,6 +1,7 @@
 # Types for compiling writes.py with Cython in pure-Python mode (augmenting
 # .pxd, as models/engine/core.pxd): writes.py is the one source.
 
+from models.io.cache cimport CacheDirectory
 from models.io.request cimport IOResult
 from models.io.staging cimport Staging
 

@@ -27,6 +27,7 @@ except ImportError:  # interpreted, Cython not installed: nothing is compiled
 
 if not cython.compiled:
     # Compiled, writes.pxd cimports them (typed locals of write_program).
+    from models.io.cache import CacheDirectory
     from models.io.request import IOResult
     from models.io.staging import Staging
 
@@ -110,7 +111,7 @@ def write_program(sub, t: float, groups, res):
     since = t
     t = sub._start(t, res, t0)
     kb = vol.kb
-    cache = sub.cache
+    cache: CacheDirectory = sub.cache
     nvs = sub.nvs
     xfer = ch.SLOT_S + vol.link_s_per_record
     prev = (-2, -2)
