@@ -21,11 +21,12 @@ channels, 4 control units, 200,000 I/O/s.
 Prints simulated seconds per wall second, µs of CPU per I/O, engine events
 per I/O and the peak RSS of the process, then the RMF figures of a few
 components; ``--profile`` adds the top of a cProfile listing. It says which
-engine ran (compiled by packaging/setup.sh, or interpreted) and prints a
-machine-speed peer measured in the same run: the CPU time of a bare heapq
-push and pop, and the CPU per I/O in those units, which compares across
-machines. ``--ab`` runs the same command in fresh interpreters, the compiled
-and the interpreted engine in turn (ZPERFLAB_ENGINE=python), best of 3 each.
+engine and I/O model ran (compiled by packaging/setup.sh, or interpreted)
+and prints a machine-speed peer measured in the same run: the CPU time of a
+bare heapq push and pop, and the CPU per I/O in those units, which compares
+across machines. ``--ab`` runs the same command in fresh interpreters,
+compiled and interpreted (ZPERFLAB_ENGINE=python: the engine and the I/O
+model) in turn, best of 3 each.
 
     .venv/bin/python bench/io_config_scale.py [sim_seconds] [rate] [--profile]
         [--volumes N] [--channels N] [--control-units N] [--rate R] [--seconds S]
@@ -154,7 +155,10 @@ def heapq_peer_us(n: int = 300_000) -> float:
 
 
 def engine_kind() -> str:
-    return "compiled (Cython)" if COMPILED else "interpreted (core.py as Python)"
+    import models.io
+
+    kind = "compiled (Cython)" if COMPILED else "interpreted (core.py as Python)"
+    return kind + (", I/O model compiled" if models.io.COMPILED else ", I/O model interpreted")
 
 
 def peak_rss_mb() -> float:

@@ -43,16 +43,25 @@ if [ ! -f "$stamp" ] || [ setup.cfg -nt "$stamp" ]; then
   touch "$stamp"
 fi
 
-# The compiled event engine: Cython compiles models/engine/core.py (pure-Python
-# mode, types in core.pxd) in place. core.py stays the source: without a
-# compiler the engine runs interpreted, slower, with the same results.
-engine_built() {
+# The compiled event engine and I/O model: Cython compiles models/engine/core.py
+# and the I/O model's hot modules (pure-Python mode, types in the .pxd beside
+# each) in place. The .py files stay the source: without a compiler they run
+# interpreted, slower, with the same results.
+COMPILED_MODULES="models/engine/core models/io/request models/io/paths models/io/channel
+  models/io/backend models/io/cache models/io/staging models/io/writes models/io/volume"
+module_built() {
   local so
-  for so in models/engine/core.*.so; do
-    [ -f "$so" ] && [ "$so" -nt models/engine/core.py ] && [ "$so" -nt models/engine/core.pxd ] \
+  for so in "$1".*.so; do
+    [ -f "$so" ] && [ "$so" -nt "$1.py" ] && [ "$so" -nt "$1.pxd" ] \
       && [ "$so" -nt packaging/build_engine.py ] && return 0
   done
   return 1
+}
+engine_built() {
+  local m
+  for m in $COMPILED_MODULES; do
+    module_built "$m" || return 1
+  done
 }
 build_engine() {
   local need=""
@@ -65,14 +74,14 @@ build_engine() {
     DEBIAN_FRONTEND=noninteractive apt-get install -y -qq $need >/dev/null
   fi
   .venv/bin/python -c "import Cython" 2>/dev/null || .venv/bin/python -m pip install -q "Cython>=3.0"
-  .venv/bin/python packaging/build_engine.py
+  .venv/bin/python packaging/build_engine.py --force
 }
 if ! engine_built; then
   mkdir -p build
   if build_engine >build/engine-build.log 2>&1 && engine_built; then
-    echo "zperflab setup: compiled the event engine"
+    echo "zperflab setup: compiled the event engine and the I/O model"
   else
-    echo "zperflab setup: could not compile the event engine (see build/engine-build.log);" \
-      "it runs interpreted: same results, about 1.3x slower" >&2
+    echo "zperflab setup: could not compile the event engine and I/O model (see" \
+      "build/engine-build.log); they run interpreted: same results, slower" >&2
   fi
 fi

@@ -52,6 +52,7 @@ cdef class Engine:
     cdef Py_ssize_t _pop(self) noexcept
     cdef void _release_slot(self, Py_ssize_t slot) noexcept
     cdef _drop(self, proc)
+    cpdef double peek(self)
 
 
 cdef class Event:

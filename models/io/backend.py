@@ -323,7 +323,7 @@ class Backend:
         return sum(busy[d] for d in self.drives())
 
     # -- layout -------------------------------------------------------------
-    def locate(self, track: int) -> tuple[int, int]:
+    def locate(self, track) -> tuple[int, int]:
         """(drive index, byte offset on that drive) of a logical track's start."""
         if self.native:
             return self.rank_base[0], track
@@ -342,7 +342,7 @@ class Backend:
         return self.rank_base[rank] + drive, offset
 
     # -- timing -------------------------------------------------------------
-    def stage(self, t: float, track: int, first: int, count: int) -> tuple[float, int]:
+    def stage(self, t: float, track, first, count) -> tuple[float, int]:
         """Read ``count`` records of ``track`` from record index ``first``.
 
         Parameters
@@ -368,7 +368,7 @@ class Backend:
             done = self._hdd(t, drive, base + first * self.rec_bytes, nbytes)
         return self._adapter(t, done, nbytes), nbytes
 
-    def run_tracks(self, track: int, limit: int) -> int:
+    def run_tracks(self, track, limit) -> int:
         """How many of the ``limit`` tracks from ``track`` lie contiguously on one drive.
 
         A run ends at a strip boundary (RAID) or a cylinder boundary (native
@@ -380,7 +380,7 @@ class Backend:
             left = self.strip_tracks - (track % EXTENT_TRACKS) % self.strip_tracks
         return left if left < limit else limit
 
-    def stage_tracks(self, t: float, track: int, ntracks: int) -> tuple[float, int]:
+    def stage_tracks(self, t: float, track, ntracks) -> tuple[float, int]:
         """Read ``ntracks`` whole tracks from ``track`` as one disk access.
 
         The tracks must form one run (:meth:`run_tracks`). Returns the time the
@@ -400,7 +400,7 @@ class Backend:
             done = self._hdd(t, drive, base, nbytes)
         return self._adapter(t, done, nbytes), nbytes
 
-    def _adapter(self, t: float, done: float, nbytes: int) -> float:
+    def _adapter(self, t: float, done: float, nbytes) -> float:
         """The stage's work on the rank's device adapter; returns when the
         data is in cache.
 
@@ -424,7 +424,7 @@ class Backend:
                 end = da[3]
         return end if end > done else done
 
-    def _hdd(self, t: float, d: int, offset: int, nbytes: int) -> float:
+    def _hdd(self, t: float, d, offset, nbytes) -> float:
         free = self.free_at[d]
         ahead = offset - self.end_off[d]
         if t > free and self.end_off[d] >= 0 and 0 <= ahead and ahead + nbytes <= READ_AHEAD_BYTES:
@@ -473,7 +473,7 @@ class Backend:
         self._book(d, start, done)
         return done
 
-    def _ssd(self, t: float, d: int, nbytes: int) -> float:
+    def _ssd(self, t: float, d, nbytes) -> float:
         """An SSD read: flash access on one of the drive's lanes, in parallel
         with the other lanes, then the data through the drive's one port.
 
@@ -493,7 +493,7 @@ class Backend:
         self.busy[d] += nbytes / self.rate
         return done
 
-    def _native(self, t: float, track: int, first: int, count: int) -> float:
+    def _native(self, t: float, track, first, count) -> float:
         d = self.rank_base[0]
         start = t if t > self.free_at[d] else self.free_at[d]
         cyl = track // geometry.TRACKS_PER_CYLINDER
@@ -508,13 +508,13 @@ class Backend:
         self._book(d, start, done)
         return done
 
-    def parity_drive(self, track: int) -> int:
+    def parity_drive(self, track) -> int:
         """Drive holding the RAID-5 parity of the stripe row a track is in."""
         extent, t_in = divmod(track, EXTENT_TRACKS)
         row = t_in // self.strip_tracks // self.data_per_row
         return self.rank_base[extent % self.ranks] + self.active - 1 - row % self.active
 
-    def destage(self, t: float, track: int, first: int, count: int) -> tuple[float, int]:
+    def destage(self, t: float, track, first, count) -> tuple[float, int]:
         """Write ``count`` modified records of ``track`` from cache to the drives.
 
         RAID-5 small write: on the data drive and on the row's parity drive,
@@ -541,7 +541,7 @@ class Backend:
                 done = end
         return done, 4
 
-    def _book(self, d: int, start: float, done: float) -> None:
+    def _book(self, d, start: float, done: float) -> None:
         self.free_at[d] = done
         self.busy[d] += done - start
         self.accesses[d] += 1

@@ -77,7 +77,7 @@ class CacheDirectory:
         self.on_evict = on_evict
         self.evicted = 0
 
-    def valid(self, track: int, now: float) -> int:
+    def valid(self, track, now: float) -> int:
         """Mask of the track's records in cache at ``now`` (touches LRU)."""
         e = self.tracks.get(track)
         if e is None:
@@ -88,14 +88,14 @@ class CacheDirectory:
             e[1] = 0
         return e[0]
 
-    def pending(self, track: int) -> tuple[int, float]:
+    def pending(self, track) -> tuple[int, float]:
         """(mask, ready time) of records of the track being staged."""
         e = self.tracks.get(track)
         if e is None or not e[1]:
             return 0, 0.0
         return e[1], e[2]
 
-    def add(self, track: int, mask: int, ready: float) -> None:
+    def add(self, track, mask, ready: float) -> None:
         """Record that ``mask`` of ``track`` will be in cache at ``ready``."""
         e = self.tracks.get(track)
         if e is None:
@@ -111,17 +111,18 @@ class CacheDirectory:
         if self.used > self.capacity:
             self._evict(track)
 
-    def add_tracks(self, first: int, count: int, mask: int, ready: float) -> None:
+    def add_tracks(self, first, count, mask, ready: float) -> None:
         """``add(track, mask, ready)`` for ``count`` tracks from ``first`` that
         are not in the directory (a prestaged run)."""
         tracks = self.tracks
+        r = ready           # one float object for the run, as interpreted
         for track in range(first, first + count):
-            tracks[track] = [0, mask, ready]
+            tracks[track] = [0, mask, r]
         self.used += count * mask.bit_count()
         if self.used > self.capacity:
             self._evict(first + count - 1)
 
-    def _evict(self, keep: int) -> None:
+    def _evict(self, keep) -> None:
         tracks = self.tracks
         while self.used > self.capacity and len(tracks) > 1:
             track, e = tracks.popitem(last=False)
@@ -134,7 +135,7 @@ class CacheDirectory:
             if self.on_evict is not None:
                 self.on_evict(track, n)
 
-    def warm(self, track: int, mask: int) -> None:
+    def warm(self, track, mask) -> None:
         """Make records resident now (a cache-resident set-up before a run).
 
         ``add(track, mask, 0.0)`` then ``valid(track, 0.0)``, inlined: a

@@ -98,7 +98,7 @@ def _iu_seconds(protocol: str, generation: str) -> float:
 IU_S = {key: _iu_seconds(*key) for key in CHANNEL_4K_IOPS}
 
 
-def program_ius(groups, zhpf: bool, list_prefetch: bool, rpt: int) -> tuple[int, int]:
+def program_ius(groups, zhpf: bool, list_prefetch: bool, rpt) -> tuple[int, int]:
     """Information units the channel handles for one channel program, and
     the records it moves: ``(ius, records)``.
 
@@ -131,12 +131,12 @@ def program_ius(groups, zhpf: bool, list_prefetch: bool, rpt: int) -> tuple[int,
     return ius, records
 
 
-def runs(mask: int) -> int:
+def runs(mask) -> int:
     """Runs of consecutive set bits (contiguous record ranges) in ``mask``."""
     return (mask & ~(mask << 1)).bit_count()
 
 
-def lowest(mask: int) -> int:
+def lowest(mask) -> int:
     """Index of the lowest set bit."""
     return (mask & -mask).bit_length() - 1
 
@@ -197,7 +197,7 @@ def _run_at(mask: int) -> int:
     return ((mask + lo) ^ mask) & mask
 
 
-def command_mode_cost(groups_prev_end: tuple, track: int, mask: int, rpt: int) -> float:
+def command_mode_cost(groups_prev_end: tuple, track, mask, rpt) -> float:
     """Connected time of the CCWs for one track of a FICON channel program.
 
     A run that continues the previous one (next record, or record 0 of the
@@ -215,7 +215,7 @@ def command_mode_cost(groups_prev_end: tuple, track: int, mask: int, rpt: int) -
     return domains * (LR_DOMAIN_S + CCW_S) + n_runs * CCW_S
 
 
-def command_mode_list_cost(prev_track: int, track: int, mask: int) -> float:
+def command_mode_list_cost(prev_track, track, mask) -> float:
     """Connected time of a FICON list-prefetch program's CCWs for one track.
 
     DB2's list prefetch channel program in command mode gives every page its

@@ -109,6 +109,10 @@ class PathGroup:
     def pick(self, t: float) -> ChannelPath:
         """A path with no work queued at ``t`` (round robin), else the one
         whose queued work ends soonest."""
+        p: ChannelPath
+        best: ChannelPath
+        f: float
+        soonest: float
         paths = self.paths
         n = self.n
         if n == 1:

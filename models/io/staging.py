@@ -13,9 +13,20 @@ from typing import TYPE_CHECKING
 from models.io.cache import FULL, PARTIAL, RECORD
 from models.io.request import IOResult
 
-if TYPE_CHECKING:
+try:
+    import cython
+except ImportError:  # interpreted, Cython not installed: nothing is compiled
+    class cython:  # type: ignore[no-redef]
+        compiled = False
+
+if not cython.compiled:
+    # Compiled, staging.pxd cimports them (the volume's back end is a typed
+    # field; the cache directory a typed local).
     from models.io.backend import Backend
-    from models.io.cache import CacheDirectory, CacheStats
+    from models.io.cache import CacheDirectory
+
+if TYPE_CHECKING:
+    from models.io.cache import CacheStats
     from models.io.trace_io import IOTrace
 
 #: Adaptive prestage (AMP, Gill & Bathen, FAST 2007, the DS8000's sequential
@@ -59,6 +70,9 @@ class Staging:
     rpt: int
     full_mask: int
     seq_detect: bool
+    zhpf: bool
+    record_bytes: int
+    link_s_per_record: float
     stats: CacheStats
     tr: IOTrace | None
     amp_waits: int
@@ -73,7 +87,7 @@ class Staging:
         @property
         def cache(self) -> CacheDirectory: ...
 
-        def _stage(self, t: float, track: int, mask: int, mode: int, res: IOResult) -> float: ...
+        def _stage(self, t: float, track, mask, mode, res: IOResult) -> float: ...
 
     # -- List Prefetch Optimizer --------------------------------------------
     def _lpo_schedule(self, t: float, groups, res: IOResult, list_prefetch: bool = False) -> list:
@@ -153,7 +167,7 @@ class Staging:
         prestages is the density's business, :meth:`_degree_depth`)."""
         return SEQ_TRIGGER_TRACKS
 
-    def _stream_behind(self, track: int) -> tuple[int, float]:
+    def _stream_behind(self, track) -> tuple[int, float]:
         """The predecessor count and density of ``track`` when no stream read
         the track before it: those of the nearest stream at most a stripe
         behind, the count one down for each track in between and one for
@@ -261,7 +275,7 @@ class Staging:
         """Whether a directory entry's records are all in cache at ``t`` (no stage in flight)."""
         return not e[1] or e[2] <= t
 
-    def _in_stream(self, track: int) -> bool:
+    def _in_stream(self, track) -> bool:
         """Whether ``track`` lies in the window of the active sequential stream.
 
         The stream runs at most one prestage depth behind what is staged
@@ -309,14 +323,14 @@ class Staging:
     # SEQ_TRIGGER_TRACKS (counted in _channel_io and _list_detect); the unit
     # then tops its prestage up whenever less than half of the depth by
     # degree is left ahead of it.
-    def _prestage(self, t: float, track: int, depth: int) -> None:
+    def _prestage(self, t: float, track, depth) -> None:
         """Stage ``depth`` whole tracks after ``track`` ahead of a sequential stream.
 
         Tracks that lie together on one drive (a RAID strip, a 3390
         cylinder) are read in one disk access.
         """
         be = self.backend
-        cache = self.cache
+        cache: CacheDirectory = self.cache
         entries = cache.tracks
         kb = self.kb
         full = self.full_mask

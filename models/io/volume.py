@@ -21,14 +21,34 @@ order.
 """
 from __future__ import annotations
 
-from models.engine import Resource
+from typing import TYPE_CHECKING, Any
+
 from models.io import channel as ch
-from models.io.channel import ADDRESS_S, SLOT_S, START_S, TCW_S, program_ius
+from models.io.channel import ADDRESS_S, SLOT_S, START_S, TCW_S
 from models.io.cache import FULL, PARTIAL, RECORD, CacheStats
 from models.io.request import IOResult, pages_to_groups, range_to_groups, res_pages
 from models.io.staging import SEQ_DENSITY_TRACKS, SEQ_TRIGGER_TRACKS, Staging
 from models.io.trace_io import CONN
 from models.io.writes import write_program
+
+try:
+    import cython
+except ImportError:  # interpreted, Cython not installed: nothing is compiled
+    class cython:  # type: ignore[no-redef]
+        compiled = False
+
+if not cython.compiled:
+    # Compiled, volume.pxd cimports these from the compiled engine (C access
+    # to ``now``, ``peek`` and ``release``) and channel.py (a C call), and
+    # declares ``_gen_send`` (a generator resumed without StopIteration,
+    # never used interpreted).
+    from models.engine import Engine, Resource
+    from models.io.cache import CacheDirectory
+    from models.io.channel import program_ius
+    _gen_send: Any = None
+
+if TYPE_CHECKING:
+    from models.io.paths import ChannelPath
 
 #: Sequential streams the unit follows at once per volume (enough for the
 #: interleaved prefetch I/Os of a scan and a synchronous reader).
@@ -164,9 +184,15 @@ class VolumeIO(Staging):
 
     def _io(self, groups, write: bool, list_prefetch: bool):
         """Process step shared by reads and writes: IOSQ, then the program."""
-        vol = self.volume
-        eng = self.engine
-        t_q = eng.now
+        vol: Resource = self.volume
+        eng: Engine = self.engine
+        t_q: float = eng.now
+        t_sync: float
+        t_end: float
+        settled: cython.bint
+        done: cython.bint = False
+        res: IOResult
+        tot: IOResult
         self.requests += 1
         rid = self.requests
         if self.tr is not None:
@@ -181,23 +207,38 @@ class VolumeIO(Staging):
         else:
             prog = self._programs(eng.now, groups, res, list_prefetch)
         settled = False
-        try:
-            t_sync = next(prog)
-            while True:
+        if cython.compiled:
+            # The same steps as below, the program resumed without a
+            # StopIteration (and its traceback) at its end.
+            t_sync = _gen_send(prog, cython.address(done))
+            while not done:
                 if t_sync > eng.now and not settled:
-                    # The step that started this I/O may not have scheduled
-                    # its next event yet (a process started inline runs to
-                    # its first yield at once): let it finish first, so the
-                    # look at the queue below sees every I/O due before t_sync.
                     settled = True
                     yield 0.0
-                # Wait only if another event is due first: otherwise nothing
-                # can reach drives or paths before t_sync, waiting changes nothing.
                 if t_sync > eng.now and eng.peek() <= t_sync:
                     yield t_sync - eng.now
-                t_sync = prog.send(None)
-        except StopIteration as stop:
-            t_end = stop.value
+                t_sync = _gen_send(prog, cython.address(done))
+            t_end = t_sync
+        else:
+            try:
+                t_sync = next(prog)
+                while True:
+                    if t_sync > eng.now and not settled:
+                        # The step that started this I/O may not have
+                        # scheduled its next event yet (a process started
+                        # inline runs to its first yield at once): let it
+                        # finish first, so the look at the queue below sees
+                        # every I/O due before t_sync.
+                        settled = True
+                        yield 0.0
+                    # Wait only if another event is due first: otherwise
+                    # nothing can reach drives or paths before t_sync,
+                    # waiting changes nothing.
+                    if t_sync > eng.now and eng.peek() <= t_sync:
+                        yield t_sync - eng.now
+                    t_sync = prog.send(None)
+            except StopIteration as stop:
+                t_end = stop.value
         if write or self.max_addresses is None:
             tot = self.totals           # ``_add_totals``
             tot.pend += res.pend
@@ -335,7 +376,32 @@ class VolumeIO(Staging):
         the inlined cache look-up (``CacheDirectory.valid``) and the
         counters kept in locals until the end.
         """
-        t0 = t
+        # Typed for the compiled build (volume.pxd); no effect interpreted.
+        path: ChannelPath
+        zhpf: cython.bint
+        seq: cython.bint
+        rpt: cython.long
+        hits: cython.long
+        pages: cython.long
+        n: cython.long
+        c: cython.long
+        top: cython.long
+        trigger: cython.long
+        last_bit: cython.long
+        i: cython.Py_ssize_t
+        t0: float = t
+        work: float
+        f: float
+        start: float
+        work_end: float
+        since: float
+        xfer: float
+        address_s: float
+        alpha: float
+        step: float
+        x: float
+        conn: float
+        ready: float
         zhpf, rpt = self.zhpf, self.rpt
         seq, tr = self.seq_detect, self.tr
         ius, total = program_ius(groups, zhpf, list_prefetch, rpt)
@@ -477,7 +543,7 @@ class VolumeIO(Staging):
         st.host_bytes += hits * self.record_bytes
         return t
 
-    def _start(self, t: float, res: IOResult, t_request: float | None = None) -> float:
+    def _start(self, t: float, res: IOResult, t_request=None) -> float:
         """Channel start (PEND) and the TCW decode in transport mode, on a
         path taken at ``t`` (asked for at ``t_request``); returns the time after."""
         res.ios += 1
@@ -491,8 +557,8 @@ class VolumeIO(Staging):
             res.conn += ch.TCW_S
         return t
 
-    def _await(self, t: float, track: int, n: int, need: int, res: IOResult,
-               hold: float = 0.0, restaged: int = 0, records: int = 0) -> float:
+    def _await(self, t: float, track, n, need, res: IOResult,
+               hold: float = 0.0, restaged=0, records=0) -> float:
         """The channel wants ``need`` of ``track``, not in cache: stage or wait.
 
         Returns when the records are there (the caller disconnects until
@@ -505,6 +571,7 @@ class VolumeIO(Staging):
         as the statistics do (one miss, the rest hits; docs/trace.md).
         """
         key = self.kb + track
+        cache: CacheDirectory = self.cu.cache
         st = self.stats
         # Counted with their hits and misses below, so that a run ending while
         # a multi-track I/O proceeds never has more hits than read requests.
@@ -512,7 +579,7 @@ class VolumeIO(Staging):
         st.host_bytes += n * self.record_bytes
         # A record neither in cache nor on its way is a read miss even when
         # the drive has it at once (read look-ahead): the unit had to stage it.
-        demand = need & ~self.cache.pending(key)[0] if need else 0
+        demand = need & ~cache.pending(key)[0] if need else 0
         ready = self._ready(t, track, need, res) if need else 0.0
         if hold > ready:
             ready = hold
@@ -521,7 +588,7 @@ class VolumeIO(Staging):
         if ready > t or demand:
             if self.tr is not None:
                 self.tr.wait(t, res.id, track, need or restaged, ready, records)
-            self.cache.valid(key, ready if ready > t else t)
+            cache.valid(key, ready if ready > t else t)
             st.misses += 1
             res.misses += 1
             n -= 1
@@ -531,9 +598,10 @@ class VolumeIO(Staging):
         res.hits += n
         return ready
 
-    def _ready(self, t: float, track: int, need: int, res: IOResult) -> float:
+    def _ready(self, t: float, track, need, res: IOResult) -> float:
         """When the ``need`` records of ``track`` will be in cache (staging if needed)."""
-        pmask, pready = self.cache.pending(self.kb + track)
+        cache: CacheDirectory = self.cu.cache
+        pmask, pready = cache.pending(self.kb + track)
         ready = pready if need & pmask else 0.0
         missing = need & ~pmask
         if missing:
@@ -548,12 +616,13 @@ class VolumeIO(Staging):
                 ready = done
         return ready
 
-    def _stage(self, t: float, track: int, mask: int, mode: int, res: IOResult) -> float:
+    def _stage(self, t: float, track, mask, mode, res: IOResult) -> float:
         """Read ``mask``'s span of ``track`` from the drives into cache."""
         first = ch.lowest(mask)
         count = mask.bit_length() - first
         done, nbytes = self.backend.stage(t, track, first, count)
-        self.cache.add(self.kb + track, mask, done)
+        cache: CacheDirectory = self.cu.cache
+        cache.add(self.kb + track, mask, done)
         st = self.stats
         st.stages[mode] += 1
         st.disk_requests += 1

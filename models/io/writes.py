@@ -19,6 +19,18 @@ from heapq import heappop, heappush
 
 from models.io import channel as ch
 
+try:
+    import cython
+except ImportError:  # interpreted, Cython not installed: nothing is compiled
+    class cython:  # type: ignore[no-redef]
+        compiled = False
+
+if not cython.compiled:
+    # Compiled, writes.pxd cimports them (typed locals of write_program).
+    from models.io.cache import CacheDirectory
+    from models.io.request import IOResult
+    from models.io.staging import Staging
+
 #: NVS as a fraction of the cache (DS8000: 1/32 of installed memory).
 NVS_FRACTION = 1.0 / 32.0
 
@@ -39,7 +51,7 @@ class NVS:
         self.used = 0
         self._frees: list = []        # heap of (destage done, bytes)
 
-    def room_at(self, t: float, nbytes: int) -> float:
+    def room_at(self, t: float, nbytes) -> float:
         """Earliest time from ``t`` at which ``nbytes`` fit (frees what is done)."""
         frees = self._frees
         while frees and frees[0][0] <= t:
@@ -52,7 +64,7 @@ class NVS:
             t = done
         return t
 
-    def hold(self, nbytes: int, until: float) -> None:
+    def hold(self, nbytes, until: float) -> None:
         """Keep ``nbytes`` in NVS until their destage is done at ``until``."""
         self.used += nbytes
         heappush(self._frees, (until, nbytes))
@@ -73,32 +85,49 @@ def write_program(sub, t: float, groups, res):
     res : IOResult
         Filled in: pend, disc (NVS full), conn, pages, hits (fast writes).
     """
-    t0 = t
-    st = sub.stats
-    rec = sub.record_bytes
-    ius, total = ch.program_ius(groups, sub.zhpf, False, sub.rpt)
+    # Typed for the compiled build (writes.pxd); no effect interpreted. The
+    # volume's state is read through ``vol`` (its C fields), its methods
+    # called through ``sub``.
+    vol: Staging = sub
+    r: IOResult = res
+    nvs: NVS
+    n: cython.long
+    ius: cython.long
+    total: cython.long
+    first: cython.long
+    count: cython.long
+    t0: float = t
+    work_end: float
+    since: float
+    xfer: float
+    step: float
+    room: float
+    done: float
+    st = vol.stats
+    rec = vol.record_bytes
+    ius, total = ch.program_ius(groups, vol.zhpf, False, vol.rpt)
     path, t, work = sub._connect(t, res, ius, total * rec)
     work_end = t + work
     since = t
     t = sub._start(t, res, t0)
-    kb = sub.kb
-    cache = sub.cache
+    kb = vol.kb
+    cache: CacheDirectory = sub.cache
     nvs = sub.nvs
-    xfer = ch.SLOT_S + sub.link_s_per_record
+    xfer = ch.SLOT_S + vol.link_s_per_record
     prev = (-2, -2)
     for track, mask in groups:
         n = mask.bit_count()
-        step = ch.ADDRESS_S * ch.runs(mask) if sub.zhpf else \
-            ch.command_mode_cost(prev, track, mask, sub.rpt)
+        step = ch.ADDRESS_S * ch.runs(mask) if vol.zhpf else \
+            ch.command_mode_cost(prev, track, mask, vol.rpt)
         prev = (track, mask.bit_length() - 1)
         t += step + n * xfer
-        res.conn += step + n * xfer
+        r.conn += step + n * xfer
         room = nvs.room_at(t, n * rec)
         if room > t:
             # NVS full: the unit disconnects until a destage frees room.
             st.nvs_waits += 1
-            res.disc += room - t
-            left = (total - res.pages) / total
+            r.disc += room - t
+            left = (total - r.pages) / total
             path, t, work_end = yield from sub._reconnect(path, since, t, room, res,
                                                           ius * left, total * rec * left)
             since = t
@@ -107,17 +136,17 @@ def write_program(sub, t: float, groups, res):
         yield t
         first = ch.lowest(mask)
         count = mask.bit_length() - first
-        done, ops = sub.backend.destage(t, track, first, count)
+        done, ops = vol.backend.destage(t, track, first, count)
         nvs.hold(n * rec, done)
         st.destages += 1
         st.destage_ops += ops
-        st.destage_bytes += count * sub.backend.rec_bytes
-        res.hits += n
-        res.pages += n
+        st.destage_bytes += count * vol.backend.rec_bytes
+        r.hits += n
+        r.pages += n
     if work_end > t:
-        res.conn += work_end - t
+        r.conn += work_end - t
         t = work_end
     sub._release(path, since, t, res)
-    st.write_requests += res.pages
-    st.fast_writes += res.pages
+    st.write_requests += r.pages
+    st.fast_writes += r.pages
     return t

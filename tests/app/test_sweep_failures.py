@@ -233,9 +233,11 @@ def _group(pgid: int) -> list[int]:
     return found
 
 
-#: 24 × 2 × 3 = 144 points: a sweep a quiet machine cannot finish before the
-#: first checkpoint (5 s), so SIGTERM always finds it running.
-LONG_GRID = [*GRID, "--over", "protocol=FICON,zHPF", "--over", "device=HDD10K,HDD15K,SSD"]
+#: 24 × 2 × 3 × 2 × 2 = 576 points: a sweep a quiet machine cannot finish
+#: before the first checkpoint (5 s), so SIGTERM always finds it running (144
+#: points took 6.5 s on 2 cores once the I/O model was compiled: too close).
+LONG_GRID = [*GRID, "--over", "protocol=FICON,zHPF", "--over", "device=HDD10K,HDD15K,SSD",
+             "--over", "layout=contiguous,discontiguous", "--over", "channel=FEx8,FEx8S"]
 
 
 @pytest.mark.skipif(not Path("/proc").is_dir(), reason="reads the process table from /proc")
@@ -257,7 +259,7 @@ def test_sigterm_writes_what_finished_and_leaves_no_process(tmp_path):
     assert proc.returncode == sweep_cli.EXIT_TERMINATED, err
     _no_trace(err)
     rows, mark = _partial(out)
-    assert rows and mark == f"# PARTIAL SWEEP: {len(rows)} of 144 points finished; " \
+    assert rows and mark == f"# PARTIAL SWEEP: {len(rows)} of 576 points finished; " \
                             "stopped by SIGTERM"
     deadline = time.monotonic() + 10
     while _group(proc.pid) and time.monotonic() < deadline:

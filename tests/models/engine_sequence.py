@@ -10,8 +10,10 @@ other processes, a FIFO resource taken by yielding it and by request, a
 priority resource, a store, ``all_of``, ``timeout``, interrupts of a process
 waiting on a timeout and on an event, ``step``, ``peek`` and ``run(until)``.
 Times sit on a coarse grid, so many events tie on time and their order rests
-on (priority, seq). Two real models follow (every figure and a digest of
-their traces, as in tests/models/fixed_runs.py).
+on (priority, seq). Real models follow (every figure and a digest of
+their traces, as in tests/models/fixed_runs.py), chosen to run every path of
+the compiled I/O model (models/io/__init__.py), and which I/O modules were
+loaded from their builds.
 
     .venv/bin/python -m tests.models.engine_sequence
 """
@@ -107,14 +109,30 @@ def model_figures() -> dict:
     from tests.models.fixed_runs import run_case
 
     out: dict = {}
-    for case in ("vsam_rls", "db2_index_scan"):
+    # The I/O model's paths: zHPF reads with the LPO, sequential detection,
+    # misses and fast writes over shared paths (io_config_scale), FICON
+    # command mode and FEx8's split lists, cold-cache staging.
+    for case in ("vsam_rls", "db2_index_scan", "io_config_scale", "db2_io_cold_ficon",
+                 "custom_seq_writes", "db2_runstats_sampling"):
         out.update(run_case(case))
     return out
 
 
+def io_modules() -> dict:
+    """Each module of models.io.COMPILED_MODULES: whether it was loaded from a build."""
+    import importlib
+
+    import models.io
+
+    return {name: not importlib.import_module(f"models.io.{name}").__file__.endswith(".py")
+            for name in models.io.COMPILED_MODULES}
+
+
 def main() -> int:
-    json.dump({"compiled": COMPILED, "events": toy_events(), "models": model_figures()},
-              sys.stdout)
+    import models.io
+
+    json.dump({"compiled": COMPILED, "io_compiled": models.io.COMPILED, "io_modules": io_modules(),
+               "events": toy_events(), "models": model_figures()}, sys.stdout)
     return 0
 
 

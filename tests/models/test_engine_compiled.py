@@ -1,4 +1,5 @@
-"""The compiled engine runs the same events in the same order as core.py interpreted.
+"""The compiled engine and I/O model run the same events in the same order, and
+give the same figures, as their sources interpreted.
 
 Each run is a fresh interpreter (tests/models/engine_sequence.py): one with
 the compiled engine, one with ``ZPERFLAB_ENGINE=python``. Without a build
@@ -35,10 +36,11 @@ def interpreted() -> dict:
 @pytest.fixture(scope="module")
 def compiled() -> dict:
     out = _run("")
-    if not out["compiled"]:
+    if not out["compiled"] or not out["io_compiled"]:
         if os.environ.get("ZPERFLAB_REQUIRE_COMPILED"):
-            pytest.fail("ZPERFLAB_REQUIRE_COMPILED is set but the engine is not compiled: "
-                        "bash packaging/setup.sh did not build models/engine/core")
+            pytest.fail("ZPERFLAB_REQUIRE_COMPILED is set but the engine or the I/O model is "
+                        "not compiled: bash packaging/setup.sh did not build models/engine/core "
+                        "and the modules of models.io.COMPILED_MODULES")
         pytest.skip("no compiled engine is built here (bash packaging/setup.sh builds it "
                     "when a C compiler is present); CI builds it and requires it")
     return out
@@ -61,6 +63,15 @@ def test_compiled_engine_runs_the_same_events_in_the_same_order(interpreted, com
 def test_compiled_engine_gives_the_same_model_figures_and_traces(interpreted, compiled):
     assert compiled["models"] == interpreted["models"]
     assert any(key.endswith("/trace/digest") for key in compiled["models"])
+
+
+def test_the_compiled_run_loads_every_compiled_io_module_and_the_other_none(interpreted, compiled):
+    """So the figures compared above came from the I/O model's builds (and from
+    its sources with ZPERFLAB_ENGINE=python)."""
+    assert compiled["io_modules"] and all(compiled["io_modules"].values())
+    assert interpreted["io_compiled"] is False and not any(interpreted["io_modules"].values())
+    for case in ("io_config_scale", "db2_io_cold_ficon", "custom_seq_writes"):
+        assert any(key.startswith(case + "/") for key in compiled["models"]), case
 
 
 def _copy_engine(tmp_path: Path) -> Path:
@@ -99,6 +110,42 @@ def test_a_build_older_than_core_py_is_not_used_and_says_so_once(tmp_path):
     assert stale.stderr.splitlines() == [
         "zperflab: the compiled engine is older than models/engine/core.py; running it "
         "interpreted (bash packaging/setup.sh rebuilds it)"]
+
+
+def _copy_models(tmp_path: Path) -> Path:
+    """The models package with its builds, in a tree of its own (mtimes are the test's)."""
+    import shutil
+
+    if not sorted((ROOT / "models" / "io").glob("volume.*.so")):
+        pytest.skip("no compiled I/O model is built here (bash packaging/setup.sh builds it)")
+    shutil.copytree(ROOT / "models", tmp_path / "models",
+                    ignore=shutil.ignore_patterns("__pycache__", "*.c", "*.html"))
+    return tmp_path / "models"
+
+
+def _import_io(tree: Path) -> subprocess.CompletedProcess:
+    env = dict(os.environ, PYTHONPATH=str(tree), ZPERFLAB_ENGINE="")
+    code = ("import models.io as io, models.io.volume as v; "
+            "print(io.COMPILED, v.__file__.endswith('.py'))")
+    return subprocess.run([sys.executable, "-c", code], cwd=tree, env=env, capture_output=True,
+                          text=True, timeout=120)
+
+
+def test_an_io_build_older_than_a_pxd_it_cimports_is_not_used_and_says_so_once(tmp_path):
+    models = _copy_models(tmp_path)
+    builds = [f for d in ("engine", "io") for f in (models / d).iterdir() if f.suffix == ".so"]
+    t = max(f.stat().st_mtime for f in builds)
+    for d in ("engine", "io"):
+        for f in (models / d).iterdir():      # every build newer than every source: used
+            os.utime(f, (t, t) if f in builds else (t - 10, t - 10))
+    fresh = _import_io(tmp_path)
+    assert (fresh.stdout.split(), fresh.stderr) == (["True", "False"], "")
+    os.utime(models / "io" / "staging.pxd", (t + 10, t + 10))    # volume.pxd cimports it
+    stale = _import_io(tmp_path)
+    assert stale.stdout.split() == ["False", "True"]
+    assert stale.stderr.splitlines() == [
+        "zperflab: the compiled I/O model is missing models/io/staging or older than its "
+        "sources; running it interpreted (bash packaging/setup.sh rebuilds it)"]
 
 
 def test_zperflab_engine_python_runs_core_py_even_with_a_build(tmp_path):

@@ -1,0 +1,39 @@
+# Types for compiling staging.py with Cython in pure-Python mode (augmenting
+# .pxd, as models/engine/core.pxd): staging.py is the one source. Staging is
+# the volume's state (VolumeIO, models/io/volume.py, adds only methods): its
+# attributes are C fields of one extension type, read by the compiled
+# channel program without a dictionary look-up.
+
+
+from models.io.backend cimport Backend
+from models.io.cache cimport CacheDirectory
+from models.io.request cimport IOResult
+from models.io.paths cimport PathGroup
+
+
+cdef class Staging:
+    # set by VolumeIO.__init__
+    cdef public object engine, name, cu, device, protocol, channel, aliases
+    cdef public Backend backend
+    cdef public object max_addresses, stats, tr, volume, full_mask, record_bytes
+    cdef public PathGroup paths
+    cdef public IOResult totals
+    cdef public bint zhpf, lpo, seq_detect
+    cdef public long long kb
+    cdef public long rpt, staging
+    cdef public double link_s_per_record
+    cdef public long long requests, completed, path_waits, amp_waits
+    cdef public set _lpo_staged
+    cdef public dict _streams
+    cdef public tuple _list_run
+    cdef public long long _seq_staged_to, _stripe_tracks, _prestage_tracks
+    cdef object __weakref__
+
+    cpdef list _lpo_schedule(self, double t, groups, IOResult res, bint list_prefetch=*)
+    cpdef tuple _stream_behind(self, track)
+    cpdef long _degree_depth(self, double density)
+    cpdef _list_detect(self, double t, groups)
+    cpdef bint _lpo_stages(self, groups)
+    cpdef bint _in_stream(self, track)
+    cpdef _amp_wait(self)
+    cpdef _prestage(self, double t, track, long depth)

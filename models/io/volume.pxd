@@ -1,0 +1,38 @@
+# Types for compiling volume.py with Cython in pure-Python mode (augmenting
+# .pxd, as models/engine/core.pxd): volume.py is the one source. The
+# volume's state is declared on Staging (models/io/staging.pxd).
+
+from cpython.ref cimport PyObject, Py_DECREF
+
+from models.engine.core cimport Engine, Resource
+from models.io.cache cimport CacheDirectory
+from models.io.channel cimport program_ius
+from models.io.request cimport IOResult
+from models.io.paths cimport ChannelPath, PathGroup
+from models.io.staging cimport Staging
+
+
+cdef extern from "Python.h":
+    # 3.10+: resume a generator; 0 = it returned, 1 = it yielded, -1 = error.
+    int PyIter_Send(object iter, object arg, PyObject** presult) except -1
+
+
+cdef inline object _gen_send(object gen, bint* done):
+    """Resume ``gen``: what it yielded, or (done) what it returned (no StopIteration)."""
+    cdef PyObject* res = NULL
+    done[0] = PyIter_Send(gen, None, &res) == 0
+    cdef object out = <object>res
+    Py_DECREF(out)
+    return out
+
+
+cdef class VolumeIO(Staging):
+    cpdef _add_totals(self, IOResult res)
+    cpdef tuple _connect(self, double t, IOResult res, double ius, double nbytes,
+                         bint reconnect=*)
+    cpdef _release(self, path, double since, double t, IOResult res)
+    cpdef double _start(self, double t, IOResult res, t_request=*)
+    cpdef double _await(self, double t, track, long n, need, IOResult res,
+                        double hold=*, restaged=*, records=*)
+    cpdef double _ready(self, double t, track, need, IOResult res)
+    cpdef double _stage(self, double t, track, mask, long mode, IOResult res)
