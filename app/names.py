@@ -12,6 +12,7 @@ import re
 from typing import Any
 
 from models.core.params import key_words
+from models.cpu.services import CAUSE_TITLES as SERVICE_CAUSE_TITLES
 
 _IDENTIFIER = re.compile(r"[a-z][a-z0-9]*(?:_[a-z0-9]+)+")
 
@@ -65,23 +66,9 @@ def metric_title(experiment, key: str) -> tuple[str, str]:
 
 
 #: Why a unit of work left SRB mode (``trace.meta["causes"]``, the ``b`` of an
-#: SRB→TCB row; models/cpu/services.py), as the z/OS books and a systems
-#: programmer write it.
-CAUSE_TITLES = {
-    "getmain": "GETMAIN",
-    "freemain": "FREEMAIN",
-    "timer": "STIMER (timer)",
-    "io_wait": "I/O wait",
-    "put": "QSAM PUT",
-    "get": "QSAM GET",
-    "open": "OPEN",
-    "close": "CLOSE",
-    "adabas_call": "Adabas call",
-    "sort_exit": "Sort exit",
-    "sort_invoke": "Sort invocation",
-    "call_3gl": "3GL call",
-    "svc": "SVC",
-}
+#: SRB→TCB row), as the z/OS books and a systems programmer write it: the
+#: processor model's own titles, the ones its results table uses.
+CAUSE_TITLES = SERVICE_CAUSE_TITLES
 
 
 def cause_title(cause: str) -> str:

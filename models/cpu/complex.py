@@ -27,7 +27,7 @@ from collections import deque
 
 from models.engine import trace_vocab as V
 from models.cpu.costs import DEFAULT_COSTS, CpuCosts
-from models.cpu.services import CAUSES, Service
+from models.cpu.services import CAUSE_TITLES, CAUSES, Service
 from models.engine import Engine, Trace
 from models.core.run import Table
 
@@ -40,6 +40,9 @@ BACKGROUND_BURST_S = 0.0005
 #: Round trips run as one pair of CPU slices by :meth:`UnitOfWork.repeat`
 #: when aggregation is exact (see :attr:`ProcessorComplex.exclusive`).
 AGGREGATE_CHUNK = 1000
+#: Who the CPU of the SRB/TCB switches themselves is charged to (the
+#: animation's tab and the chart call them the same).
+SWITCHING = "SRB/TCB switches"
 
 
 class EnginePool:
@@ -118,16 +121,22 @@ class Accounting:
         return total
 
     def table(self) -> Table:
-        """An RMF-style workload activity table: CPU by component."""
+        """An RMF-style workload activity table: CPU by component, under the
+        names the CPU was charged to (a workload's canvas label, "z/OS
+        services"), in alphabetical order whatever their case."""
         rows = tuple((comp, round(row["ziip"] / 1000, 3), round(row["gcp"] / 1000, 3),
                       round((row["ziip"] + row["gcp"]) / 1000, 3))
-                     for comp, row in sorted(self.by_component.items()))
+                     for comp, row in sorted(self.by_component.items(),
+                                             key=lambda kv: kv[0].casefold()))
         return Table("CPU time by component", ("component", "zIIP ms", "CP ms", "total ms"),
-                     rows, note=f"{self.srb_to_tcb} SRB→TCB and {self.tcb_to_srb} TCB→SRB switches")
+                     rows, note=f"{self.srb_to_tcb:,} SRB→TCB switches, "
+                                f"{self.tcb_to_srb:,} back to SRB")
 
     def cause_table(self) -> Table:
-        """SRB→TCB switches by the service that caused them."""
-        rows = tuple((c, n) for c, n in self.by_cause.items() if n)
+        """SRB→TCB switches by the service that caused them, each cause under
+        its title (:data:`models.cpu.services.CAUSE_TITLES`, as the chart
+        and the animation write it)."""
+        rows = tuple((CAUSE_TITLES[c], n) for c, n in self.by_cause.items() if n)
         return Table("SRB→TCB switches by cause", ("cause", "switches"), rows)
 
 
@@ -248,7 +257,7 @@ class UnitOfWork:
 
     Use inside an engine process::
 
-        uow.work(3.0, "NATURAL")            # accumulate, no event
+        uow.work(3.0, "Natural batch")      # accumulate, no event
         yield from uow.service(svc)         # switch to TCB for the service
         yield from uow.run()                # dispatch what is pending
     """
@@ -283,7 +292,7 @@ class UnitOfWork:
                 yield svc.wait_s
             return
         sw = cpx.costs.switch_us
-        self.work(sw, "SWITCH")
+        self.work(sw, SWITCHING)
         pool, idx = yield from self._slice(not self.ziip_eligible)
         acc = cpx.account
         acc.srb_to_tcb += 1
@@ -296,7 +305,7 @@ class UnitOfWork:
         if svc.wait_s:
             yield from self._slice(True)
             yield svc.wait_s
-        self.work(sw, "SWITCH")
+        self.work(sw, SWITCHING)
         pool, idx = yield from self._slice(True)
         acc.tcb_to_srb += 1
         if tr is not None:
@@ -337,7 +346,7 @@ class UnitOfWork:
         sw = cpx.costs.switch_us
         k = len(cycle)
         self.work(m * sum(w for w, _ in cycle), component)
-        self.work(m * k * sw, "SWITCH")
+        self.work(m * k * sw, SWITCHING)
         yield from self._slice(not self.ziip_eligible)
         acc = cpx.account
         acc.srb_to_tcb += m * k
@@ -345,7 +354,7 @@ class UnitOfWork:
         for _, svc in cycle:
             acc.by_cause[svc.cause] += m
             self.work(m * svc.cpu_us, svc.component)
-        self.work(m * k * sw, "SWITCH")
+        self.work(m * k * sw, SWITCHING)
         yield from self._slice(True)
 
     def _slice(self, on_gcp: bool):

@@ -22,6 +22,35 @@ from models.cpu.costs import DEFAULT_COSTS, CpuCosts
 CAUSES = ("getmain", "freemain", "timer", "io_wait", "put", "get", "open",
           "close", "adabas_call", "sort_exit", "sort_invoke", "call_3gl", "svc")
 
+#: Each cause as the z/OS books and a systems programmer write it: the one
+#: title of a cause in the results table, the CSV, the chart and the
+#: animation (``app.names.cause_title`` reads it from here).
+CAUSE_TITLES = {
+    "getmain": "GETMAIN",
+    "freemain": "FREEMAIN",
+    "timer": "STIMER (timer)",
+    "io_wait": "I/O wait",
+    "put": "QSAM PUT",
+    "get": "QSAM GET",
+    "open": "OPEN",
+    "close": "CLOSE",
+    "adabas_call": "Adabas call",
+    "sort_exit": "Sort exit",
+    "sort_invoke": "Sort invocation",
+    "call_3gl": "3GL call",
+    "svc": "SVC",
+}
+
+#: Who a service's CPU is charged to, as the results table names it: none
+#: of them is a card on the canvas (the session's own work is charged to
+#: its workload card's label; the switches to
+#: :data:`models.cpu.complex.SWITCHING`).
+ZOS = "z/OS services"
+QSAM = "QSAM"
+ADABAS = "Adabas"
+SORT = "Sort program"
+PROGRAMS_3GL = "3GL programs"
+
 
 @dataclass(frozen=True)
 class Service:
@@ -32,7 +61,8 @@ class Service:
     cause : str
         One of :data:`CAUSES`.
     component : str
-        Who the CPU is charged to ("ZOS", "QSAM", "ADABAS", "SORT", "3GL").
+        Who the CPU is charged to, by name (:data:`ZOS`, :data:`QSAM`,
+        :data:`ADABAS`, :data:`SORT`, :data:`PROGRAMS_3GL`).
     cpu_us : float
         CPU the service itself uses in TCB mode, microseconds.
     wait_s : float
@@ -57,17 +87,17 @@ class Service:
 
 def getmain(costs: CpuCosts = DEFAULT_COSTS) -> Service:
     """GETMAIN (SVC 10/120): obtain virtual storage."""
-    return Service("getmain", "ZOS", costs.svc_us)
+    return Service("getmain", ZOS, costs.svc_us)
 
 
 def freemain(costs: CpuCosts = DEFAULT_COSTS) -> Service:
     """FREEMAIN: release virtual storage."""
-    return Service("freemain", "ZOS", costs.svc_us)
+    return Service("freemain", ZOS, costs.svc_us)
 
 
 def timer_request(costs: CpuCosts = DEFAULT_COSTS) -> Service:
     """STIMER/STIMERM: set a CPU-time limit (Natural's MT at program start)."""
-    return Service("timer", "ZOS", costs.svc_us)
+    return Service("timer", ZOS, costs.svc_us)
 
 
 def io_wait(wait_s: float, costs: CpuCosts = DEFAULT_COSTS) -> Service:
@@ -78,28 +108,28 @@ def io_wait(wait_s: float, costs: CpuCosts = DEFAULT_COSTS) -> Service:
     wait_s : float
         How long the I/O takes (the unit holds no engine meanwhile).
     """
-    return Service("io_wait", "ZOS", 2 * costs.svc_us, wait_s)
+    return Service("io_wait", ZOS, 2 * costs.svc_us, wait_s)
 
 
 def put(nbytes: float, costs: CpuCosts = DEFAULT_COSTS) -> Service:
     """An access-method PUT/WRITE of ``nbytes`` (a line, a record or a buffer)."""
-    return Service("put", "QSAM", costs.access_call_us + costs.move_us(nbytes))
+    return Service("put", QSAM, costs.access_call_us + costs.move_us(nbytes))
 
 
 def get(nbytes: float, costs: CpuCosts = DEFAULT_COSTS) -> Service:
     """An access-method GET/READ of ``nbytes`` (a record or a buffer)."""
-    return Service("get", "QSAM", costs.access_call_us + costs.move_us(nbytes))
+    return Service("get", QSAM, costs.access_call_us + costs.move_us(nbytes))
 
 
 def open_file(costs: CpuCosts = DEFAULT_COSTS) -> Service:
     """OPEN a data set."""
-    return Service("open", "ZOS", costs.open_close_us)
+    return Service("open", ZOS, costs.open_close_us)
 
 
 def close_file(nbytes: float = 0.0, costs: CpuCosts = DEFAULT_COSTS) -> Service:
     """CLOSE a data set, writing the ``nbytes`` still buffered in the same visit."""
     extra = costs.access_call_us + costs.move_us(nbytes) if nbytes > 0 else 0.0
-    return Service("close", "ZOS", costs.open_close_us + extra)
+    return Service("close", ZOS, costs.open_close_us + extra)
 
 
 def adabas_call(records: int, record_bytes: float, costs: CpuCosts = DEFAULT_COSTS) -> Service:
@@ -108,20 +138,20 @@ def adabas_call(records: int, record_bytes: float, costs: CpuCosts = DEFAULT_COS
     The caller-side processing is fixed per call; the record buffer it
     copies across memory grows with the records returned (multi-fetch).
     """
-    return Service("adabas_call", "ADABAS",
+    return Service("adabas_call", ADABAS,
                    costs.adabas_call_us + costs.move_us(records * record_bytes))
 
 
 def sort_exit(record_bytes: float, costs: CpuCosts = DEFAULT_COSTS) -> Service:
     """One record handed to the sort program (E15, SORTIN) or back (E35, SORTOUT)."""
-    return Service("sort_exit", "SORT", costs.access_call_us + costs.move_us(record_bytes))
+    return Service("sort_exit", SORT, costs.access_call_us + costs.move_us(record_bytes))
 
 
 def sort_invoke(cpu_us: float, costs: CpuCosts = DEFAULT_COSTS) -> Service:
     """LINK to the external sort program; ``cpu_us`` is its own sorting work."""
-    return Service("sort_invoke", "SORT", costs.open_close_us + cpu_us)
+    return Service("sort_invoke", SORT, costs.open_close_us + cpu_us)
 
 
 def call_3gl(costs: CpuCosts = DEFAULT_COSTS) -> Service:
     """A call to a 3GL program (always runs in TCB mode)."""
-    return Service("call_3gl", "3GL", costs.call_3gl_body_us)
+    return Service("call_3gl", PROGRAMS_3GL, costs.call_3gl_body_us)

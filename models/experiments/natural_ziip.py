@@ -2,8 +2,8 @@
 
 The run builds a :class:`~models.cpu.ProcessorComplex`, turns the
 ``operation`` into a small Natural program (:func:`models.natural.program_for`)
-and runs it as an enclave SRB; switch counts and CPU times come from the
-complex's accounting (docs/model-cpu.md).
+and runs it as an enclave SRB under its workload card's label; switch
+counts and CPU times come from the complex's accounting (docs/model-cpu.md).
 """
 from __future__ import annotations
 
@@ -11,6 +11,7 @@ from models.cpu import ProcessorComplex
 from models.engine import Engine
 from models.experiments import Experiment
 from models.natural import NaturalSession, Profile, program_for
+from models.natural.session import NATURAL
 from models.core.params import Metric, Param, Schema
 from models.core.run import RunContext, RunResult, Table
 
@@ -71,7 +72,7 @@ def run(params: dict, ctx: RunContext) -> RunResult:
                            ziip_help=params["ziip_help"],
                            background_util=params["background_util"], trace=ctx.trace,
                            engines=drawn)
-    session = NaturalSession(cpx, profile, progress=ctx.progress)
+    session = NaturalSession(cpx, profile, progress=ctx.progress, name=session_name(ctx.config))
 
     def main():
         yield from session.run(program)
@@ -88,6 +89,15 @@ def run(params: dict, ctx: RunContext) -> RunResult:
     return RunResult("natural_ziip", params, ctx.seed, metrics,
                      reports=(acc.table(), acc.cause_table(), _engine_table(cpx, session.end_time)),
                      trace=ctx.trace, components=engine_figures(cpx, session.end_time))
+
+
+def session_name(config) -> str:
+    """The label of the Natural workload's card on the canvas: the name the
+    session's own CPU is charged to in the results (``Natural`` undrawn)."""
+    for workload in getattr(config, "workloads", None) or ():
+        if workload.kind == "wl_natural":
+            return workload.name
+    return NATURAL
 
 
 def engine_figures(cpx: ProcessorComplex, elapsed_s: float) -> dict:

@@ -35,7 +35,8 @@ from models.natural.program import (FetchPrograms, Profile, ReadAdabas, ReadWork
 #: (THSIZE 0). Assumption: a 64 KB increment, the usual z/OS subpool unit
 #: for program work areas; only the THSIZE comparison depends on it.
 STORAGE_INCREMENT_KB = 64
-NATURAL = "NATURAL"
+#: Who the session's own CPU is charged to when no workload card names it.
+NATURAL = "Natural"
 
 
 class ThreadStorage:
@@ -73,15 +74,19 @@ class NaturalSession:
     costs : CpuCosts
     progress : callable or None
         Called with the fraction of the program's records done.
+    name : str
+        The session's name: its workload card's label on the canvas. The
+        session's own CPU is charged to it (:data:`NATURAL` without a card).
     """
 
     def __init__(self, cpx: ProcessorComplex, profile: Profile,
                  costs: CpuCosts = DEFAULT_COSTS,
-                 progress: Callable[[float], None] | None = None):
+                 progress: Callable[[float], None] | None = None, name: str = NATURAL):
         self.cpx = cpx
         self.profile = profile
         self.costs = costs
-        self.uow = cpx.unit_of_work(NATURAL, mode=SRB, ziip_eligible=True)
+        self.name = name
+        self.uow = cpx.unit_of_work(name, mode=SRB, ziip_eligible=True)
         self.storage = ThreadStorage(profile.thsize_kb)
         self._progress = progress
         self._done = 0
@@ -134,11 +139,11 @@ class NaturalSession:
         for count, size in batches:
             svc = svc_of(size)
             first, carry = _cycle(size, item_us, calls_3gl, c3, svc, svc_first, carry)
-            yield from self.uow.repeat(1, first, NATURAL)
+            yield from self.uow.repeat(1, first, self.name)
             if count > 1:
                 steady, carry = _cycle(size, item_us, calls_3gl, c3, svc, svc_first, carry)
-                yield from self.uow.repeat(count - 1, steady, NATURAL, self._on_batches(size))
-        self.uow.work(carry, NATURAL)
+                yield from self.uow.repeat(count - 1, steady, self.name, self._on_batches(size))
+        self.uow.work(carry, self.name)
 
     def _read_adabas(self, step: ReadAdabas):
         c = self.costs
@@ -178,15 +183,15 @@ class NaturalSession:
             # The sort program runs in TCB mode: LINK (with its sorting work),
             # one E15 exit per record in and one E35 exit per record out.
             yield from self.uow.service(services.sort_invoke(compares_us, c))
-            yield from self.uow.repeat(n, ((0.0, services.sort_exit(rb, c)),), NATURAL)
+            yield from self.uow.repeat(n, ((0.0, services.sort_exit(rb, c)),), self.name)
             yield from self._loop(n, 1, out_item, 0, lambda m: services.sort_exit(rb, c), True)
             return
         kb = n * rb / 1024
         got, pieces = self.storage.obtain(kb)
-        yield from self.uow.repeat(got, ((0.0, services.getmain(c)),), NATURAL)
-        self.uow.work(c.move_us(n * rb) + compares_us + n * out_item, NATURAL)
+        yield from self.uow.repeat(got, ((0.0, services.getmain(c)),), self.name)
+        self.uow.work(c.move_us(n * rb) + compares_us + n * out_item, self.name)
         freed = self.storage.release(kb, pieces)
-        yield from self.uow.repeat(freed, ((0.0, services.freemain(c)),), NATURAL)
+        yield from self.uow.repeat(freed, ((0.0, services.freemain(c)),), self.name)
 
     def _fetch(self, step: FetchPrograms):
         """FETCH RETURN ``count`` times; fetches after the first all look alike."""
@@ -198,15 +203,15 @@ class NaturalSession:
             freed = self.storage.release(step.data_kb, pieces)
             cycle, after = self._fetch_cycle(step, got, freed, carry)
             if cycle:
-                yield from self.uow.repeat(1, cycle, NATURAL)
+                yield from self.uow.repeat(1, cycle, self.name)
                 if count > 1:
                     cycle, after = self._fetch_cycle(step, got, freed, after)
-                    yield from self.uow.repeat(count - 1, cycle, NATURAL, self._advance)
+                    yield from self.uow.repeat(count - 1, cycle, self.name, self._advance)
             else:
                 _, per_fetch = self._fetch_cycle(step, got, freed, 0.0)
                 after = carry + count * per_fetch
             carry = after
-        self.uow.work(carry, NATURAL)
+        self.uow.work(carry, self.name)
 
     def _fetch_cycle(self, step: FetchPrograms, got: int, freed: int, carry: float):
         """One fetch as (work before, service) pairs and the work left after it."""

@@ -33,7 +33,8 @@ def expected_at(tr, rows, t):
             lane = tr.components[comp]
             cpu[lane] = cpu.get(lane, 0) + b
         elif name in ("srb_to_tcb", "tcb_to_srb"):
-            switches += 1
+            # A switch is an SRB→TCB switch (as the run's figures count it).
+            switches += name == "srb_to_tcb"
             mode = "TCB" if name == "srb_to_tcb" else "SRB"
             cause = tr.meta["causes"][b]
     return lane, mode, cause, switches, cpu
@@ -87,7 +88,7 @@ def test_switch_causes_are_counted_by_name(qtbot, natural):
     data = ReplayData(tr)
     view.set_data(data)
     view.set_time(data.t1)
-    switch = [r for r in rows if tr.kinds[r[2]] in ("srb_to_tcb", "tcb_to_srb")]
+    switch = [r for r in rows if tr.kinds[r[2]] == "srb_to_tcb"]
     causes = {}
     for r in switch:
         causes[tr.meta["causes"][r[4]]] = causes.get(tr.meta["causes"][r[4]], 0) + 1
@@ -123,3 +124,59 @@ def test_view_paints_at_projector_size(qtbot, natural):
     assert img.width() == 1280
     # Something besides the white background got drawn in the lanes.
     assert len({img.pixel(x, 120) for x in range(0, 1280, 8)}) > 3
+
+
+def test_at_the_end_the_panel_counts_the_switches_the_run_and_its_chart_count(qtbot):
+    """The lesson's run (2,000 Adabas records, MT on): at the end of the
+    replay the panel's switches and switches by cause are the run's figures
+    (the srb_switches metric, the cause table) and the chart's bars; the
+    switches back to SRB are counted apart, not added in."""
+    from app.names import cause_title
+    from app.replay.series import switch_chart
+    res = run_experiment("natural_ziip", {"records": 2000}, trace=True)
+    view = CpuView()
+    qtbot.addWidget(view)
+    data = ReplayData(res.trace)
+    view.set_data(data)
+    view.set_time(data.t1)
+    s = view.state
+    assert s.switches == res.metrics["srb_switches"] == 2001
+    (causes,) = [t for t in res.reports if t.title == "SRB→TCB switches by cause"]
+    shown = {cause_title(c): n for c, n in s.causes.items()}
+    assert shown == dict(causes.rows) == {"Adabas call": 2000, "STIMER (timer)": 1}
+    chart = switch_chart(res)
+    assert shown == dict(zip(chart.categories, chart.series[0].y.astype(int).tolist()))
+    assert s.back == len(data.rows("tcb_to_srb")) == 2001
+
+
+@pytest.mark.parametrize("present", [False, True], ids=["desktop", "presentation"])
+def test_every_line_of_the_view_is_drawn_whole_at_the_end_of_the_replay(window, present):
+    """10,000 records (five-digit counts) at the end of the replay: no line of
+    the SRB/TCB view is shortened ("(71 % …", "TCB→SRB…", "STIMER (ti…"),
+    on the desktop at 1024×640, 1280×800 and 1920×1080, and at the
+    presentation sizes of a projector (larger text) at 1024×768 and 1280×800."""
+    from PySide6.QtGui import QImage
+    from PySide6.QtWidgets import QApplication
+
+    from ui.animation.replay_view import ReplayView
+    assert window.open_case_or_file("natural_ziip") is None
+    window.run_and_wait()
+    window.show_view("animation")
+    replay = window.findChild(ReplayView)
+    view = replay.views["SRB/TCB switches"]
+    replay.tabs.setCurrentWidget(view)
+    window.lessons.presentation.set_on(present, full_screen=False)
+    sizes = ((1024, 768), (1280, 800)) if present else ((1024, 640), (1280, 800), (1920, 1080))
+    cut = {}
+    try:
+        for size in sizes:
+            window.resize(*size)
+            for f in (0.5, 1.0):
+                replay.controller.seek(replay.data.t0 + f * (replay.data.t1 - replay.data.t0))
+                QApplication.processEvents()
+                view.render(QImage(view.size(), QImage.Format.Format_ARGB32))
+                cut.update({(size, f, full): True for _, full in view.elided})
+        assert view.state.switches == 10_001
+    finally:
+        window.lessons.presentation.set_on(False)
+    assert sorted(cut, key=str) == [], "\n".join(map(str, cut))
