@@ -53,7 +53,7 @@ def device_table(sub, elapsed: float) -> Table:
              round(100 * be.busy_s() / max(elapsed, 1e-12) / be.n_drives, 1)),)
     return Table("Device activity",
                  ("volume", "requests", "channel I/Os", "resp ms", "IOSQ ms", "PEND ms",
-                  "DISC ms", "CONN ms", "drive busy %"), rows,
+                  "DISC ms", "CONN ms", "rank drives % busy"), rows,
                  note=f"{sub.protocol} on {sub.channel}")
 
 
@@ -183,12 +183,24 @@ def cache_activity(system) -> Table:
                  note="staging: record stages plus tracks staged (partial, full, sequential)")
 
 
+def rank_busy_pct(rank, elapsed: float) -> float:
+    """% busy of a rank's drives over the interval (mean over them): at most
+    100. Drive work booked past the interval's end (a saturated rank's queue,
+    destages still to come) is not busy time within it."""
+    if not elapsed > 0:
+        return 0.0
+    return min(100.0, 100.0 * rank.busy_s() / elapsed / rank.n_drives)
+
+
 def rank_activity(system, elapsed: float) -> Table:
     """Busy share of each rank's drives (shared by the volumes on it)."""
-    rows = tuple((name, r.disk.name, r.n_drives,
-                  round(100.0 * r.busy_s() / elapsed / r.n_drives, 1) if elapsed > 0 else 0.0)
+    rows = tuple((name, r.disk.name, r.n_drives, round(rank_busy_pct(r, elapsed), 1))
                  for name, r in system.ranks.items())
-    return Table("Rank activity", ("rank", "drive type", "drives", "% busy"), rows)
+    over = [name for name, r in system.ranks.items()
+            if elapsed > 0 and r.busy_s() / elapsed / r.n_drives > 1.0]
+    note = (f"saturated: {', '.join(over[:4])}{' …' if len(over) > 4 else ''} had more drive "
+            "work than the interval holds (queued past its end)") if over else ""
+    return Table("Rank activity", ("rank", "drive type", "drives", "% busy"), rows, note=note)
 
 
 def volume_figures(vol, elapsed: float) -> dict[str, float]:

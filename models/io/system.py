@@ -265,7 +265,7 @@ class IOSystem:
         for name, cu in self.control_units.items():
             out[name] = {"read_hit_ratio": cu.stats().hit_ratio}
         for name, r in self.ranks.items():
-            out.setdefault(name, {})["busy_pct"] = min(100.0, 100.0 * r.busy_s() / el / r.n_drives)
+            out.setdefault(name, {})["busy_pct"] = reports.rank_busy_pct(r, el)
         return out
 
     def reports(self, elapsed_s: float) -> tuple:
