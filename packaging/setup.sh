@@ -1,7 +1,7 @@
 #!/usr/bin/env bash
 # Set up zPerfLab in ./.venv: system libraries Qt needs (apt-get, as root),
-# a virtual environment, the Python packages and the compiled event engine
-# (a C compiler via apt-get as root, Cython via pip). Safe to run again: it
+# a virtual environment, the Python packages and the compiled event engine and
+# I/O model (a C compiler via apt-get as root, Cython via pip). Safe to run again: it
 # skips what is already in place.
 set -euo pipefail
 here="$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)"
@@ -38,7 +38,7 @@ if [ ! -f "$stamp" ] || [ setup.cfg -nt "$stamp" ]; then
   echo "zperflab setup: installing Python packages (first time takes a minute)"
   .venv/bin/python -m pip install -q --upgrade pip
   # test: pytest, contracts, ruff, mypy; cluster: sweep --dask; build: the bundle;
-  # compile: Cython, for the compiled event engine below.
+  # compile: Cython, for the compiled event engine and I/O model below.
   .venv/bin/python -m pip install -q -e ".[test,cluster,build,compile]"
   touch "$stamp"
 fi
