@@ -373,7 +373,8 @@ class UnitOfWork:
         us = self._pending / speed
         tr = cpx.trace
         if tr is not None:
-            tr.record(cpx.engine.now, cpx._comp[(pool.kind, idx)], cpx._k_busy, self.uid, round(us))
+            lane = cpx._comp[(pool.kind, idx)]
+            tr.record(cpx.engine.now, lane, cpx._k_busy, self.uid, tr.whole(lane, us))
         yield us * 1e-6
         pool.busy_us[idx] += us
         pool.give_back(idx)

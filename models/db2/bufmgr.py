@@ -177,7 +177,8 @@ class BufferManager:
             st.getpages += gets
             st.class2_cpu_s += cpu_s
             if self._tr is not None:
-                self._tr.record(eng.now, self._cp, self._busy, 0, round(cpu_s * 1e6))
+                self._tr.record(eng.now, self._cp, self._busy, 0,
+                                self._tr.whole(self._cp, cpu_s * 1e6))
             yield cpu_s
             self._reads[i] = None      # free the page array once consumed
             i += 1
@@ -202,7 +203,8 @@ class BufferManager:
             cpu_s = cpu.prefetch_cpu_s(len(pages))
             st.prefetch_cpu_s += cpu_s
             if self._tr is not None:
-                self._tr.record(eng.now, self._ziip, self._busy, uow, round(cpu_s * 1e6))
+                self._tr.record(eng.now, self._ziip, self._busy, uow,
+                                self._tr.whole(self._ziip, cpu_s * 1e6))
             yield cpu_s
             times = yield from io.read(pages, mode)
             self._count_io(mode, len(pages), times)

@@ -53,6 +53,7 @@ class Trace:
         self.dropped = 0
         self._t_first = 0.0       # time of the first record, kept when it is dropped
         self.meta: dict = {}
+        self._sums: dict = {}     # exact running totals behind whole-unit amounts (``whole``)
 
     def __len__(self) -> int:
         return len(self._t)
@@ -84,6 +85,17 @@ class Trace:
             kid = self._kind_ids[name] = len(self.kinds)
             self.kinds.append(name)
         return kid
+
+    def whole(self, key, amount: float) -> int:
+        """``amount`` as the whole number to record for ``key`` (a CPU's
+        microseconds), carrying what rounding leaves over to the next: the
+        amounts recorded for a key add up to its exact total, rounded. Each
+        slice rounded alone drifted: a replay's zIIP summed to 30,012 µs where
+        the run's account says 30,276."""
+        before = self._sums.get(key, 0.0)
+        after = before + amount
+        self._sums[key] = after
+        return round(after) - round(before)
 
     def record(self, t: float, comp: int, kind: int, a: int = 0, b: int = 0) -> None:
         """Append one event. ``comp`` and ``kind`` are ids from the tables."""

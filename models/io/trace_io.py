@@ -111,4 +111,5 @@ class IOTrace:
         (``channel_busy``: a = I/O id, b = microseconds)."""
         if path.comp < 0:
             path.comp = self.t.component(path.name, V.CHP)
-        self.t.record(since, path.comp, self.k[V.CHANNEL_BUSY], rid, round((t - since) * 1e6))
+        self.t.record(since, path.comp, self.k[V.CHANNEL_BUSY], rid,
+                      self.t.whole(path.comp, (t - since) * 1e6))
