@@ -1,19 +1,57 @@
 # Types for compiling cache.py with Cython in pure-Python mode (augmenting
-# .pxd, as models/engine/core.pxd): cache.py is the one source. The
-# directory's entries stay Python lists in an OrderedDict (its LRU order).
+# .pxd, as models/engine/core.pxd): cache.py is the one source. Compiled,
+# the directory is a C array of track entries on a doubly linked LRU list,
+# found through an open-addressing hash table (linear probing).
 
-cimport cython
+
+from libc.stdlib cimport free, realloc
+
+
+cdef extern from *:
+    int __builtin_popcountll(unsigned long long) nogil
+
+
+cdef inline long _popcount(unsigned long long x) noexcept nogil:
+    return __builtin_popcountll(x)
+
+
+cdef inline Py_ssize_t _home(long long key, int bits) noexcept nogil:
+    """The key's first slot: Fibonacci hashing (the top bits of key * 2^64/phi)."""
+    return <Py_ssize_t>((<unsigned long long>key * 0x9E3779B97F4A7C15ULL) >> (64 - bits))
+
+
+cdef struct _Track:
+    long long key
+    unsigned long long valid, pend
+    double ready
+    Py_ssize_t prv, nxt          # older and newer entry on the LRU list (-1: none)
 
 
 cdef class CacheDirectory:
     cdef public long long capacity, used, evicted
-    cdef public object tracks, on_evict
+    cdef public object on_evict, tracks     # tracks: interpreted only
     cdef object __weakref__
+    cdef _Track* _t
+    cdef Py_ssize_t* _h
+    cdef Py_ssize_t _tcap, _tn, _count, _free_t, _head, _tail, _hcap
+    cdef int _hbits
 
-    cpdef valid(self, track, double now)
-    cpdef tuple pending(self, track)
-    cpdef add(self, track, mask, double ready)
-    @cython.locals(r=object)
-    cpdef add_tracks(self, first, long long count, mask, double ready)
-    cpdef _evict(self, keep)
-    cpdef warm(self, track, mask)
+    cdef Py_ssize_t _find(self, long long key) noexcept
+    cdef void _place(self, Py_ssize_t e, long long key) noexcept
+    cdef int _grow_hash(self) except -1
+    cdef Py_ssize_t _new(self, long long key, unsigned long long valid,
+                         unsigned long long pend, double ready) except -2
+    cdef void _to_end(self, Py_ssize_t e) noexcept
+    cdef void _remove(self, Py_ssize_t e) noexcept
+    cpdef unsigned long long valid(self, long long track, double now)
+    cpdef tuple pending(self, long long track)
+    cpdef unsigned long long pending_mask(self, long long track)
+    cpdef unsigned long long held(self, long long track)
+    cpdef bint contains(self, long long track)
+    cpdef add(self, long long track, unsigned long long mask, double ready)
+    cpdef add_tracks(self, long long first, long long count, unsigned long long mask,
+                     double ready)
+    cpdef _evict(self, long long keep)
+    cpdef warm(self, long long track, unsigned long long mask)
+    cpdef drop(self, long long lo, long long hi)
+    cpdef clear(self)

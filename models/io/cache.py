@@ -1,11 +1,22 @@
 """Control-unit cache directory: 4 KB slots, LRU, staging in flight, statistics.
 
-The directory is one ``OrderedDict`` keyed by logical track. Each entry is a
-small list ``[valid_mask, pending_mask, ready_time]``: bit r of a mask is
-record r of the track (one 4 KB slot each). Bits in ``pending_mask`` are
-being staged and become valid at ``ready_time``. LRU order is kept per track
-(the DS8000 keeps its LRU lists per track too; slots of a track age
-together); the capacity is counted in slots.
+The directory maps a logical track (its key) to three things: ``valid``,
+the mask of its records in cache (bit r is record r of the track, one 4 KB
+slot each); ``pending``, the records being staged, valid at ``ready``. LRU
+order is kept per track (the DS8000 keeps its LRU lists per track too;
+slots of a track age together); the capacity is counted in slots.
+
+Interpreted, the directory is an ``OrderedDict`` of ``[valid, pending,
+ready]`` lists. Compiled (Cython in pure-Python mode, ``cache.pxd``; the
+branches ``if cython.compiled:``), it is a C array of track entries on a
+doubly linked LRU list, found through an open-addressing hash table: no
+Python object per cached track, so a look-up in a directory of millions of
+tracks touches one cache line or two, and the garbage collector has nothing
+to walk. Both keep the same order (new and touched tracks at the newest end,
+evictions from the oldest), so both evict the same tracks at the same
+moments (``tests/models/test_cache_directory.py`` runs them side by side).
+Masks are at most 64 bits in both (a track of more than 64 records is
+refused when its volume is built).
 
 :class:`CacheStats` holds what an RMF Cache Activity report shows.
 """
@@ -13,10 +24,28 @@ from __future__ import annotations
 
 from collections import OrderedDict
 from dataclasses import dataclass, field
+from typing import Any
+
+try:
+    import cython
+except ImportError:  # interpreted, Cython not installed: nothing is compiled
+    class cython:  # type: ignore[no-redef]
+        compiled = False
+
+if not cython.compiled:
+    # Declared in cache.pxd for the compiled branches only (the entry struct,
+    # libc's allocator, the bit count); never used interpreted.
+    _Track: Any = None
+    _popcount: Any = None
+    _home: Any = None
+    free: Any = None
+    realloc: Any = None
 
 SLOT_BYTES = 4096
 MODE_NAMES = ("record", "partial track", "full track")
 RECORD, PARTIAL, FULL = 0, 1, 2
+#: The most records a track may have: the directory's masks are 64-bit words.
+MAX_RECORDS_PER_TRACK = 64
 
 
 @dataclass
@@ -73,87 +102,352 @@ class CacheDirectory:
             raise ValueError("the cache needs at least one slot")
         self.capacity = slots
         self.used = 0
-        self.tracks: OrderedDict[int, list] = OrderedDict()
         self.on_evict = on_evict
         self.evicted = 0
+        if cython.compiled:
+            # Entries (``_t``, a free chain through ``nxt``) and the hash
+            # table (``_h``, -1 = empty) start empty: the first insert grows them.
+            self._tcap = self._tn = self._count = 0
+            self._free_t = self._head = self._tail = -1
+            self._hcap = self._hbits = 0
+        else:
+            self.tracks: OrderedDict[int, list] = OrderedDict()
 
+    def __dealloc__(self):
+        if cython.compiled:
+            free(self._t)
+            free(self._h)
+
+    def __len__(self) -> int:
+        if cython.compiled:
+            return self._count
+        return len(self.tracks)
+
+    # -- the compiled directory -------------------------------------------------
+    def _find(self, key):
+        """Compiled: the entry of ``key``, or -1."""
+        if cython.compiled:
+            h = self._h
+            if self._hcap == 0:
+                return -1
+            m: cython.Py_ssize_t = self._hcap - 1
+            i: cython.Py_ssize_t = _home(key, self._hbits)
+            e: cython.Py_ssize_t
+            while True:
+                e = h[i]
+                if e < 0 or self._t[e].key == key:
+                    return e
+                i = (i + 1) & m
+        return -1
+
+    def _place(self, e, key):
+        """Compiled: put entry ``e`` (of ``key``) in the hash table."""
+        if cython.compiled:
+            h = self._h
+            m: cython.Py_ssize_t = self._hcap - 1
+            i: cython.Py_ssize_t = _home(key, self._hbits)
+            while h[i] >= 0:
+                i = (i + 1) & m
+            h[i] = e
+
+    def _grow_hash(self):
+        """Compiled: double the hash table (kept at most half full)."""
+        if cython.compiled:
+            bits: cython.int = self._hbits + 1 if self._hbits else 10
+            cap: cython.Py_ssize_t = cython.cast(cython.Py_ssize_t, 1) << bits
+            h = realloc(self._h, cap * cython.sizeof(cython.Py_ssize_t))
+            if h == cython.NULL:
+                raise MemoryError()
+            self._h = cython.cast(cython.pointer(cython.Py_ssize_t), h)
+            self._hcap = cap
+            self._hbits = bits
+            i: cython.Py_ssize_t
+            for i in range(cap):
+                self._h[i] = -1
+            e: cython.Py_ssize_t = self._head
+            while e >= 0:
+                self._place(e, self._t[e].key)
+                e = self._t[e].nxt
+
+    def _new(self, key, valid, pend, ready):
+        """Compiled: a new entry for ``key`` at the newest end; returns it."""
+        if cython.compiled:
+            e: cython.Py_ssize_t
+            if 2 * (self._count + 1) > self._hcap:
+                self._grow_hash()
+            if self._free_t >= 0:
+                e = self._free_t
+                self._free_t = self._t[e].nxt
+            else:
+                if self._tn == self._tcap:
+                    cap: cython.Py_ssize_t = 2 * self._tcap if self._tcap else 1024
+                    t = realloc(self._t, cap * cython.sizeof(_Track))
+                    if t == cython.NULL:
+                        raise MemoryError()
+                    self._t = cython.cast(cython.pointer(_Track), t)
+                    self._tcap = cap
+                e = self._tn
+                self._tn += 1
+            p = cython.address(self._t[e])
+            p.key = key
+            p.valid = valid
+            p.pend = pend
+            p.ready = ready
+            p.prv = self._tail
+            p.nxt = -1
+            if self._tail >= 0:
+                self._t[self._tail].nxt = e
+            else:
+                self._head = e
+            self._tail = e
+            self._count += 1
+            self._place(e, key)
+            return e
+        return -1
+
+    def _to_end(self, e):
+        """Compiled: make entry ``e`` the newest (``move_to_end``)."""
+        if cython.compiled:
+            if e == self._tail:
+                return
+            p = cython.address(self._t[e])
+            if p.prv >= 0:
+                self._t[p.prv].nxt = p.nxt
+            else:
+                self._head = p.nxt
+            self._t[p.nxt].prv = p.prv
+            p.prv = self._tail
+            p.nxt = -1
+            self._t[self._tail].nxt = e
+            self._tail = e
+
+    def _remove(self, e):
+        """Compiled: take entry ``e`` out of the LRU list and the hash table."""
+        if cython.compiled:
+            p = cython.address(self._t[e])
+            if p.prv >= 0:
+                self._t[p.prv].nxt = p.nxt
+            else:
+                self._head = p.nxt
+            if p.nxt >= 0:
+                self._t[p.nxt].prv = p.prv
+            else:
+                self._tail = p.prv
+            # Linear probing's deletion: shift later entries of the probe
+            # run back over the hole, so no look-up stops short of them.
+            h = self._h
+            m: cython.Py_ssize_t = self._hcap - 1
+            i: cython.Py_ssize_t = _home(p.key, self._hbits)
+            while h[i] != e:
+                i = (i + 1) & m
+            j: cython.Py_ssize_t = i
+            k: cython.Py_ssize_t
+            while True:
+                j = (j + 1) & m
+                if h[j] < 0:
+                    break
+                k = _home(self._t[h[j]].key, self._hbits)
+                if (i < k <= j) if i <= j else (i < k or k <= j):
+                    continue
+                h[i] = h[j]
+                i = j
+            h[i] = -1
+            p.nxt = self._free_t
+            self._free_t = e
+            self._count -= 1
+
+    # -- look-ups -------------------------------------------------------------
     def valid(self, track, now: float) -> int:
-        """Mask of the track's records in cache at ``now`` (touches LRU)."""
-        e = self.tracks.get(track)
-        if e is None:
+        """Mask of the track's records in cache at ``now`` (touches LRU); 0 if none."""
+        if cython.compiled:
+            e: cython.Py_ssize_t = self._find(track)
+            if e < 0:
+                return 0
+            self._to_end(e)
+            p = cython.address(self._t[e])
+            if p.pend and p.ready <= now:
+                p.valid |= p.pend
+                p.pend = 0
+            return p.valid
+        x = self.tracks.get(track)
+        if x is None:
             return 0
         self.tracks.move_to_end(track)
-        if e[1] and e[2] <= now:
-            e[0] |= e[1]
-            e[1] = 0
-        return e[0]
+        if x[1] and x[2] <= now:
+            x[0] |= x[1]
+            x[1] = 0
+        return x[0]
 
     def pending(self, track) -> tuple[int, float]:
         """(mask, ready time) of records of the track being staged."""
-        e = self.tracks.get(track)
-        if e is None or not e[1]:
+        if cython.compiled:
+            e: cython.Py_ssize_t = self._find(track)
+            if e < 0 or not self._t[e].pend:
+                return 0, 0.0
+            return self._t[e].pend, self._t[e].ready
+        x = self.tracks.get(track)
+        if x is None or not x[1]:
             return 0, 0.0
-        return e[1], e[2]
+        return x[1], x[2]
 
+    def pending_mask(self, track) -> int:
+        """The records of the track being staged (0 if none)."""
+        if cython.compiled:
+            e: cython.Py_ssize_t = self._find(track)
+            return self._t[e].pend if e >= 0 else 0
+        x = self.tracks.get(track)
+        return 0 if x is None else x[1]
+
+    def held(self, track) -> int:
+        """The track's records in cache or on their way (0 if none); LRU untouched."""
+        if cython.compiled:
+            e: cython.Py_ssize_t = self._find(track)
+            return self._t[e].valid | self._t[e].pend if e >= 0 else 0
+        x = self.tracks.get(track)
+        return 0 if x is None else x[0] | x[1]
+
+    def contains(self, track) -> bool:
+        """Whether the directory has an entry for the track."""
+        if cython.compiled:
+            return self._find(track) >= 0
+        return track in self.tracks
+
+    # -- changes --------------------------------------------------------------
     def add(self, track, mask, ready: float) -> None:
         """Record that ``mask`` of ``track`` will be in cache at ``ready``."""
-        e = self.tracks.get(track)
-        if e is None:
-            self.tracks[track] = [0, mask, ready]
-            new = mask.bit_count()
+        if cython.compiled:
+            e: cython.Py_ssize_t = self._find(track)
+            if e < 0:
+                self._new(track, 0, mask, ready)
+                self.used += _popcount(mask)
+            else:
+                self._to_end(e)
+                p = cython.address(self._t[e])
+                self.used += _popcount(mask & ~(p.valid | p.pend))
+                p.pend |= mask & ~p.valid
+                if ready > p.ready:
+                    p.ready = ready
         else:
-            self.tracks.move_to_end(track)
-            new = (mask & ~(e[0] | e[1])).bit_count()
-            e[1] |= mask & ~e[0]
-            if ready > e[2]:
-                e[2] = ready
-        self.used += new
+            x = self.tracks.get(track)
+            if x is None:
+                self.tracks[track] = [0, mask, ready]
+                self.used += mask.bit_count()
+            else:
+                self.tracks.move_to_end(track)
+                self.used += (mask & ~(x[0] | x[1])).bit_count()
+                x[1] |= mask & ~x[0]
+                if ready > x[2]:
+                    x[2] = ready
         if self.used > self.capacity:
             self._evict(track)
 
     def add_tracks(self, first, count, mask, ready: float) -> None:
         """``add(track, mask, ready)`` for ``count`` tracks from ``first`` that
         are not in the directory (a prestaged run)."""
-        tracks = self.tracks
-        r = ready           # one float object for the run, as interpreted
-        for track in range(first, first + count):
-            tracks[track] = [0, mask, r]
-        self.used += count * mask.bit_count()
+        if cython.compiled:
+            k: cython.longlong
+            e: cython.Py_ssize_t
+            for k in range(first, first + count):
+                e = self._find(k)
+                if e < 0:
+                    self._new(k, 0, mask, ready)
+                else:       # as the dict's assignment: new values, same place
+                    self._t[e].valid = 0
+                    self._t[e].pend = mask
+                    self._t[e].ready = ready
+            self.used += count * _popcount(mask)
+        else:
+            tracks = self.tracks
+            r = ready           # one float object for the run
+            for track in range(first, first + count):
+                tracks[track] = [0, mask, r]
+            self.used += count * mask.bit_count()
         if self.used > self.capacity:
             self._evict(first + count - 1)
 
     def _evict(self, keep) -> None:
+        """Drop the oldest tracks (never ``keep``) until the slots fit."""
+        n: cython.longlong
+        if cython.compiled:
+            e: cython.Py_ssize_t
+            key: cython.longlong
+            while self.used > self.capacity and self._count > 1:
+                e = self._head
+                key = self._t[e].key
+                if key == keep:
+                    self._to_end(e)
+                    continue
+                n = _popcount(self._t[e].valid | self._t[e].pend)
+                self._remove(e)
+                self.used -= n
+                self.evicted += n
+                if self.on_evict is not None:
+                    self.on_evict(key, n)
+            return
         tracks = self.tracks
         while self.used > self.capacity and len(tracks) > 1:
-            track, e = tracks.popitem(last=False)
+            track, x = tracks.popitem(last=False)
             if track == keep:
-                tracks[track] = e
+                tracks[track] = x
                 continue
-            n = (e[0] | e[1]).bit_count()
+            n = (x[0] | x[1]).bit_count()
             self.used -= n
             self.evicted += n
             if self.on_evict is not None:
                 self.on_evict(track, n)
 
     def warm(self, track, mask) -> None:
-        """Make records resident now (a cache-resident set-up before a run).
-
-        ``add(track, mask, 0.0)`` then ``valid(track, 0.0)``, inlined: a
-        workload warms hundreds of thousands of tracks before its run starts.
-        (After ``_evict(track)`` the track is the newest entry already, so
-        ``valid``'s move to the end is not repeated.)
+        """Make records resident now (a cache-resident set-up before a run):
+        ``add(track, mask, 0.0)`` then ``valid(track, 0.0)``; interpreted,
+        inlined: a workload warms hundreds of thousands of tracks before its
+        run starts. (After ``_evict(track)`` the track is the newest entry
+        already, so ``valid``'s move to the end is not repeated.)
         """
+        if cython.compiled:
+            self.add(track, mask, 0.0)
+            self.valid(track, 0.0)
+            return
         tracks = self.tracks
-        e = tracks.get(track)
-        if e is None:
-            e = tracks[track] = [0, mask, 0.0]
+        x = tracks.get(track)
+        if x is None:
+            x = tracks[track] = [0, mask, 0.0]
             self.used += mask.bit_count()
         else:
             tracks.move_to_end(track)
-            self.used += (mask & ~(e[0] | e[1])).bit_count()
-            e[1] |= mask & ~e[0]
+            self.used += (mask & ~(x[0] | x[1])).bit_count()
+            x[1] |= mask & ~x[0]
         if self.used > self.capacity:
             self._evict(track)
-        if e[1] and e[2] <= 0.0:
-            e[0] |= e[1]
-            e[1] = 0
+        if x[1] and x[2] <= 0.0:
+            x[0] |= x[1]
+            x[1] = 0
+
+    def drop(self, lo, hi) -> None:
+        """Remove the tracks whose keys are ``lo`` … ``hi - 1`` (one volume's)."""
+        if cython.compiled:
+            e: cython.Py_ssize_t = self._head
+            nxt: cython.Py_ssize_t
+            while e >= 0:
+                nxt = self._t[e].nxt
+                if lo <= self._t[e].key < hi:
+                    self.used -= _popcount(self._t[e].valid | self._t[e].pend)
+                    self._remove(e)
+                e = nxt
+            return
+        for key in [k for k in self.tracks if lo <= k < hi]:
+            x = self.tracks.pop(key)
+            self.used -= (x[0] | x[1]).bit_count()
+
+    def clear(self) -> None:
+        """Remove every track (statistics are kept)."""
+        if cython.compiled:
+            free(self._t)
+            free(self._h)
+            self._t = cython.NULL
+            self._h = cython.NULL
+            self._tcap = self._tn = self._count = 0
+            self._free_t = self._head = self._tail = -1
+            self._hcap = self._hbits = 0
+        else:
+            self.tracks.clear()
+        self.used = 0

@@ -126,7 +126,7 @@ class Staging:
         Returns, per group, ``(drive, ready time)`` of the read it issued,
         or None when the group needed none.
         """
-        entries = self.cache.tracks
+        cache: CacheDirectory = self.cache
         kb = self.kb
         staged = self._lpo_staged
         be = self.backend
@@ -136,14 +136,9 @@ class Staging:
             self._list_detect(t, groups)
         for i, (track, mask) in enumerate(groups):
             full_mode = track in staged        # a revisit: track staging
-            e = entries.get(kb + track)
-            if e is None:
-                need, have = mask, 0
-            else:
-                have = e[0] | e[1]
-                need = mask & ~have
-                if not need:
-                    continue
+            need = mask & ~cache.held(kb + track)
+            if not need:
+                continue
             if full_mode:
                 # A DS8000 partial-track stage: from the first needed record
                 # to the end of the track, in one drive read, records already
@@ -262,18 +257,12 @@ class Staging:
         If not, the I/O goes on without an LPO schedule or a sync point
         (and, staging nothing, revisits nothing).
         """
-        entries = self.cache.tracks
+        cache: CacheDirectory = self.cache
         kb = self.kb
         for track, mask in groups:
-            e = entries.get(kb + track)
-            if e is None or mask & ~(e[0] | e[1]):
+            if mask & ~cache.held(kb + track):
                 return True
         return False
-
-    @staticmethod
-    def _cached(e: list, t: float) -> bool:
-        """Whether a directory entry's records are all in cache at ``t`` (no stage in flight)."""
-        return not e[1] or e[2] <= t
 
     def _in_stream(self, track) -> bool:
         """Whether ``track`` lies in the window of the active sequential stream.
@@ -331,7 +320,6 @@ class Staging:
         """
         be = self.backend
         cache: CacheDirectory = self.cache
-        entries = cache.tracks
         kb = self.kb
         full = self.full_mask
         st = self.stats
@@ -339,21 +327,21 @@ class Staging:
         staged_to = self._seq_staged_to
         tk = staged_to + 1 if track < staged_to < end else track + 1
         while tk < end:
-            e = entries.get(kb + tk)
-            if e is not None and (e[0] | e[1]) == full:
+            if cache.held(kb + tk) == full:
                 tk += 1
                 continue
+            present = cache.contains(kb + tk)
             n = be.run_tracks(tk, end - tk)
             # Stop the run at a track already (partly) in cache.
             for k in range(1, n):
-                if (kb + tk + k) in entries:
+                if cache.contains(kb + tk + k):
                     n = k
                     break
             done, nbytes = be.stage_tracks(t, tk, n)
             st.seq_tracks_staged += n
             st.disk_requests += 1
             st.disk_bytes += nbytes
-            if e is None:
+            if not present:
                 cache.add_tracks(kb + tk, n, full, done)
             else:
                 cache.add(kb + tk, full, done)

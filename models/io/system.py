@@ -71,15 +71,10 @@ class ControlUnitIO:
 
     def drop_volume(self, lo: int, span: int) -> None:
         """Remove the cache entries of keys ``lo`` … ``lo + span - 1`` (one volume)."""
-        cache = self.cache
         if len(self.volumes) <= 1:
-            cache.tracks.clear()
-            cache.used = 0
-            return
-        hi = lo + span
-        for key in [k for k in cache.tracks if lo <= k < hi]:
-            e = cache.tracks.pop(key)
-            cache.used -= (e[0] | e[1]).bit_count()
+            self.cache.clear()
+        else:
+            self.cache.drop(lo, lo + span)
 
     def stats(self) -> CacheStats:
         """Cache activity summed over the unit's volumes."""

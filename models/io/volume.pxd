@@ -5,7 +5,7 @@
 from cpython.ref cimport PyObject, Py_DECREF
 
 from models.engine.core cimport Engine, Resource
-from models.io.cache cimport CacheDirectory
+from models.io.cache cimport CacheDirectory, _popcount
 from models.io.channel cimport program_ius
 from models.io.request cimport IOResult
 from models.io.paths cimport ChannelPath, PathGroup
@@ -24,6 +24,14 @@ cdef inline object _gen_send(object gen, bint* done):
     cdef object out = <object>res
     Py_DECREF(out)
     return out
+
+
+cdef extern from *:
+    int _clz "__builtin_clzll" (unsigned long long) nogil
+
+
+cdef long _bits(unsigned long long x) noexcept
+cdef long _bit_length(unsigned long long x) noexcept
 
 
 cdef class VolumeIO(Staging):

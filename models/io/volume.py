@@ -25,7 +25,7 @@ from typing import TYPE_CHECKING, Any
 
 from models.io import channel as ch
 from models.io.channel import ADDRESS_S, SLOT_S, START_S, TCW_S
-from models.io.cache import FULL, PARTIAL, RECORD, CacheStats
+from models.io.cache import FULL, MAX_RECORDS_PER_TRACK, PARTIAL, RECORD, CacheStats
 from models.io.request import IOResult, pages_to_groups, range_to_groups, res_pages
 from models.io.staging import SEQ_DENSITY_TRACKS, SEQ_TRIGGER_TRACKS, Staging
 from models.io.trace_io import CONN
@@ -46,6 +46,8 @@ if not cython.compiled:
     from models.io.cache import CacheDirectory
     from models.io.channel import program_ius
     _gen_send: Any = None
+    _popcount: Any = None
+    _clz: Any = None
 
 if TYPE_CHECKING:
     from models.io.paths import ChannelPath
@@ -58,6 +60,20 @@ STAGING_MODES = {"record": RECORD, "partial": PARTIAL, "full": FULL}
 #: one int key per track in the unit's shared directory (no tuples in the
 #: hot loop). 2^32 tracks is far beyond any 3390 (an EAV has < 2^24).
 KEY_BITS = 32
+
+
+def _bits(x) -> int:
+    """Records in a mask (compiled: the C bit count of a 64-bit mask)."""
+    if cython.compiled:
+        return _popcount(x)
+    return x.bit_count()
+
+
+def _bit_length(x) -> int:
+    """The highest record in a mask plus one (0 for none)."""
+    if cython.compiled:
+        return 64 - _clz(x) if x else 0
+    return x.bit_length()
 
 
 class VolumeIO(Staging):
@@ -107,6 +123,10 @@ class VolumeIO(Staging):
         self.paths = cu.paths
         self.kb = index << KEY_BITS
         self.rpt = backend.records_per_track
+        if self.rpt > MAX_RECORDS_PER_TRACK:
+            raise ValueError(f"volume {name!r}: {record_bytes}-byte records put {self.rpt} on a "
+                             f"track; the cache model holds at most {MAX_RECORDS_PER_TRACK} a track "
+                             "(records of 256 bytes or more)")
         self.full_mask = (1 << self.rpt) - 1
         self.record_bytes = record_bytes
         self.link_s_per_record = record_bytes / ch.LINK_BYTES_S[channel]
@@ -389,6 +409,11 @@ class VolumeIO(Staging):
         trigger: cython.long
         last_bit: cython.long
         i: cython.Py_ssize_t
+        mask: cython.ulonglong
+        need: cython.ulonglong
+        starts: cython.ulonglong
+        tk: cython.longlong
+        key: cython.longlong
         t0: float = t
         work: float
         f: float
@@ -435,7 +460,7 @@ class VolumeIO(Staging):
             if list_prefetch or self._lpo_stages(groups):
                 yield t          # the LPO is about to issue drive reads
                 batch = self._lpo_schedule(t, groups, res, list_prefetch)
-        entries = self.cu.cache.tracks
+        cache: CacheDirectory = self.cu.cache
         kb = self.kb
         xfer = SLOT_S + self.link_s_per_record
         address_s = ADDRESS_S
@@ -448,30 +473,24 @@ class VolumeIO(Staging):
         hits = pages = 0
         streams = self._streams
         for i, (track, mask) in enumerate(groups):
-            n = mask.bit_count()
+            n = _bits(mask)
             pages += n
-            starts = mask & ~(mask << 1)              # one bit per run of records
             if zhpf:
-                step = address_s * starts.bit_count()
+                starts = mask & ~(mask << 1)          # one bit per run of records
+                step = address_s * _bits(starts)
             elif list_prefetch:
                 step = ch.command_mode_list_cost(prev[0], track, mask)
                 prev = (track, 0)
             else:
                 step = ch.command_mode_cost(prev, track, mask, rpt)
-                prev = (track, mask.bit_length() - 1)
+                prev = (track, _bit_length(mask) - 1)
             t += step
             conn += step
-            e = entries.get(kb + track)
-            if e is None:
-                need = mask
-            else:
-                entries.move_to_end(kb + track)
-                if e[1] and e[2] <= t:
-                    e[0] |= e[1]
-                    e[1] = 0
-                need = mask & ~e[0]
+            tk = track
+            key = kb + tk
+            need = mask & ~cache.valid(key, t)
             if need or (batch is not None and batch[i] is not None and batch[i][1] > t):
-                if need and (e is None or need & ~e[1]):
+                if need and need & ~cache.pending_mask(key):
                     yield t          # a drive read is issued now
                 # ``need`` 0: in cache, but the LPO re-stages the track for this list.
                 hold = self._run_ready(batch, i) if batch is not None else 0.0
