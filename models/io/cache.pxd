@@ -27,6 +27,13 @@ cdef struct _Track:
     Py_ssize_t prv, nxt          # older and newer entry on the LRU list (-1: none)
 
 
+cdef class CacheStats:
+    cdef public long long read_requests, hits, misses, seq_tracks_staged, disk_requests
+    cdef public long long disk_bytes, host_bytes, evicted_slots, write_requests, fast_writes
+    cdef public long long nvs_waits, destages, destage_ops, destage_bytes
+    cdef public list stages
+
+
 cdef class CacheDirectory:
     cdef public long long capacity, used, evicted
     cdef public object on_evict, tracks     # tracks: interpreted only

@@ -23,7 +23,6 @@ refused when its volume is built).
 from __future__ import annotations
 
 from collections import OrderedDict
-from dataclasses import dataclass, field
 from typing import Any
 
 try:
@@ -48,25 +47,38 @@ RECORD, PARTIAL, FULL = 0, 1, 2
 MAX_RECORDS_PER_TRACK = 64
 
 
-@dataclass
 class CacheStats:
-    """Counters of an RMF Cache Activity report (read side) for one volume."""
+    """Counters of an RMF Cache Activity report (read side) for one volume.
 
-    read_requests: int = 0
-    hits: int = 0
-    misses: int = 0
-    stages: list = field(default_factory=lambda: [0, 0, 0])   # by mode
-    seq_tracks_staged: int = 0      # prestaged by sequential detection
-    disk_requests: int = 0
-    disk_bytes: int = 0
-    host_bytes: int = 0
-    evicted_slots: int = 0
-    write_requests: int = 0         # records written (DASD fast write)
-    fast_writes: int = 0            # of which ended once in cache + NVS
-    nvs_waits: int = 0              # write groups delayed by a full NVS
-    destages: int = 0               # destage operations (one per track written)
-    destage_ops: int = 0            # drive reads + writes they took
-    destage_bytes: int = 0
+    Compiled, an extension type with C integer fields (cache.pxd): the
+    channel program counts into them on every I/O.
+    """
+
+    #: The counters, in report order (``stages`` is a list by mode beside them).
+    FIELDS = ("read_requests", "hits", "misses", "seq_tracks_staged", "disk_requests",
+              "disk_bytes", "host_bytes", "evicted_slots", "write_requests", "fast_writes",
+              "nvs_waits", "destages", "destage_ops", "destage_bytes")
+
+    def __init__(self):
+        self.read_requests = 0
+        self.hits = 0
+        self.misses = 0
+        self.stages: list = [0, 0, 0]  # by mode
+        self.seq_tracks_staged = 0      # prestaged by sequential detection
+        self.disk_requests = 0
+        self.disk_bytes = 0
+        self.host_bytes = 0
+        self.evicted_slots = 0
+        self.write_requests = 0         # records written (DASD fast write)
+        self.fast_writes = 0            # of which ended once in cache + NVS
+        self.nvs_waits = 0              # write groups delayed by a full NVS
+        self.destages = 0               # destage operations (one per track written)
+        self.destage_ops = 0            # drive reads + writes they took
+        self.destage_bytes = 0
+
+    def __repr__(self) -> str:
+        return "CacheStats(" + ", ".join(f"{f}={getattr(self, f)}" for f in self.FIELDS) + \
+            f", stages={self.stages})"
 
     @property
     def hit_ratio(self) -> float:

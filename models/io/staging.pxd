@@ -6,7 +6,7 @@
 
 
 from models.io.backend cimport Backend
-from models.io.cache cimport CacheDirectory
+from models.io.cache cimport CacheDirectory, CacheStats
 from models.io.request cimport IOResult
 from models.io.paths cimport PathGroup
 
@@ -15,7 +15,8 @@ cdef class Staging:
     # set by VolumeIO.__init__
     cdef public object engine, name, cu, device, protocol, channel, aliases
     cdef public Backend backend
-    cdef public object max_addresses, stats, tr, volume, full_mask, record_bytes
+    cdef public object max_addresses, tr, volume, full_mask, record_bytes
+    cdef public CacheStats stats
     cdef public PathGroup paths
     cdef public IOResult totals
     cdef public bint zhpf, lpo, seq_detect
