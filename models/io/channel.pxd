@@ -8,6 +8,8 @@ cimport cython
 @cython.locals(ius=cython.long, records=cython.long)
 cpdef tuple program_ius(groups, bint zhpf, bint list_prefetch, long rpt)
 cpdef long runs(mask) except? -1
+@cython.locals(n=cython.long)
+cpdef long addresses(groups) except? -1
 cpdef long lowest(mask) except? -2
 cpdef double command_mode_cost(tuple groups_prev_end, track, mask, long rpt) except? -1.0
 cpdef double command_mode_list_cost(prev_track, track, mask) except? -1.0

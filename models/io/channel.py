@@ -141,6 +141,14 @@ def lowest(mask) -> int:
     return (mask & -mask).bit_length() - 1
 
 
+def addresses(groups) -> int:
+    """zHPF addresses (runs of records on a track) of a track list."""
+    n = 0
+    for _, mask in groups:
+        n += runs(mask)
+    return n
+
+
 def split_addresses(groups: list, limit: int | None) -> list[list]:
     """Split a track list into I/Os of at most ``limit`` zHPF addresses.
 

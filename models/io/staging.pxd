@@ -29,9 +29,24 @@ cdef class Staging:
     cdef public tuple _list_run
     cdef public long long _seq_staged_to, _stripe_tracks, _prestage_tracks
     cdef object __weakref__
+    # Sequential detection's streams (compiled): last track, count, whether
+    # its last record was read, density, age; ``_sf``/``_s_was`` are
+    # ``_stream_read``'s second and third results.
+    cdef long long _st_track[64]
+    cdef long _st_count[64]
+    cdef bint _st_last[64]
+    cdef double _st_dens[64]
+    cdef unsigned long long _st_stamp[64]
+    cdef int _st_n
+    cdef unsigned long long _st_clock
+    cdef public double _sf
+    cdef public long _s_was
 
     cpdef list _lpo_schedule(self, double t, groups, IOResult res, bint list_prefetch=*)
     cpdef tuple _stream_behind(self, track)
+    cdef long _stream_read(self, long long track, bint first_in, bint last_in, double x, long top,
+                           double alpha, long limit) except? -1
+    cdef void _st_forget(self, int i) noexcept
     cpdef long _degree_depth(self, double density)
     cpdef _list_detect(self, double t, groups)
     cpdef bint _lpo_stages(self, groups)

@@ -78,12 +78,23 @@ class Staging:
     amp_waits: int
     _lpo_staged: set[int]
     _streams: dict[int, tuple[int, int, float]]
+    _sf: float
+    _s_was: int
     _list_run: tuple[int, int, float]
     _seq_staged_to: int
     _stripe_tracks: int
     _prestage_tracks: int
 
     if TYPE_CHECKING:
+        # Compiled only (staging.pxd): the streams' C arrays.
+        _st_track: list[int]
+        _st_count: list[int]
+        _st_last: list[bool]
+        _st_dens: list[float]
+        _st_stamp: list[int]
+        _st_n: int
+        _st_clock: int
+
         @property
         def cache(self) -> CacheDirectory: ...
 
@@ -183,6 +194,124 @@ class Staging:
         c, _, f = streams[best]
         c -= track - best
         return (c if c > 0 else 0), f
+
+    def _stream_read(self, track, first_in, last_in, x: float, top, alpha: float, limit):
+        """Sequential detection's step for one track a channel program reads.
+
+        ``first_in``/``last_in``: whether the track's first/last record was
+        read; ``x`` the share of its records read. The stream the track
+        continues (the one whose last track is this one, a split list, or
+        the one before it), or the nearest one behind it
+        (:meth:`_stream_behind`), gives its predecessor count; the track
+        becomes that stream's last, the newest of at most ``limit``
+        (the oldest is forgotten). Returns the count; ``self._sf`` is the
+        stream's density and ``self._s_was`` the count of the stream it
+        continued (-1: none).
+
+        Interpreted, the streams are a dict {last track: (count, last record
+        read, density)} in age order; compiled, C arrays with an age stamp
+        (the same streams, found and forgotten in the same order).
+        """
+        c: cython.long
+        f: cython.double
+        if cython.compiled:
+            i: cython.int = -1
+            j: cython.int
+            n: cython.int = self._st_n
+            for j in range(n):
+                if self._st_track[j] == track:
+                    i = j
+                    break
+            if i >= 0:              # the same track again (a split list)
+                c = self._st_count[i]
+                self._s_was = c
+                f = self._st_dens[i] + x * alpha
+                self._st_forget(i)
+            else:
+                for j in range(n):
+                    if self._st_track[j] == track - 1:
+                        i = j
+                        break
+                if i >= 0:
+                    c = self._st_count[i]
+                    self._s_was = c
+                    f = self._st_dens[i]
+                    if self._st_last[i] and first_in:
+                        if c < top:
+                            c += 1
+                    elif c:
+                        c -= 1
+                    self._st_forget(i)
+                else:
+                    self._s_was = -1
+                    best: cython.longlong = -1
+                    lo: cython.longlong = track - self._stripe_tracks
+                    for j in range(n):
+                        if lo <= self._st_track[j] < track and self._st_track[j] > best:
+                            best = self._st_track[j]
+                            i = j
+                    if best < 0:
+                        c, f = 0, 0.0
+                    else:
+                        c = self._st_count[i] - (track - best)
+                        if c < 0:
+                            c = 0
+                        f = self._st_dens[i]
+                f += (x - f) * alpha
+            n = self._st_n
+            if n >= 64:
+                raise ValueError("sequential detection follows at most 63 streams a volume")
+            self._st_track[n] = track
+            self._st_count[n] = c
+            self._st_last[n] = last_in
+            self._st_dens[n] = f
+            self._st_stamp[n] = self._st_clock
+            self._st_clock += 1
+            self._st_n = n + 1
+            if self._st_n > limit:
+                i = 0
+                for j in range(1, self._st_n):
+                    if self._st_stamp[j] < self._st_stamp[i]:
+                        i = j
+                self._st_forget(i)      # the oldest
+            self._sf = f
+            return c
+        streams = self._streams
+        s = streams.pop(track, None)
+        if s is None:
+            s = streams.pop(track - 1, None)
+            if s is None:
+                self._s_was = -1
+                c, f = self._stream_behind(track)
+            else:
+                self._s_was = s[0]
+                c, f = s[0], s[2]
+                if s[1] and first_in:
+                    if c < top:
+                        c += 1
+                elif c:
+                    c -= 1
+            f += (x - f) * alpha
+        else:
+            self._s_was = s[0]
+            c, f = s[0], s[2] + x * alpha     # the same track again (a split list)
+        streams[track] = (c, last_in, f)
+        if len(streams) > limit:
+            del streams[next(iter(streams))]      # the oldest
+        self._sf = f
+        return c
+
+    def _st_forget(self, i) -> None:
+        """Compiled: drop stream ``i`` (the last takes its place; ages keep the order)."""
+        if cython.compiled:
+            n: cython.int = self._st_n - 1
+            self._st_n = n
+            if i != n:
+                self._st_track[i] = self._st_track[n]
+                self._st_count[i] = self._st_count[n]
+                self._st_last[i] = self._st_last[n]
+                self._st_dens[i] = self._st_dens[n]
+                self._st_stamp[i] = self._st_stamp[n]
 
     def _degree_depth(self, density: float) -> int:
         """Tracks to prestage ahead of an active stream (predecessor count at

@@ -148,6 +148,8 @@ class VolumeIO(Staging):
         # was read)} (see ``Staging._prestage``), and the LPO's list count
         # (last track of the last list prefetch, its predecessor count).
         self._streams: dict[int, tuple[int, int, float]] = {}
+        self._sf = 0.0
+        self._s_was = -1
         self._list_run = (-2, 0, 0.0)
         self._seq_staged_to = -1
         be = backend
@@ -210,6 +212,7 @@ class VolumeIO(Staging):
         t_sync: float
         t_end: float
         settled: cython.bint
+        single: cython.bint
         done: cython.bint = False
         res: IOResult
         tot: IOResult
@@ -220,10 +223,14 @@ class VolumeIO(Staging):
         yield vol           # free volume: granted at once, no engine event
         res = IOResult(rid)
         res.iosq = eng.now - t_q
+        # One channel I/O unless zHPF's address limit splits the request
+        # (``_programs``; ch.split_addresses keeps a request within the limit whole).
+        single = write or self.max_addresses is None or \
+            ch.addresses(groups) <= self.max_addresses
         if write:
             prog = write_program(self, eng.now, groups, res)
-        elif self.max_addresses is None:
-            prog = self._channel_io(eng.now, groups, res, list_prefetch)    # one channel I/O
+        elif single:
+            prog = self._channel_io(eng.now, groups, res, list_prefetch)
         else:
             prog = self._programs(eng.now, groups, res, list_prefetch)
         settled = False
@@ -259,7 +266,7 @@ class VolumeIO(Staging):
                     t_sync = prog.send(None)
             except StopIteration as stop:
                 t_end = stop.value
-        if write or self.max_addresses is None:
+        if single:
             tot = self.totals           # ``_add_totals``
             tot.pend += res.pend
             tot.disc += res.disc
@@ -471,7 +478,6 @@ class VolumeIO(Staging):
         prev = (-2, -2)
         conn = 0.0
         hits = pages = 0
-        streams = self._streams
         for i, (track, mask) in enumerate(groups):
             n = _bits(mask)
             pages += n
@@ -518,31 +524,16 @@ class VolumeIO(Staging):
                 # (:meth:`_stream_behind`).
                 # The stream's density (the share of records read per track,
                 # averaged over its recent tracks) sets how deep it prestages.
-                s = streams.pop(track, None)
-                if s is None:
-                    s = streams.pop(track - 1, None)
-                    if s is None:
-                        c, f = self._stream_behind(track)
-                    else:
-                        c, f = s[0], s[2]
-                        if s[1] and mask & 1:
-                            if c < top:
-                                c += 1
-                        elif c:
-                            c -= 1
-                    f += (n / rpt - f) * alpha
-                else:
-                    c, f = s[0], s[2] + n / rpt * alpha     # the same track again (a split list)
-                streams[track] = (c, (mask >> last_bit) & 1, f)
-                if len(streams) > SEQ_STREAMS:
-                    del streams[next(iter(streams))]      # the oldest
+                c = self._stream_read(tk, mask & 1, (mask >> last_bit) & 1, n / rpt, top, alpha,
+                                      SEQ_STREAMS)
+                f = self._sf
                 if c >= trigger:
                     d = self._degree_depth(f)
                     ahead = self._seq_staged_to - track
                     if ahead < (d + 1) // 2 or ahead > self._prestage_tracks:
                         yield t
                         self._prestage(t, track, d)
-                elif s is not None and s[0] >= trigger:
+                elif self._s_was >= trigger:
                     self._prestage_tracks = self._stripe_tracks    # the stream stops
             x = n * xfer
             t += x
