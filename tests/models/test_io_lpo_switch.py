@@ -39,9 +39,10 @@ def test_lpo_ssd_index_scan_io_time_has_a_clear_mid_scan_peak():
 @pytest.mark.xfail(strict=True, reason="open (issue 32): a full LPO scan stages 84,833 tracks "
                    "in partial/full-track mode (3.0x the 28,000 tracks FICON stages), plus the "
                    "record stages; the study: at most about twice. Completing a track once in "
-                   "track mode (staging only what is missing) gives 28,091, but then the SSD "
-                   "I/O time falls to 1.52 ms at 100 % (E9: 2.72 +/- 30 %) and rises to 2.68 "
-                   "ms at 5 % (E9: 1.66 +/- 30 %): the re-reads keep E9's late I/O time up")
+                   "track mode (staging only what is missing) gives 28,112, but then the SSD "
+                   "I/O time falls to 1.41 ms at 100 % (E9: 2.72 +/- 30 %) and rises to 2.48 "
+                   "ms at 5 % (E9: 1.66 +/- 30 %): the re-reads keep E9's late I/O time up; "
+                   "four other rules tried: docs/model-io.md, Known limits")
 def test_lpo_full_scan_stages_at_most_about_twice_ficons_tracks():
     lpo = scan(100, "HDD10K")["tracks_staged"]
     ficon = scan(100, "HDD10K", "FICON")["tracks_staged"]
