@@ -171,10 +171,13 @@ class LessonPlayer(QObject):
         controller = d.controller()
         if controller is not None:
             controller.pause()
-        want = drawing(lesson.document_at(index))
+        doc = lesson.document_at(index)
+        want = drawing(doc)
         if forward and index > 0 and d.document() == drawing(lesson.document_at(index - 1)):
-            d.apply(step, f"Lesson step {index + 1}", lesson.document_at(index).get("title"))
-        if d.document() != want:
+            d.apply(step, f"Lesson step {index + 1}", doc.get("title"))
+        # The step's drawing under the step's title (what the window, the
+        # history and exports call the run).
+        if d.document() != want or d.scenario.title != doc.get("title"):
             d.restore(lesson.scenario_at(index), f"Lesson: {lesson.title}, step {index + 1}",
                       lesson.opened_document())
             self._run_drawing = None
@@ -245,8 +248,10 @@ class LessonPlayer(QObject):
         return lesson_figures.step_text(lesson, index, self.results)
 
     def state(self) -> dict:
-        """What the step shows (tests): drawing, run, moment, view, highlight."""
+        """What the step shows (tests): drawing and its title, run, moment,
+        view, highlight."""
         return {"step": self.index, "drawing": self.driver.document(),
+                "title": self.driver.scenario.title,
                 "ran": self._run_drawing is not None and self.result is not None,
                 "moment_t": self.moment_t, "highlight": self.driver.highlighted(),
                 "problem": self.problem}
