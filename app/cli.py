@@ -26,7 +26,7 @@ import traceback
 from typing import Sequence
 
 from app import history
-from app.names import format_number
+from app.names import format_number, metric_title, param_value_text, words
 from app.cli_common import (EXIT_INTERNAL, EXIT_INTERRUPTED, Parser, Progress, ctrl_c_cancels, drawing_of, fail, parse_sets)
 from models import experiments
 from models.studies import calibration, replicate
@@ -85,43 +85,52 @@ def cmd_run(args: argparse.Namespace) -> int:
     else:
         exp = _print_head(result.experiment, result.params, f"seed {result.seed}")
         print("Metrics:")
-        units = {m.name: m.unit for m in exp.metrics}
-        for k, v in result.metrics.items():
-            print(f"  {k:22} {_fmt(v)} {units.get(k, '')}".rstrip())
+        _print_pairs([(title, f"{_fmt(v)} {unit}".rstrip())
+                      for k, v in result.metrics.items()
+                      for title, unit in [metric_title(exp, k)]])
         for table in result.reports:
-            print(f"\n{table.title}")
-            print("  " + " | ".join(table.columns))
-            for row in table.rows:
-                print("  " + " | ".join(_fmt(c) for c in row))
+            _print_table(table)
     return 0
 
 
 def _print_head(name: str, params, runs: str):
-    """The run's title line and its parameter values; returns the experiment."""
+    """The run's title line and its parameter values, named as the
+    inspector names them; returns the experiment."""
     exp = experiments.get(name)
-    print(f"{exp.title} ({exp.name}), {runs}")
-    for p in exp.schema.params:
-        unit = f" {p.unit}" if p.unit and params[p.name] is not None else ""
-        print(f"  {p.name:22} {_fmt(params[p.name])}{unit}")
+    print(f"{exp.title}, {runs}")
+    _print_pairs([(p.title, param_value_text(p, params[p.name])) for p in exp.schema.params])
     return exp
+
+
+def _print_pairs(rows: list[tuple[str, str]]) -> None:
+    """Indented ``title  value`` lines, the values lined up."""
+    width = max((len(title) for title, _ in rows), default=0)
+    for title, text in rows:
+        print(f"  {title:{width}}  {text}".rstrip())
+
+
+def _print_table(table) -> None:
+    """A report table: its title, headings and rows (identifiers in words, as
+    the results panel shows them)."""
+    print(f"\n{table.title}")
+    print("  " + " | ".join(table.columns))
+    for row in table.rows:
+        print("  " + " | ".join(_fmt(words(c)) for c in row))
 
 
 def _print_replicated(rep: replicate.Replicated) -> None:
     exp = _print_head(rep.experiment, rep.params,
                       f"{rep.n} replications, seeds {rep.seeds[0]}–{rep.seeds[-1]}")
     print("Metrics (mean ± half-width of the 95 % confidence interval):")
-    units = {m.name: m.unit for m in exp.metrics}
-    for k, e in rep.metrics.items():
-        print(f"  {k:22} {_fmt(e.mean)} ± {_fmt(e.half)} {units.get(k, '')}".rstrip())
+    _print_pairs([(title, f"{_fmt(e.mean)} ± {_fmt(e.half)} {unit}".rstrip())
+                  for k, e in rep.metrics.items()
+                  for title, unit in [metric_title(exp, k)]])
     print(rep.warmup_line())
     for note in rep.notes:
         print(note)
     table = rep.component_table()
     if table is not None:
-        print(f"\n{table.title}")
-        print("  " + " | ".join(table.columns))
-        for row in table.rows:
-            print("  " + " | ".join(_fmt(c) for c in row))
+        _print_table(table)
     print("\nRMF-style reports are per run: zperflab run without --replications prints them.")
 
 

@@ -38,10 +38,14 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
+from app.names import experiment_of, experiment_title, metrics_text
 from models.core.params import shorten
 from models.core.run import RunResult
 
 DB_NAME = "history.sqlite3"
+#: How many of a run's metrics a list of runs shows (the History tab's
+#: tooltip has them all).
+KEY_METRICS = 3
 ENV_DIR = "ZPERFLAB_DATA_DIR"
 
 #: Schema steps; entry i upgrades a version-i file to version i+1.
@@ -531,11 +535,13 @@ def cmd_history(args: argparse.Namespace) -> int:
                           for r in records], indent=1, ensure_ascii=False))
         return 0
     if not records:
-        print(f"no runs of {args.experiment} recorded yet" if args.experiment
+        print(f"no runs of {experiment_title(args.experiment)} recorded yet" if args.experiment
               else "no runs recorded yet")
     for r in records:
-        shown = ", ".join(f"{k}={v:.4g}" for k, v in list(r.metrics.items())[:3])
-        print(f"#{r.id:<5} {r.when()}  {shorten(r.experiment, 40):22} seed {r.seed:<4} {shown}")
+        # Named as the History tab names them: the experiment's and the metrics' titles.
+        shown = metrics_text(experiment_of(r.experiment), r.metrics, KEY_METRICS)
+        title = shorten(experiment_title(r.experiment), 40)
+        print(f"#{r.id:<5} {r.when()}  {title}, seed {r.seed}: {shown}")
         if r.changes:
             from app.drawing_diff import describe
             print(f"       changed: {describe(list(r.changes))}")

@@ -80,6 +80,9 @@ class Step:
     kind: str = "step"
     #: The step's claims about its run, as written (see app.lesson_figures).
     claims: tuple = ()
+    #: The title of the step's drawing (what the window, the history and
+    #: exports call it) when the case's title no longer says what runs.
+    title: str | None = None
 
     @property
     def changes(self) -> bool:
@@ -267,7 +270,7 @@ def _step(raw: dict, kind: str = "step") -> Step:
                 run=bool(raw.get("run", False)), view=raw.get("view"), part=raw.get("part"),
                 moment=raw.get("moment"), play=raw.get("play"), highlight=raw.get("highlight"),
                 key=bool(raw.get("key", False)), kind=kind,
-                claims=tuple(raw.get("claims", ())))
+                claims=tuple(raw.get("claims", ())), title=raw.get("title"))
 
 
 def from_document(doc: Any, where: str = "lesson") -> Lesson:
@@ -284,11 +287,18 @@ def from_document(doc: Any, where: str = "lesson") -> Lesson:
                     order=doc.get("order", 100), path=where)
     lesson._opened = sc.to_dict()
     named = named_drawings(doc["case"])
+    titled: dict[tuple, str] = {}       # drawings a step has titled, by what they run
+    title = lesson._opened["title"]
     for i, step in enumerate(steps):
         apply_changes(sc, step, where, i)
         _check_names(lesson, sc, step, where, i)
         state = sc.to_dict()
-        state["title"] = _title_of(state, named, lesson._opened["title"])
+        shape = run_shape(state)
+        if step.title:
+            title = titled[shape] = step.title.strip()
+        elif step.changes or i == 0:
+            title = titled.get(shape) or _title_of(state, named, lesson._opened["title"])
+        state["title"] = title
         lesson._states.append(state)
     for i, step in enumerate(steps):
         _bind_figures(lesson, step, where, i)
@@ -374,10 +384,11 @@ def run_shape(doc: dict) -> tuple:
 
 
 def _title_of(state: dict, named: tuple[list[tuple[tuple, str]], str], opened: str) -> str:
-    """A step's drawing's title: the title of the study's drawing it is (the
-    after drawing once the steps have made it, so the results headline, the
-    history and exports name what ran, not the drawing the lesson opened);
-    the study's own title for a drawing that is neither; else as opened."""
+    """A step's drawing's title when no step titles it: the title of the
+    study's drawing it is (the after drawing once the steps have made it, so
+    the results headline, the history and exports name what ran, not the
+    drawing the lesson opened); the study's own title for a drawing that is
+    neither; else as opened."""
     known, between = named
     if not known:
         return opened

@@ -7,11 +7,13 @@ the user reads).
 """
 from __future__ import annotations
 
+import json
 import math
 import re
 from typing import Any
 
-from models.core.params import key_words
+from models import experiments
+from models.core.params import ParamError, key_words
 from models.cpu.services import CAUSE_TITLES as SERVICE_CAUSE_TITLES
 
 _IDENTIFIER = re.compile(r"[a-z][a-z0-9]*(?:_[a-z0-9]+)+")
@@ -41,6 +43,39 @@ def file_stem(title: str, fallback: str = "zperflab") -> str:
     return stem[:80].rstrip("-") or fallback
 
 
+def format_value(value: Any) -> str:
+    """How a parameter value is written in an edit field."""
+    if value is None:
+        return ""
+    if isinstance(value, (dict, list)):
+        return json.dumps(value)
+    if isinstance(value, float) and value.is_integer() and abs(value) < 1e15:
+        return str(int(value))
+    return str(value)
+
+
+def format_mix(value: dict) -> str:
+    """A mix as a person writes it: ``Read 69 %, Read update 10 %``."""
+    def label(k) -> str:
+        text = str(words(k))
+        return text[:1].upper() + text[1:]
+    return ", ".join(f"{label(k)} {format_value(v)} %" for k, v in value.items())
+
+
+def param_value_text(param, value: Any) -> str:
+    """A parameter's value as the inspector shows it: a choice in words, a
+    mix as "Read 69 %, Read update 10 %", a switch as yes or no, an unset optional value as "not
+    set", then the unit ("32 pages")."""
+    if value is None:
+        return "not set"
+    if isinstance(value, bool):
+        return "yes" if value else "no"
+    if param.kind == "mix" and isinstance(value, dict):
+        return format_mix(value)
+    text = str(words(value)) if param.kind == "choice" else format_value(value)
+    return f"{text} {param.unit}" if param.unit else text
+
+
 def words(value: Any) -> Any:
     """``value`` in words if it is a snake_case identifier, else unchanged."""
     if isinstance(value, str) and _IDENTIFIER.fullmatch(value):
@@ -63,6 +98,40 @@ def metric_title(experiment, key: str) -> tuple[str, str]:
         if m.name == key:
             return m.title, m.unit or ""
     return key_words(key), ""
+
+
+def experiment_of(name: str):
+    """The registered experiment ``name``, or ``None`` (a stored run of an
+    experiment this build no longer has)."""
+    try:
+        return experiments.get(name)
+    except ParamError:
+        return None
+
+
+def experiment_title(name: str) -> str:
+    """The title the app shows for experiment ``name`` ("db2_io" → "One DB2
+    I/O"); the name in words for one this build no longer has."""
+    exp = experiment_of(name)
+    return exp.title if exp is not None else str(words(name))
+
+
+def metrics_text(experiment, metrics: dict, limit: int | None = None, sep: str = ", ") -> str:
+    """``Title value unit`` of the first ``limit`` of ``metrics`` (all if
+    ``None``), as the History tab and ``zperflab history`` list a run.
+
+    Parameters
+    ----------
+    experiment : Experiment or None
+        Whose metric titles to use (``None``: the keys in words).
+    metrics : dict
+        Metric key → value, in the run's order.
+    """
+    out = []
+    for k, v in list(metrics.items())[:limit]:
+        title, unit = metric_title(experiment, k)
+        out.append(f"{title} {format_number(v)}{' ' + unit if unit else ''}")
+    return sep.join(out)
 
 
 #: Why a unit of work left SRB mode (``trace.meta["causes"]``, the ``b`` of an

@@ -11,22 +11,14 @@ from PySide6.QtWidgets import (QAbstractItemView, QComboBox, QHBoxLayout, QHeade
                                QPushButton, QTableWidget, QTableWidgetItem, QVBoxLayout, QWidget)
 
 from app import drawing_diff
-from app.history import History, HistoryError, RunRecord
-from app.names import metric_title, param_title, words
+from app.history import KEY_METRICS, History, HistoryError, RunRecord
+from app.names import experiment_of, metrics_text, param_title, words
 from models import experiments
-from models.core.params import ParamError
-from ui.docks.results import format_number
 
 COLUMNS = ("#", "Time", "Experiment", "What changed (from the case as opened)", "Key metrics")
-#: How many metrics the list shows; the tooltip has them all.
-KEY_METRICS = 3
 
 
-def _experiment(name: str):
-    try:
-        return experiments.get(name)
-    except ParamError:
-        return None  # a run of an experiment this build no longer has
+_experiment = experiment_of
 
 
 def changed_params(record: RunRecord) -> dict:
@@ -40,12 +32,7 @@ def changed_params(record: RunRecord) -> dict:
 
 def metric_text(record: RunRecord, limit: int | None = KEY_METRICS) -> str:
     """``Title value unit`` for the first ``limit`` metrics (all if ``None``)."""
-    exp = _experiment(record.experiment)
-    out = []
-    for k, v in list(record.metrics.items())[:limit]:
-        title, unit = metric_title(exp, k)
-        out.append(f"{title} {format_number(v)}{' ' + unit if unit else ''}")
-    return ", ".join(out)
+    return metrics_text(_experiment(record.experiment), record.metrics, limit)
 
 
 def changes_text(record: RunRecord, limit: int | None = drawing_diff.SHOWN) -> str:
@@ -154,7 +141,7 @@ class HistoryPanel(QWidget):
                      changes_text(rec), metric_text(rec))
             changes = [drawing_diff.change_text(c)
                        for c in drawing_diff.grouped(list(rec.changes))]
-            tips = ("", f"seed {rec.seed}", rec.experiment,
+            tips = ("", f"seed {rec.seed}", exp.description if exp else "",
                     "\n".join(changes or ["As opened."]) + "\n\nParameters:\n"
                     + params_text(rec, dict(rec.params), "\n"),
                     metric_text(rec, None).replace(", ", "\n"))

@@ -64,6 +64,9 @@ class ChartData:
     #: may be a slice of it), ``component figures``, ``report`` or ``metrics``
     #: (the whole run, as the Results panel shows it).
     source: str = "trace"
+    #: Where the value axis ends when the quantity cannot pass it (1 for a
+    #: ratio); ``None``: room above the highest value.
+    y_max: float | None = None
 
     def csv_rows(self) -> list[list]:
         """Header plus one row per point: series, x (or category), y[, row]."""
@@ -255,7 +258,7 @@ def cache_chart(result) -> ChartData | None:
         y = np.array([float(result.metrics["cache_hit_ratio"])])
         return ChartData("cache", "Cache read hit ratio", "", "", "Hit ratio", "",
                          (Series("hit ratio", np.zeros(1), y, "bar"),), ("whole run",),
-                         source="metrics")
+                         source="metrics", y_max=1.0)
     # One miss per disconnect, as the run's statistics count (docs/trace.md).
     hit = (rows["kind"] != _kid(result.trace, V.CACHE_MISS)).astype(float)
     edges = _bins(float(rows["t"].min()), float(rows["t"].max()), len(rows))
@@ -265,7 +268,8 @@ def cache_chart(result) -> ChartData | None:
     keep = total > 0
     per_bin = Series("per interval", mids[keep], hits[keep] / total[keep], "step")
     cum = Series("cumulative", rows["t"], np.cumsum(hit) / np.arange(1, len(hit) + 1), "line")
-    return ChartData("cache", "Cache read hit ratio", "Time", "s", "Hit ratio", "", (per_bin, cum))
+    return ChartData("cache", "Cache read hit ratio", "Time", "s", "Hit ratio", "", (per_bin, cum),
+                     y_max=1.0)
 
 
 # -- queues and utilisation ------------------------------------------------
@@ -601,7 +605,8 @@ def _measured(result) -> tuple[dict, dict, dict] | None:
 
 
 def _pairs(key: str, title: str, y_label: str, y_unit: str,
-           rows: list[tuple[str, float, float]], note: str) -> ChartData | None:
+           rows: list[tuple[str, float, float]], note: str,
+           y_max: float | None = None) -> ChartData | None:
     """Grouped bars: per category, the measured figure beside the model's."""
     if not rows:
         return None
@@ -609,7 +614,7 @@ def _pairs(key: str, title: str, y_label: str, y_unit: str,
     series = (Series(MEASURED, idx, np.array([r[1] for r in rows], dtype=float), "bar"),
               Series(MODELLED, idx, np.array([r[2] for r in rows], dtype=float), "bar"))
     return ChartData(key, title, "", "", y_label, y_unit, series, tuple(r[0] for r in rows),
-                     note=note, source="component figures")
+                     note=note, source="component figures", y_max=y_max)
 
 
 def _groups(measured: dict, kinds: dict, kind: str) -> list[str]:
@@ -671,7 +676,8 @@ def measured_hit_chart(result) -> ChartData | None:
         if m is not None and got is not None:
             rows.append((label, float(m), float(got)))
     return _pairs("measured_hit", "Measured vs model: read hit ratio", "Read hit ratio", "",
-                  rows, "per storage group and control unit (normal reads), per read request")
+                  rows, "per storage group and control unit (normal reads), per read request",
+                  y_max=1.0)
 
 
 CHARTS = (response_chart, throughput_chart, cache_chart, queue_chart, utilisation_chart,

@@ -300,7 +300,9 @@ def _item_from(klass, raw: Any, section: str):
 # ---- from the canvas ------------------------------------------------------------
 def member_names(label: str, count: int, names: str | None = None) -> tuple[str, ...]:
     """The names of a group card's members: ``names`` (comma separated) when
-    given, else the group's label and a number (``PRDSG`` → ``PRDSG001`` …).
+    given, else the group's label and a number (``PRDSG`` → ``PRDSG001`` …;
+    a label of several words keeps them and a space before the number:
+    ``zHPF CHPIDs`` → ``zHPF CHPIDs 01``, not ``zHPFCHPIDs01``).
 
     Raises
     ------
@@ -313,7 +315,8 @@ def member_names(label: str, count: int, names: str | None = None) -> tuple[str,
             raise ValueError(f"'{label}' holds {count} but lists {len(set(out))} distinct names")
         return out
     width = max(2, len(str(count)))
-    head = label.replace(" ", "")
+    head = " ".join(label.split())
+    head += " " if " " in head else ""
     return tuple(f"{head}{i:0{width}d}" for i in range(1, count + 1))
 
 

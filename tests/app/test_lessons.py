@@ -133,6 +133,39 @@ def test_a_what_if_lessons_steps_are_named_by_the_drawing_they_are():
         assert titles[-1] == after["title"] != before["title"] == titles[0], lesson.name
 
 
+@pytest.mark.parametrize("name, step, says, not_says", [
+    ("spool_dump", 1, "SPTAPE dump", "SPXTAPE"),
+    ("spool_dump", 3, "SPXTAPE dump", "SPTAPE"),      # back to SPXTAPE; the question keeps it
+    ("program_fetch", 2, "from a PDS STEPLIB", "PDSE"),
+    ("program_fetch", 3, "from a PDSE STEPLIB", "a PDS "),
+    ("program_fetch", 5, "from a PDSE STEPLIB", "a PDS "),   # the answer: the last drawing
+    ("rmf_whatif_baseline", 1, "Imported from RMF", "SSD"),
+    ("rmf_whatif_baseline", 2, "SGDB2 on SSD", "Imported"),
+])
+def test_a_steps_drawing_is_titled_as_what_runs(name, step, says, not_says):
+    """A step whose drawing is no longer the case's (SPTAPE instead of SPXTAPE,
+    a PDSE instead of a PDS) carries a title of its own; the title holds
+    until a step changes the drawing again."""
+    lesson = lessons.get(name)
+    title = lesson.scenario_at(step).title
+    assert says in title and not_says not in title, title
+
+
+def test_the_titled_drawings_are_what_their_titles_say():
+    sp = lessons.get("spool_dump").scenario_at(1)
+    assert "SPTAPE" in sp.title and "SPTAPE" in str(sp.to_dict()["nodes"])
+    pf = lessons.get("program_fetch").scenario_at(3)
+    assert "PDSE" in pf.title and any(n.kind == "ds_pdse" for n in pf.nodes.values())
+
+
+@pytest.mark.parametrize("title, words", [("", "1-160 characters"), ("x" * 161, "1-160"),
+                                          (7, "1-160")])
+def test_a_bad_step_title_is_one_line_at_load(title, words):
+    with pytest.raises(lessons.LessonError) as err:
+        lessons.from_document(_doc(title=title), "t.json")
+    assert words in str(err.value) and "\n" not in str(err.value)
+
+
 def test_a_caption_states_no_hit_ratio_the_replay_contradicts():
     """A caption that states the run's hit ratio while the Cache staging view
     shows the hit ratio so far: the moment is late enough that the two agree

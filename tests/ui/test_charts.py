@@ -176,8 +176,8 @@ def test_device_busy_never_exceeds_100_percent_with_overlapping_ios():
 
 
 def test_line_charts_start_at_zero_with_headroom(qtbot):
-    """A hit ratio between 0.6 and 0.9 is drawn from 0, with room above the
-    highest value for the legend."""
+    """A throughput between 60 and 90 MB/s is drawn from 0, with room above
+    the highest value for the legend (a quantity with no end of its own)."""
     import numpy as np
 
     from app.replay.series import ChartData, Series
@@ -186,11 +186,11 @@ def test_line_charts_start_at_zero_with_headroom(qtbot):
     w = ChartWidget()
     qtbot.addWidget(w)
     x = np.linspace(0, 1, 50)
-    w.show_data(ChartData("hit", "Cache read hit ratio", "Time", "s", "Hit ratio", "",
-                          (Series("per interval", x, 0.6 + 0.3 * x, "step"),
-                           Series("cumulative", x, 0.7 + 0.1 * x))))
+    w.show_data(ChartData("throughput", "Throughput over time", "Time", "s", "Throughput", "MB/s",
+                          (Series("DB2V01", x, 60 + 30 * x, "step"),
+                           Series("DB2V02", x, 70 + 10 * x))))
     lo, hi = w.getPlotItem().viewRange()[1]
-    assert lo == 0 and hi >= 0.9 * 1.2
+    assert lo == 0 and hi >= 90 * 1.2
 
 
 def test_a_long_chart_title_wraps_or_shrinks_to_the_charts_width(qtbot):

@@ -52,6 +52,7 @@ def test_a_finished_run_lands_in_history_and_shows_in_the_panel(db2, qtbot, tmp_
     p = panel(db2)
     assert p.table.rowCount() == 1
     assert p.table.item(0, 2).text() == "One DB2 I/O"
+    assert p.table.item(0, 2).toolTip().startswith("One DB2 read I/O of N pages")  # not "db2_io"
     assert "Pages per I/O: 32 pages → 8 pages" in p.table.item(0, 3).text()  # title, not "pages=8"
     assert p.table.item(0, 4).text().startswith("I/O response time ")     # not "io_ms"
     assert p.table.item(0, 4).text().split(",")[0].endswith(" ms")

@@ -24,6 +24,7 @@ def test_walk_every_step(window, qtbot, lesson):
         assert state["problem"] == "", (lesson.name, i, state["problem"])
         # The drawing is the step's (its edits applied with undo commands).
         assert state["drawing"] == drawing(lesson.document_at(i)), (lesson.name, i)
+        assert state["title"] == lesson.document_at(i)["title"], (lesson.name, i)
         ran = lesson.run_needed(i) is not None
         assert state["ran"] == ran, (lesson.name, i)
         assert window.tab_name() == lesson.view_at(i)
@@ -227,6 +228,37 @@ def test_next_into_a_what_if_lessons_after_step_names_the_after_drawing(window, 
     assert after["title"] in head and before["title"] not in head
     window.editor.undo_stack.undo()          # the step's edits and its title, in one Undo
     assert window.editor.scenario.title == before["title"]
+
+
+def test_a_step_that_runs_sptape_is_titled_sptape_in_window_and_history(window):
+    """spool_dump step 2 runs SPTAPE: the window and the run's history entry
+    say SPTAPE, not the case's "SPXTAPE dump"; Next (SPXTAPE again) and Back
+    follow."""
+    parts = window.lessons
+    assert parts.start("spool_dump", 1) is None
+    assert "SPTAPE dump" in window.windowTitle() and "SPXTAPE" not in window.windowTitle()
+    assert window.study.history.runs()[0].label == "SPTAPE dump of the z/VM spool"
+    parts.player.next()
+    assert "SPXTAPE dump" in window.windowTitle()
+    assert window.study.history.runs()[0].label == "SPXTAPE dump of the z/VM spool"
+    parts.player.back()
+    assert "SPTAPE dump" in window.windowTitle() and "SPXTAPE" not in window.windowTitle()
+
+
+def test_back_from_a_step_that_only_titles_the_drawing_restores_the_title(window):
+    """A step may title the drawing without changing it: Back gives the
+    earlier title back, though the drawing is the same."""
+    doc = {"format": "zperflab-lesson", "version": 1, "name": "t", "title": "T",
+           "teaches": "x", "case": "db2_io",
+           "steps": [{"caption": "a"}, {"caption": "b", "title": "The same I/O, named"}],
+           "question": "q?", "answer": "a"}
+    player = window.lessons.player
+    player.start(lessons.from_document(doc, "t.json"))
+    opened = window.editor.scenario.title
+    player.next()
+    assert window.editor.scenario.title == "The same I/O, named"
+    player.back()
+    assert window.editor.scenario.title == opened != "The same I/O, named"
 
 
 #: The Cache staging legend's colours as captions name them, and the legend's

@@ -141,6 +141,9 @@ def style_plot(plot: pg.PlotItem, title: str, x_label: str, y_label: str,
     # The first and last x tick labels ("0", "100") stand half outside the
     # axis: let them reach into the margins beside it rather than vanish.
     plot.getAxis("bottom").setStyle(hideOverlappingLabels=round(24 * SCALE))
+    # The same for the value axis's ends: a scale that starts at 0 or ends at a
+    # ratio's 1 names its ends ("0", "1.0") rather than leave them unlabelled.
+    plot.getAxis("left").setStyle(hideOverlappingLabels=round(24 * SCALE))
     # Room under the x-axis title: a lesson's highlight frame (6 px) drew over it.
     # Room on the right for half of the last x tick label ("100"), which the
     # edge of the image cut off or pyqtgraph hid for want of space.

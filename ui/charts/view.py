@@ -49,11 +49,27 @@ class _Buffer:
         return self.x[:n], self.y[:n]
 
 
+class ValueAxis(pg.AxisItem):
+    """The value axis, whose end labels ("0" of bars from zero, "1.0" of a
+    ratio) are drawn where they reach half a line past the plot.
+
+    pyqtgraph bounds an axis with a grid by the plot alone and drops a label
+    standing out of it, however ``hideOverlappingLabels`` is set."""
+
+    def boundingRect(self):  # noqa: N802 (Qt's name)
+        rect = super().boundingRect()
+        reach = self.style["hideOverlappingLabels"]
+        if isinstance(reach, bool) or self.grid is False:
+            return rect
+        return rect.adjusted(0, -reach, 0, reach)
+
+
 class ChartWidget(pg.PlotWidget):
     """One chart, redrawn by :meth:`show_data`. ``data`` is what it shows."""
 
     def __init__(self, parent: QWidget | None = None, minimum: tuple[int, int] = (480, 320)):
-        super().__init__(parent, background=style.BACKGROUND)
+        super().__init__(parent, background=style.BACKGROUND,
+                         axisItems={"left": ValueAxis("left")})
         self.data: ChartData | None = None
         self._buffers: list[_Buffer] = []
         self._curves: list[pg.PlotDataItem] = []
@@ -96,8 +112,13 @@ class ChartWidget(pg.PlotWidget):
         elif len(data.series) > LEGEND_ROWS:       # two columns: half as tall over the lines
             item.legend.setColumnCount(2)
         self._y_span = None
+        self._legend_above = False
+        item.layout.setRowFixedHeight(1, 0)
         if not kinds & {"bar", "stack", "span"}:
-            self._y_from_zero(item, data)
+            if data.y_max is None:
+                self._y_from_zero(item, data)
+            else:
+                self._y_to_end(item, data)
         # Bars and spans keep the ranges they set: room above for the value labels.
 
     def clear_data(self) -> None:
@@ -127,6 +148,32 @@ class ChartWidget(pg.PlotWidget):
         self._y_span = (lo, hi)
         self._apply_headroom()
 
+    def _y_to_end(self, item: pg.PlotItem, data: ChartData) -> None:
+        """A line chart of a quantity that cannot pass ``data.y_max`` (a
+        ratio): the value axis from zero to that end, and the legend in a
+        band of its own above the plot, where it covers no line."""
+        item.setYRange(0.0, float(data.y_max), padding=0)
+        legend = item.legend
+        if legend is None or not legend.isVisible():
+            return
+        legend.setParentItem(item)          # the view box clips what it holds
+        legend.setColumnCount(max(1, len(data.series)))
+        self._legend_above = True
+        self._place_legend_above()
+
+    def _place_legend_above(self) -> None:
+        """The legend's band: as tall as the legend, between the title and
+        the plot, the legend at its right."""
+        item = self.getPlotItem()
+        legend = item.legend
+        if not self._legend_above or legend is None:
+            return
+        height = legend.boundingRect().height()
+        item.layout.setRowFixedHeight(1, height + 4)
+        top = item.titleLabel.maximumHeight() if item.titleLabel.isVisible() else 0.0
+        right = item.boundingRect().width() - item.vb.geometry().right()
+        legend.anchor(itemPos=(1, 0), parentPos=(1, 0), offset=(-right, top))
+
     def _apply_headroom(self) -> None:
         """Set the value range so the highest line stays under the legend: at
         least ``HEADROOM`` of the range above it, more when the legend is
@@ -146,6 +193,8 @@ class ChartWidget(pg.PlotWidget):
 
     def _on_view_resized(self) -> None:
         self._apply_headroom()
+        if self.__dict__.get("_legend_above"):
+            self._place_legend_above()
 
     def _on_range_changed_manually(self, *_mask) -> None:
         self._y_span = None            # the user's own range: keep it
@@ -239,10 +288,7 @@ class ChartWidget(pg.PlotWidget):
         if n > MAX_BAR_LABELS or grouped:
             texts = []      # grouped bars carry a label each (_label_groups)
         for x, (v, text) in enumerate(zip(top, texts)):
-            label = pg.TextItem(text, color=style.FOREGROUND, anchor=(0.5, 1.0))
-            label.setFont(style.font(style.TICK_PT, bold=True))
-            label.setPos(x, v)
-            item.addItem(label)
+            item.addItem(_value_label(text, x, v, data.y_max, style.TICK_PT))
         item.getAxis("bottom").setTicks([list(enumerate(data.categories))])
         right = n - 0.4
         if len(data.series) > 1:
@@ -255,7 +301,12 @@ class ChartWidget(pg.PlotWidget):
                 reserve = min(reserve, 2.2)
             right += reserve * style.SCALE
         item.setXRange(-0.6, right, padding=0)
-        item.setYRange(0, float(np.max(top)) * 1.18 if len(top) and np.max(top) > 0 else 1)
+        # From zero (bars of values that are never below it), to the end of a
+        # ratio's scale or with room above the highest bar for its label.
+        highest = float(np.max(top)) if len(top) else 0.0
+        end = data.y_max if data.y_max is not None else highest * 1.18 if highest > 0 else 1.0
+        lowest = min([0.0] + [float(np.min(s.y)) for s in data.series if len(s.y)])
+        item.setYRange(lowest, end, padding=0)
         item.getViewBox().setMouseEnabled(x=False, y=True)
 
     @staticmethod
@@ -268,10 +319,8 @@ class ChartWidget(pg.PlotWidget):
             return
         for i, s in enumerate(data.series):
             for x, v in zip(s.x.tolist(), s.y.tolist()):
-                label = pg.TextItem(_short(v), color=style.FOREGROUND, anchor=(0.5, 1.0))
-                label.setFont(style.font(style.TICK_PT - (2 if k > 1 else 0), bold=True))
-                label.setPos(x + (i - (k - 1) / 2) * width, v)
-                item.addItem(label)
+                item.addItem(_value_label(_short(v), x + (i - (k - 1) / 2) * width, v,
+                                          data.y_max, style.TICK_PT - (2 if k > 1 else 0)))
 
     def _draw_spans(self, item: pg.PlotItem, data: ChartData) -> None:
         for i, s in enumerate(data.series):
@@ -282,6 +331,22 @@ class ChartWidget(pg.PlotWidget):
         item.getAxis("left").setTicks([list(enumerate(data.categories))])
         item.setYRange(-0.6, len(data.categories) - 0.1, padding=0)
         item.setXRange(*_x_range(data.series, spans=True), padding=0.02)
+
+
+#: On a fixed scale (a ratio's, ending at 1) a bar carries its value inside
+#: its top, where a bar near the end has room for it; a bar shorter than
+#: this share of the scale is too short to hold it and has it above.
+LABEL_INSIDE = 0.15
+
+
+def _value_label(text: str, x: float, v: float, y_max: float | None, size: float) -> pg.TextItem:
+    """A bar's value over its top; on a fixed scale, in white inside it."""
+    inside = y_max is not None and v > LABEL_INSIDE * y_max
+    label = pg.TextItem(text, color="#ffffff" if inside else style.FOREGROUND,
+                        anchor=(0.5, 0.0 if inside else 1.0))
+    label.setFont(style.font(size, bold=True))
+    label.setPos(x, v)
+    return label
 
 
 def _x_range(series: tuple[Series, ...], spans: bool = False) -> tuple[float, float]:

@@ -8,14 +8,13 @@ the parameter refuses is shown with the reason and never clamped.
 """
 from __future__ import annotations
 
-import json
 from typing import Any
 
 from PySide6.QtCore import Qt
 from PySide6.QtWidgets import (QCheckBox, QComboBox, QFormLayout, QLabel, QLineEdit,
                                QScrollArea, QVBoxLayout, QWidget)
 
-from app.names import words
+from app.names import format_mix, format_value, words
 from models import experiments
 from models.drawing import components
 from models.core.params import Param
@@ -24,25 +23,6 @@ from ui.editor import Editor
 
 ERROR_STYLE = "color: #a00000; font-weight: bold;"
 NOTE_STYLE = "color: #3c4650;"
-
-
-def format_value(value: Any) -> str:
-    """How a parameter value is written in an edit field."""
-    if value is None:
-        return ""
-    if isinstance(value, (dict, list)):
-        return json.dumps(value)
-    if isinstance(value, float) and value.is_integer() and abs(value) < 1e15:
-        return str(int(value))
-    return str(value)
-
-
-def format_mix(value: dict) -> str:
-    """A mix as a person writes it: ``Read 69 %, Read update 10 %``."""
-    def label(k) -> str:
-        text = str(words(k))
-        return text[:1].upper() + text[1:]
-    return ", ".join(f"{label(k)} {format_value(v)} %" for k, v in value.items())
 
 
 def parse_mix(text: str, choices) -> Any:

@@ -23,8 +23,10 @@ from PySide6.QtWidgets import (QAbstractSpinBox, QApplication, QComboBox, QDockW
                                QPushButton, QSizePolicy, QTextEdit, QVBoxLayout,
                                QWidget)
 
+from app import lesson_figures
 from app import lessons as lessons_mod
 from ui.lessons.driver import AppDriver, drawing
+from ui.lessons.step_list import StepList, step_title
 
 
 class ElidedLabel(QLabel):
@@ -171,10 +173,13 @@ class LessonPlayer(QObject):
         controller = d.controller()
         if controller is not None:
             controller.pause()
-        want = drawing(lesson.document_at(index))
+        doc = lesson.document_at(index)
+        want = drawing(doc)
         if forward and index > 0 and d.document() == drawing(lesson.document_at(index - 1)):
-            d.apply(step, f"Lesson step {index + 1}", lesson.document_at(index).get("title"))
-        if d.document() != want:
+            d.apply(step, f"Lesson step {index + 1}", doc.get("title"))
+        # The step's drawing under the step's title (what the window, the
+        # history and exports call the run).
+        if d.document() != want or d.scenario.title != doc.get("title"):
             d.restore(lesson.scenario_at(index), f"Lesson: {lesson.title}, step {index + 1}",
                       lesson.opened_document())
             self._run_drawing = None
@@ -231,7 +236,6 @@ class LessonPlayer(QObject):
         A figure of a run this showing of the lesson has not made (the class
         jumped past it) comes from the same run made headless.
         """
-        from app import lesson_figures
 
         lesson = self.lesson
         for fig in lesson.figures[index].values():
@@ -245,8 +249,10 @@ class LessonPlayer(QObject):
         return lesson_figures.step_text(lesson, index, self.results)
 
     def state(self) -> dict:
-        """What the step shows (tests): drawing, run, moment, view, highlight."""
+        """What the step shows (tests): drawing and its title, run, moment,
+        view, highlight."""
         return {"step": self.index, "drawing": self.driver.document(),
+                "title": self.driver.scenario.title,
                 "ran": self._run_drawing is not None and self.result is not None,
                 "moment_t": self.moment_t, "highlight": self.driver.highlighted(),
                 "problem": self.problem}
@@ -275,11 +281,7 @@ class LessonPanel(QWidget):
         self.next_button = QPushButton("Next ▶")
         self.reset_button = QPushButton("Reset step")
         self.reset_button.setToolTip("Put this step's drawing, run and moment back")
-        self.jump = QComboBox()
-        self.jump.setToolTip("Go to any step")
-        # Long step titles elide in the list; they never widen the window.
-        self.jump.setSizeAdjustPolicy(QComboBox.SizeAdjustPolicy.AdjustToMinimumContentsLengthWithIcon)
-        self.jump.setMinimumContentsLength(12)
+        self.jump = StepList()
         self.close_button = QPushButton("End lesson")
         self.back_button.setToolTip("The step before, with its drawing, run and moment "
                                     "(← or Page Up)")
@@ -382,18 +384,22 @@ class LessonPanel(QWidget):
         self.jump.clear()
         if lesson is None:
             return
-        for i, step in enumerate(lesson.steps):
-            text = step.caption.split(". ")[0][:70]
-            label = {"question": "Question", "answer": "Answer"}.get(step.kind, f"{i + 1}. {text}")
-            self.jump.addItem(label)
+        self.jump.set_titles([self._step_title(lesson, i, lesson.steps[i].caption)
+                              for i in range(len(lesson.steps))])
         self.title.setText(lesson.title)
+
+    @staticmethod
+    def _step_title(lesson, index: int, caption: str) -> str:
+        kind = lesson.steps[index].kind
+        return {"question": "Question", "answer": "Answer"}.get(
+            kind, f"{index + 1}. {step_title(caption)}")
 
     def _show(self, index: int) -> None:
         lesson = self.player.lesson
         if lesson is None:
             return
         step = lesson.steps[index]
-        text = self.player.caption(index)
+        text = filled = self.player.caption(index)
         if step.kind == "question":
             text = f"<b>Question.</b> {text}<br><i>Next: the answer.</i>"
         elif step.kind == "answer":
@@ -403,6 +409,11 @@ class LessonPanel(QWidget):
         self.caption.setText(text)
         self._fit_caption()
         self.where.setText(f"Step {index + 1} of {len(lesson.steps)}")
+        # The steps' titles in the list, with every figure the runs so far give.
+        for i in range(len(lesson.steps)):
+            caption = filled if i == index else lesson_figures.step_text(lesson, i,
+                                                                         self.player.results)
+            self.jump.set_title(i, self._step_title(lesson, i, caption))
         self.jump.setCurrentIndex(index)
         self.back_button.setEnabled(index > 0)
         self.next_button.setEnabled(index + 1 < len(lesson.steps))

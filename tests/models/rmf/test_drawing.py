@@ -204,3 +204,17 @@ def test_measured_baseline_and_what_if_side_by_side_only_where_rmf_gave_a_figure
         **ssd.measured["measured"], "SGDB2": {"io_rate": 1.0}}})
     assert beside(base, other) == []
     assert beside(dataclasses.replace(base, measured={}), ssd) == []
+
+
+def test_without_a_channel_report_the_assumed_chpids_have_readable_names():
+    """The assumed zHPF group's CHPIDs read "zHPF CHPIDs 01", not "zHPFCHPIDs01",
+    in the reports and on the canvas."""
+    system = read_reports([TEXT])
+    system.interval.channels.clear()
+    system.interval.reports.discard("CHAN")
+    sc = build(system)
+    card = _by_label(sc)["zHPF CHPIDs"]
+    assert not card.properties.get("names")
+    cfg = from_scenario(sc)
+    names = [c.name for c in cfg.channels]
+    assert names == ["zHPF CHPIDs 01", "zHPF CHPIDs 02", "zHPF CHPIDs 03", "zHPF CHPIDs 04"]

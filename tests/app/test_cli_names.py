@@ -1,0 +1,62 @@
+"""``zperflab run`` and ``zperflab history`` name things as the app does:
+experiment, parameter and metric titles, never their keys (``--json`` keeps
+the keys)."""
+import json
+import re
+
+import pytest
+
+from app import history as history_mod
+from app.cli import main
+from models import experiments
+from models.experiments import run_experiment
+
+#: A snake_case identifier (``io_ms``, ``db2_io``, ``read_update``).
+IDENTIFIER = re.compile(r"\b[a-z][a-z0-9]*(?:_[a-z0-9]+)+\b")
+
+
+@pytest.mark.parametrize("args", [
+    ["run", "db2_io"],
+    ["run", "natural_ziip", "--set", "records=200"],
+    ["run", "vsam_rls", "--set", "transactions=60", "--replications", "2"],
+])
+def test_run_prints_titles_not_keys(args, capsys):
+    assert main(args) == 0
+    out = capsys.readouterr().out
+    exp = experiments.get(args[1])
+    assert out.splitlines()[0].startswith(exp.title + ",")
+    for m in exp.metrics:
+        assert f"  {m.title}  " in out or f"  {m.title} " in out, m.title
+    for p in exp.schema.params:
+        assert f"  {p.title}  " in out, p.title
+    assert not IDENTIFIER.search(out), IDENTIFIER.search(out)
+
+
+def test_run_writes_values_as_the_inspector_does(capsys):
+    assert main(["run", "vsam_rls", "--set", "transactions=60"]) == 0
+    out = capsys.readouterr().out
+    assert "Read 69 %, Read update 10 %" in out           # a mix, not a JSON dict
+    assert re.search(r"Threadsafe programs +no\n", out)    # a switch, not False
+    assert main(["run", "program_fetch", "--set", "iterations=20"]) == 0
+    assert re.search(r"Module size +not set\n", capsys.readouterr().out)   # not None
+
+
+def test_run_json_keeps_the_keys(capsys):
+    assert main(["run", "db2_io", "--json"]) == 0
+    data = json.loads(capsys.readouterr().out)
+    assert data["experiment"] == "db2_io" and "io_ms" in data["metrics"]
+
+
+def test_history_lists_runs_by_title(tmp_path, monkeypatch, capsys):
+    monkeypatch.setenv("ZPERFLAB_DATA_DIR", str(tmp_path))
+    hist = history_mod.History()
+    hist.add(run_experiment("db2_io", {"pages": 8}))
+    hist.close()
+    assert main(["history"]) == 0
+    out = capsys.readouterr().out
+    assert "One DB2 I/O, seed 1: I/O response time " in out and " ms, IOSQ time " in out
+    assert not IDENTIFIER.search(out), out
+    assert main(["history", "--experiment", "vsam_rls"]) == 0
+    assert capsys.readouterr().out == "no runs of CICS VSAM with and without RLS recorded yet\n"
+    assert main(["history", "--json"]) == 0
+    assert "io_ms" in json.loads(capsys.readouterr().out)[0]["metrics"]
