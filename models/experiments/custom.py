@@ -46,9 +46,10 @@ def run(params: dict, ctx: RunContext) -> RunResult:
     if sysrun.warmup_s:
         ctx.removed_warmup(sysrun.warmup_s)
     comps = figures(sysrun)
-    metrics = dict.fromkeys((m.name for m in METRICS), 0.0)
-    metrics.update(_io_metrics(sysrun, comps))
-    metrics.update(_cpu_metrics(sysrun))
+    # Only what the drawing measured: no I/O figures without I/O workloads,
+    # no transaction figures without CPU workloads, no mean over nothing.
+    found = {**_io_metrics(sysrun, comps), **_cpu_metrics(sysrun)}
+    metrics = {m.name: found[m.name] for m in METRICS if m.name in found}
     reports = [workload_table(sysrun)]
     if sysrun.system is not None:
         reports += list(sysrun.system.reports(sysrun.elapsed))
@@ -77,14 +78,20 @@ def _io_metrics(sysrun, comps: dict) -> dict:
 
     def busiest(names, key):
         return max((comps[x][key] for x in names if key in comps.get(x, {})), default=0.0)
-    return {"io_rate": done / el if el else 0.0,
-            "io_resp_ms": 1e3 * sum(w.resp for w in sysrun.io) / done if done else 0.0,
-            "iosq_ms": 1e3 * iosq / n, "pend_ms": 1e3 * tot["pend"] / n,
-            "disc_ms": 1e3 * tot["disc"] / n, "conn_ms": 1e3 * tot["conn"] / n,
-            "read_hit_ratio": hits / (hits + misses) if hits + misses else 0.0,
-            "channel_util_pct": busiest(sysrun.system.paths, "utilization_pct"),
-            "volume_busy_pct": busiest([v.name for v in cfg.volumes], "busy_pct"),
-            "rank_busy_pct": busiest(sysrun.system.ranks, "busy_pct")}
+    out = {"io_rate": done / el if el else 0.0,
+           "channel_util_pct": busiest(sysrun.system.paths, "utilization_pct"),
+           "volume_busy_pct": busiest([v.name for v in cfg.volumes], "busy_pct"),
+           "rank_busy_pct": busiest(sysrun.system.ranks, "busy_pct")}
+    # Means over the I/Os: none when no I/O ended (a drawing with devices but
+    # no I/O workload), where 0 ms would read as instant I/O.
+    if done:
+        out["io_resp_ms"] = 1e3 * sum(w.resp for w in sysrun.io) / done
+    if sum(v.completed for v in vols):
+        out.update(iosq_ms=1e3 * iosq / n, pend_ms=1e3 * tot["pend"] / n,
+                   disc_ms=1e3 * tot["disc"] / n, conn_ms=1e3 * tot["conn"] / n)
+    if hits + misses:
+        out["read_hit_ratio"] = hits / (hits + misses)
+    return out
 
 
 def _cpu_metrics(sysrun) -> dict:
@@ -98,10 +105,14 @@ def _cpu_metrics(sysrun) -> dict:
 
     def mean_busy(pool):
         return 100.0 * sum(pool.busy_us) / (el * 1e6) / pool.count if pool.count and el else 0.0
-    return {"tran_rate": done / el if el else 0.0,
-            "cpu_resp_ms": 1e3 * sum(w.resp for w in sysrun.cpu) / done if done else 0.0,
-            "gcp_busy_pct": mean_busy(cpx.gcp), "ziip_busy_pct": mean_busy(cpx.ziip),
-            "ziip_share": acc.us("ziip") / total if total else 0.0}
+    out = {"tran_rate": done / el if el else 0.0,
+           "gcp_busy_pct": mean_busy(cpx.gcp), "ziip_busy_pct": mean_busy(cpx.ziip)}
+    # Means over transactions and CPU time: none when there were none.
+    if done:
+        out["cpu_resp_ms"] = 1e3 * sum(w.resp for w in sysrun.cpu) / done
+    if total:
+        out["ziip_share"] = acc.us("ziip") / total
+    return out
 
 
 EXPERIMENTS = [
