@@ -49,6 +49,7 @@ cdef class Backend:
     @cython.locals(extent=cython.longlong, t_in=cython.longlong, row=cython.longlong)
     cpdef long long parity_drive(self, long long track)
     @cython.locals(drive=cython.longlong, base=cython.longlong, off=cython.longlong,
-                   nbytes=cython.longlong, done=cython.double, end=cython.double)
+                   nbytes=cython.longlong, done=cython.double, end=cython.double,
+                   start=cython.double, free=cython.double, d=cython.longlong)
     cpdef tuple destage(self, double t, long long track, long long first, long long count)
     cpdef _book(self, long long d, double start, double done)

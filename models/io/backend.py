@@ -514,22 +514,34 @@ class Backend:
         row = t_in // self.strip_tracks // self.data_per_row
         return self.rank_base[extent % self.ranks] + self.active - 1 - row % self.active
 
-    def destage(self, t: float, track, first, count) -> tuple[float, int]:
+    def destage(self, t: float, track, first, count) -> tuple[float, int, float]:
         """Write ``count`` modified records of ``track`` from cache to the drives.
 
         RAID-5 small write: on the data drive and on the row's parity drive,
         read the old sectors, then write the new ones when they come round
         again (one turn later on a disk; a second access on SSD). Native
         3390: update in place, one pass. Returns (time both writes are done,
-        drive operations).
+        drive operations, time the first of them starts): until it starts
+        no drive has read or written anything of it, so a later write of
+        the same records can still join it (:mod:`models.io.writes`).
         """
         if self.native:
-            return self._native(t, track, first, count), 1
+            d = self.rank_base[0]
+            start = t if t > self.free_at[d] else self.free_at[d]
+            return self._native(t, track, first, count), 1, start
         drive, base = self.locate(track)
         off = base + first * self.rec_bytes
         nbytes = count * self.rec_bytes
         done = 0.0
+        start = -1.0
         for d in (drive, self.parity_drive(track)):
+            # Requests reach a drive in FIFO order: this one starts when the
+            # drive (an SSD: its first free lane) is free.
+            free = min(self.lanes[d]) if self.lanes is not None else self.free_at[d]
+            if free < t:
+                free = t
+            if start < 0.0 or free < start:
+                start = free
             if self.lanes is not None:
                 end = self._ssd(self._ssd(t, d, nbytes), d, nbytes)
             else:
@@ -539,7 +551,7 @@ class Backend:
                 self.end_off[d] = -1
             if end > done:
                 done = end
-        return done, 4
+        return done, 4, start
 
     def _book(self, d, start: float, done: float) -> None:
         self.free_at[d] = done

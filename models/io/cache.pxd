@@ -30,7 +30,7 @@ cdef struct _Track:
 cdef class CacheStats:
     cdef public long long read_requests, hits, misses, seq_tracks_staged, disk_requests
     cdef public long long disk_bytes, host_bytes, evicted_slots, write_requests, fast_writes
-    cdef public long long nvs_waits, destages, destage_ops, destage_bytes
+    cdef public long long nvs_waits, destages, destage_ops, destage_bytes, coalesced_writes
     cdef public list stages
 
 

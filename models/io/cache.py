@@ -57,7 +57,7 @@ class CacheStats:
     #: The counters, in report order (``stages`` is a list by mode beside them).
     FIELDS = ("read_requests", "hits", "misses", "seq_tracks_staged", "disk_requests",
               "disk_bytes", "host_bytes", "evicted_slots", "write_requests", "fast_writes",
-              "nvs_waits", "destages", "destage_ops", "destage_bytes")
+              "nvs_waits", "destages", "destage_ops", "destage_bytes", "coalesced_writes")
 
     def __init__(self):
         self.read_requests = 0
@@ -72,9 +72,10 @@ class CacheStats:
         self.write_requests = 0         # records written (DASD fast write)
         self.fast_writes = 0            # of which ended once in cache + NVS
         self.nvs_waits = 0              # write groups delayed by a full NVS
-        self.destages = 0               # destage operations (one per track written)
+        self.destages = 0               # destages booked (one per track write that joins none)
         self.destage_ops = 0            # drive reads + writes they took
         self.destage_bytes = 0
+        self.coalesced_writes = 0       # track writes that joined a destage not yet started
 
     def __repr__(self) -> str:
         return "CacheStats(" + ", ".join(f"{f}={getattr(self, f)}" for f in self.FIELDS) + \

@@ -35,6 +35,7 @@ def cache_table(sub) -> Table:
         ("NVS full delays", st.nvs_waits),
         ("destages", st.destages),
         ("destage drive operations", st.destage_ops),
+        ("writes joining a queued destage", st.coalesced_writes),
     )
     return Table("Cache activity", ("counter", "value"), rows,
                  note=f"{sub.device} behind a DS8000-style unit, "
@@ -176,11 +177,14 @@ def cache_activity(system) -> Table:
         for label, st in ((cu.name, cu.stats()),
                           *((f"  {v.name}", v.stats) for v in cu.volumes)):
             rows.append((label, st.read_requests, st.hits, round(st.hit_ratio, 4),
-                         st.tracks_staged + st.stages[0], st.disk_requests))
+                         st.tracks_staged + st.stages[0], st.disk_requests, st.destages,
+                         st.coalesced_writes))
     return Table("Cache subsystem activity",
                  ("control unit / volume", "read requests", "hits", "hit ratio", "staging",
-                  "disk requests"), tuple(rows),
-                 note="staging: record stages plus tracks staged (partial, full, sequential)")
+                  "disk requests", "destages", "writes joining a queued destage"), tuple(rows),
+                 note="staging: record stages plus tracks staged (partial, full, sequential); "
+                      "a track write joins its destage when that is queued and not yet started "
+                      "on the drives (one destage carries all its rewrites)")
 
 
 def rank_busy_pct(rank, elapsed: float) -> float:

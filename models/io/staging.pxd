@@ -28,6 +28,9 @@ cdef class Staging:
     cdef public dict _streams
     cdef public tuple _list_run
     cdef public long long _seq_staged_to, _stripe_tracks, _prestage_tracks
+    # Destages booked and not yet known to have started (models/io/writes.py).
+    cdef public dict _destaging
+    cdef public long long _destaging_limit
     cdef object __weakref__
     # Sequential detection's streams (compiled): last track, count, whether
     # its last record was read, density, age; ``_sf``/``_s_was`` are

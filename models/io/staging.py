@@ -84,6 +84,8 @@ class Staging:
     _seq_staged_to: int
     _stripe_tracks: int
     _prestage_tracks: int
+    _destaging: dict[int, tuple[float, float, int, int, int]]
+    _destaging_limit: int
 
     if TYPE_CHECKING:
         # Compiled only (staging.pxd): the streams' C arrays.

@@ -158,6 +158,13 @@ class VolumeIO(Staging):
         self._stripe_tracks = 15 if be.native else be.strip_tracks * be.data_per_row * be.ranks
         self._prestage_tracks = self._stripe_tracks
         self.amp_waits = 0
+        # Write coalescing (models/io/writes.py): {track: (start on the
+        # drives, done, first record, one past the last, records held in
+        # NVS)} of the track's latest destage. Entries that can no longer be
+        # joined are swept once it outgrows ``_destaging_limit`` (memory
+        # only: no figure depends on when).
+        self._destaging: dict[int, tuple[float, float, int, int, int]] = {}
+        self._destaging_limit = 64
 
     @property
     def cache(self):

@@ -10,6 +10,34 @@ that is done. If NVS is full, the write waits (disconnected) until a destage
 frees room: the "NVS full" delay RMF reports, and how a write burst larger
 than NVS falls to drive speed.
 
+**Write hits join a queued destage.** A destage is booked on its drives
+when its write ends, behind whatever those drives already have queued
+(FIFO). Until the first of its drive operations starts, the track's
+modified records are still only in cache and NVS; a write of the same
+records in that time is a write hit on modified data and is carried by that
+destage (it writes the records as they are when it runs): no new drive
+operation. So there is one destage per track per stay in NVS, the temporal
+locality a write cache exists to exploit (Gill & Modha, "WOW: Wise Ordering
+for Writes", USENIX FAST 2005: writes are destaged asynchronously from NVS,
+and a write hit on a write group already there only sets its recency bit;
+it is destaged once, https://www.usenix.org/legacy/events/fast05/tech/
+full_papers/gill/gill_html/node12.html). The rule
+has no constant: under a light load a destage starts at once and nothing
+joins it; under a backlog rewrites of hot tracks coalesce, and the more
+the backlog, the more they do. Choices (documented in docs/model-io.md):
+
+* a write joins only if its records lie within the span the destage was
+  booked for (its first to its last record: the RAID-5 small write writes
+  that whole span); a record outside it gets a destage of its own, because
+  the booked one's drive time cannot grow after it was booked;
+* a joining write's records that the destage did not hold yet are held in
+  NVS until it is done; records it holds already take no more NVS;
+* the NVS room check before a write is unchanged (room for all of its
+  records), so a write that will join can still wait for a full NVS.
+
+The unit destages in the order writes end, with no deliberate delay and no
+NVS thresholds (WOW's CSCAN order and high/low marks are not modelled).
+
 Source of the one constant: DS8000 NVS is sized at 1/32 of the installed
 cache (IBM DS8800 Architecture and Implementation, SG24-8886, "NVS").
 """
@@ -70,6 +98,14 @@ class NVS:
         heappush(self._frees, (until, nbytes))
 
 
+def _sweep(vol, t: float) -> None:
+    """Forget destages that have started by ``t``: no later write can join
+    them (writes book in time order). Keeps the record as small as the
+    backlog; when it runs does not change any figure."""
+    vol._destaging = {k: e for k, e in vol._destaging.items() if e[0] > t}
+    vol._destaging_limit = 2 * len(vol._destaging) + 64
+
+
 def write_program(sub, t: float, groups, res):
     """Generator: the channel program of one write I/O from ``t``; returns its end.
 
@@ -91,7 +127,11 @@ def write_program(sub, t: float, groups, res):
     vol: Staging = sub
     r: IOResult = res
     nvs: NVS
+    pending: dict
+    ent: tuple
     n: cython.long
+    last: cython.long
+    start: float
     ius: cython.long
     total: cython.long
     first: cython.long
@@ -134,15 +174,33 @@ def write_program(sub, t: float, groups, res):
         cache.add(kb + track, mask, t)
         cache.valid(kb + track, t)
         yield t
+        r.hits += n
+        r.pages += n
         first = ch.lowest(mask)
-        count = mask.bit_length() - first
-        done, ops = vol.backend.destage(t, track, first, count)
+        last = mask.bit_length()
+        pending = vol._destaging
+        ent = pending.get(track)
+        if ent is not None and t < ent[0] and first >= ent[2] and last <= ent[3]:
+            # A write hit on modified data: the track's destage is booked but
+            # no drive has started it, and it covers these records, so it
+            # writes them as they are now. No new drive operations; records
+            # it did not hold yet stay in NVS until it is done.
+            held = ent[4]
+            fresh = mask & ~held
+            if fresh:
+                nvs.hold(fresh.bit_count() * rec, ent[1])
+                pending[track] = (ent[0], ent[1], ent[2], ent[3], held | mask)
+            st.coalesced_writes += 1
+            continue
+        count = last - first
+        done, ops, start = vol.backend.destage(t, track, first, count)
         nvs.hold(n * rec, done)
+        pending[track] = (start, done, first, last, mask)
+        if len(pending) > vol._destaging_limit:
+            _sweep(vol, t)
         st.destages += 1
         st.destage_ops += ops
         st.destage_bytes += count * vol.backend.rec_bytes
-        r.hits += n
-        r.pages += n
     if work_end > t:
         r.conn += work_end - t
         t = work_end

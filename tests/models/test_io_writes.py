@@ -74,3 +74,67 @@ def test_nvs_frees_space_when_destages_finish():
     assert nvs.room_at(2.5, 4096) == 2.5
     with pytest.raises(ValueError):
         nvs.room_at(0.0, 10_000)
+
+
+# ---- write hits join a destage that has not started (writes.py) --------------------------
+def _hdd15k():
+    return IOSubsystem(Engine(1), device="HDD15K", protocol="zHPF", seq_detect=False)
+
+
+def test_rewrites_of_a_hot_page_on_a_busy_rank_share_one_destage():
+    # Back to back, 0.1 ms apart: the drives fall behind (a RAID-5 small
+    # write takes them ~10 ms), so destages queue up.
+    hot, spread = _hdd15k(), _hdd15k()
+    page = 12 * 4321 + 5
+    _writes(hot, [[page]] * 40)
+    _writes(spread, [[12 * (4321 + 53 * i) + 5] for i in range(40)])
+    h, s = hot.stats, spread.stats
+    assert (s.destages, s.destage_ops, s.coalesced_writes) == (40, 160, 0)
+    # The first destage starts at once; the second queues behind it and
+    # carries every later rewrite, written while it waited.
+    assert (h.destages, h.coalesced_writes) == (2, 38)
+    assert h.destage_ops == 8
+    assert sum(hot.backend.busy) < 0.1 * sum(spread.backend.busy)
+    assert h.fast_writes == s.fast_writes == 40      # every write still ends in cache + NVS
+
+
+def test_a_light_load_destages_every_write_at_once():
+    # 50 ms between rewrites: each destage is done before the next write.
+    sub = _hdd15k()
+    _writes(sub, [[12 * 777 + 3]] * 10, gap=0.05)
+    st = sub.stats
+    assert (st.destages, st.destage_ops, st.coalesced_writes) == (10, 40, 0)
+
+
+def test_a_write_outside_the_queued_destages_records_gets_its_own():
+    sub = _hdd15k()
+    t = 12 * 2222
+    # Records 0-2 twice: the second destage waits behind the first.
+    _writes(sub, [[t, t + 2], [t, t + 2], [t + 1], [t + 5]])
+    st = sub.stats
+    # Record 1 lies inside the waiting destage's span (it writes records
+    # 0 to 2): it joins; record 5 does not: a destage of its own.
+    assert (st.destages, st.coalesced_writes) == (3, 1)
+
+
+def test_nvs_holds_a_joined_record_until_the_destage_that_carries_it_is_done():
+    sub = _hdd15k()
+    t = 12 * 2222
+    rec = sub.record_bytes
+    _writes(sub, [[t, t + 2], [t, t + 2]])
+    queued = sub._destaging[2222]
+    start, done = queued[0], queued[1]
+    assert sub.engine.now < start < done
+    _writes(sub, [[t, t + 2]])                       # rewrites what the destage holds: no more NVS
+    nvs = sub.nvs
+    assert nvs.used == 4 * rec
+    _writes(sub, [[t + 1]])                          # a record it did not hold: one more
+    assert nvs.used == 5 * rec
+    first_done = min(d for d, _b in nvs._frees)
+    assert first_done < done
+    nvs.room_at(first_done, 0)
+    assert nvs.used == 3 * rec                       # the first destage's two records freed
+    nvs.room_at(done - 1e-9, 0)
+    assert nvs.used == 3 * rec                       # the joined record waits for its destage
+    nvs.room_at(done, 0)
+    assert nvs.used == 0
