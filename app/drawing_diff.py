@@ -105,6 +105,10 @@ def change_text(change: dict) -> str:
         return f"{comp} {change['new']}" if change["new"] != "removed" else f"{comp} removed"
     if prop == "link":
         return f"link {comp} {change['new']}"
+    if prop.lower().startswith(comp.lower() + " "):
+        # The property's title names the component already: "Table space
+        # size", not "Table space Table space size".
+        return f"{prop}: {change['old']} → {change['new']}"
     return f"{comp} {prop}: {change['old']} → {change['new']}"
 
 

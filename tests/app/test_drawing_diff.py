@@ -44,3 +44,11 @@ def test_property_device_added_removed_and_link_changes():
 
 def test_unreadable_documents_give_no_changes():
     assert drawing_diff.differences(None, {"nodes": 3}) == []
+
+
+def test_a_property_titled_after_its_component_names_it_once():
+    change = {"component": "Table space", "property": "Table space size",
+              "old": "2,000,000 pages", "new": "200,000 pages"}
+    assert drawing_diff.change_text(change) == "Table space size: 2,000,000 pages → 200,000 pages"
+    other = {"component": "DB2V01", "property": "PAV aliases", "old": "0", "new": "8"}
+    assert drawing_diff.change_text(other) == "DB2V01 PAV aliases: 0 → 8"
