@@ -32,3 +32,16 @@ def test_every_visible_control_has_a_tooltip(window, qtbot):
     assert window.lessons.start("db2_io", 0) is None
     silent += _silent(window, "lesson")
     assert silent == []
+
+
+def test_a_property_tooltip_is_headed_by_its_title_and_names_the_key_only_as_typed(window):
+    """The Properties panel's tooltip starts with what a person reads ("Pages
+    per I/O"), not the key ("pages"); the key appears only as the command
+    line's ``--set`` to type."""
+    window.open_case_or_file("db2_io")
+    sc = window.editor.scenario
+    node = next(n.id for n in sc.nodes.values() if n.kind.startswith("wl_"))
+    window.scene.select_nodes([node])
+    tip = window.inspector.fields["pages"].toolTip()
+    assert tip.startswith("<b>Pages per I/O</b>:"), tip
+    assert tip.count("pages=") == 1 and "Command line: --set pages=" in tip

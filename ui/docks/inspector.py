@@ -168,7 +168,11 @@ class Inspector(QScrollArea):
         return label
 
     def _tip(self, p: Param) -> str:
-        return f"<b>{p.name}</b>: {p.help}<br><i>Allowed: {p.allowed()}; default {format_value(p.default) or 'not set'}.</i>"
+        # The title heads it; the key appears only as what to type on the
+        # command line (zperflab run --set KEY=VALUE), said as such.
+        return (f"<b>{p.title}</b>: {p.help}<br><i>Allowed: {p.allowed()}; default "
+                f"{format_value(p.default) or 'not set'}.</i><br>"
+                f"<span style='color:#555'>Command line: --set {p.name}=…</span>")
 
     def _field(self, p: Param) -> QWidget:
         sc = self.editor.scenario
