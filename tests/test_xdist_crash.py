@@ -36,3 +36,34 @@ def test_a_crashed_worker_is_replaced_and_the_rest_still_runs(tmp_path):
     last = done.stdout.strip().splitlines()[-1]
     # The crash is one failure; the test after it and the other modules pass, once.
     assert "1 failed, 3 passed" in last, done.stdout
+
+
+def test_work_sent_to_a_worker_that_just_died_is_queued_again_not_an_internal_error():
+    """The race the test above hits now and then under load: the worker
+    reports its last test and dies before the next send reaches it."""
+    from types import SimpleNamespace
+
+    from tests.xdist_by_module import make_scheduler
+
+    config = SimpleNamespace(option=SimpleNamespace(loadscopereorder=True, tx=[], numprocesses=1,
+                                                    dist="loadfile"),
+                             getvalue=lambda name: {"tx": ["popen"], "numprocesses": 1}.get(name))
+
+    class DeadNode:
+        shutting_down = False
+        gateway = SimpleNamespace(id="gw0")
+
+        def send_runtest_some(self, indices):
+            raise OSError("cannot send (already closed?)")
+
+        def shutdown(self):
+            pass
+
+    sched = make_scheduler(config, None)
+    node = DeadNode()
+    sched.assigned_work[node] = {}
+    sched.registered_collections[node] = ["a.py::t1", "b.py::t2"]
+    sched.workqueue["b.py"] = {"b.py::t2": False}
+    sched._assign_work_unit(node)                  # no exception
+    assert sched.assigned_work[node] == {"b.py": {"b.py::t2": False}}
+    assert sched.remove_node(node) == "b.py::t2"   # xdist's crash report takes it back

@@ -38,7 +38,15 @@ def make_scheduler(config, log):
             slow = [scope for scope in self.workqueue if scope.endswith(SLOW_FIRST)]
             for scope in reversed(slow):
                 self.workqueue.move_to_end(scope, last=False)
-            super()._assign_work_unit(node)
+            try:
+                super()._assign_work_unit(node)
+            except OSError:
+                # The worker died after its last report and before this send
+                # (execnet: "cannot send (already closed?)"). The unit stays
+                # recorded as the node's: remove_node, which xdist calls once
+                # it sees the crash, queues it again. (Uncaught, it ended the
+                # whole run with an INTERNALERROR.)
+                pass
 
         def _reschedule(self, node):
             if node.shutting_down:
