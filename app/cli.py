@@ -122,7 +122,7 @@ def _print_replicated(rep: replicate.Replicated) -> None:
     exp = _print_head(rep.experiment, rep.params,
                       f"{rep.n} replications, seeds {rep.seeds[0]}–{rep.seeds[-1]}")
     print("Metrics (mean ± half-width of the 95 % confidence interval):")
-    _print_pairs([(title, f"{_fmt(e.mean)} ± {_fmt(e.half)} {unit}".rstrip())
+    _print_pairs([(title, e.text(_fmt, rep.n, unit))
                   for k, e in rep.metrics.items()
                   for title, unit in [metric_title(exp, k)]])
     print(rep.warmup_line())

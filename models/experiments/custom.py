@@ -48,7 +48,7 @@ def run(params: dict, ctx: RunContext) -> RunResult:
     comps = figures(sysrun)
     # Only what the drawing measured: no I/O figures without I/O workloads,
     # no transaction figures without CPU workloads, no mean over nothing.
-    found = {**_io_metrics(sysrun, comps), **_cpu_metrics(sysrun)}
+    found = {**_idle(ctx.config), **_io_metrics(sysrun, comps), **_cpu_metrics(sysrun)}
     metrics = {m.name: found[m.name] for m in METRICS if m.name in found}
     reports = [workload_table(sysrun)]
     if sysrun.system is not None:
@@ -61,6 +61,22 @@ def run(params: dict, ctx: RunContext) -> RunResult:
                       else (comps, {}))
     return RunResult("custom", params, ctx.seed, metrics, reports=tuple(reports),
                      trace=ctx.trace, components=drawn, members=members)
+
+
+def _idle(cfg) -> dict:
+    """Rates and utilisations of drawn components that no workload uses:
+    true zeros (the run builds no I/O system without an I/O workload, and no
+    processor complex without a CPU workload). Means stay out."""
+    out: dict = {}
+    if cfg.volumes or cfg.channels:
+        out["io_rate"] = 0.0
+    for key, drawn in (("channel_util_pct", cfg.channels), ("volume_busy_pct", cfg.volumes),
+                       ("rank_busy_pct", cfg.ranks)):
+        if drawn:
+            out[key] = 0.0
+    if cfg.processors:
+        out.update(tran_rate=0.0, gcp_busy_pct=0.0, ziip_busy_pct=0.0)
+    return out
 
 
 def _io_metrics(sysrun, comps: dict) -> dict:

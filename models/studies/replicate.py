@@ -108,6 +108,19 @@ class Estimate:
         """Half-width of the interval."""
         return 0.5 * (self.hi - self.lo)
 
+    def text(self, fmt: Callable[[float], str], of: int, unit: str = "") -> str:
+        """The estimate as a person reads it: ``2.1 ± 0.3 ms``; the mean
+        alone where there is no interval; ``(5 of 8 seeds)`` when only some
+        seeds measured the figure (a mean over those)."""
+        out = fmt(self.mean) if math.isfinite(self.mean) else "not measured"
+        if math.isfinite(self.half):
+            out += f" ± {fmt(self.half)}"
+        if unit and math.isfinite(self.mean):
+            out += f" {unit}"
+        if self.n < of:
+            out += f" ({self.n} of {of} seeds)"
+        return out
+
     def ci_json(self) -> list | None:
         """``[lo, hi]`` for JSON, or ``None`` where there is no interval."""
         if not (math.isfinite(self.lo) and math.isfinite(self.hi)):
@@ -184,7 +197,11 @@ class Replicated:
         if not self.components:
             return None
         order = {k: i for i, k in enumerate(COMPONENT_FIGURES)}
-        rows = tuple((name, COMPONENT_FIGURES.get(k, k), round(e.mean, 4), round(e.half, 4))
+        def half(e: Estimate):
+            if not math.isfinite(e.half):
+                return "—"          # one seed measured it: no interval
+            return round(e.half, 4) if e.n == self.n else f"{round(e.half, 4)} ({e.n} of {self.n})"
+        rows = tuple((name, COMPONENT_FIGURES.get(k, k), round(e.mean, 4), half(e))
                      for name, figs in self.components.items()
                      for k, e in sorted(figs.items(), key=lambda kv: order.get(kv[0], 99)))
         return Table("Components as drawn", ("component", "figure", "mean", "± 95 % CI"), rows,
@@ -216,12 +233,21 @@ def summarize(results: Sequence[RunResult], warmup_s: float = 0.0) -> Replicated
         raise ValueError("no runs to summarize")
     first = results[0]
     names = list(dict.fromkeys(k for r in results for k in r.metrics))
-    metrics = {k: estimate([r.metrics.get(k, math.nan) for r in results]) for k in names}
+    # In the experiment's declared order (a seed that measured less lists less).
+    from models import experiments
+    try:
+        declared = {m.name: i for i, m in enumerate(experiments.get(first.experiment).metrics)}
+    except ParamError:          # a model not in the registry (tests' toys): as found
+        declared = {}
+    names.sort(key=lambda k: declared.get(k, len(declared)))
+    # A figure some seeds did not measure (a mean over no I/O, say) is the
+    # mean over the seeds that did; its Estimate's n says how many.
+    metrics = {k: estimate([r.metrics[k] for r in results if k in r.metrics]) for k in names}
     comps: dict[str, dict[str, Estimate]] = {}
     for label in dict.fromkeys(c for r in results for c in r.components):
         figs = dict.fromkeys(k for r in results for k in r.components.get(label, {}))
-        comps[label] = {k: estimate([r.components.get(label, {}).get(k, math.nan)
-                                     for r in results]) for k in figs}
+        comps[label] = {k: estimate([r.components[label][k] for r in results
+                                     if k in r.components.get(label, {})]) for k in figs}
     notes = tuple(dict.fromkeys(n for r in results for n in r.notes
                                 if not n.startswith("Warm-up:")))
     return Replicated(first.experiment, first.params, tuple(r.seed for r in results), metrics,

@@ -95,3 +95,16 @@ def test_warm_up_is_removed_where_the_model_honours_it_and_said_where_not():
     assert "none removed (5 s asked)" in closed.warmup_line()
     result = experiments.run_experiment("program_fetch", {}, warmup_s=5.0)
     assert result.warmup_removed_s is None and any("none removed" in n for n in result.notes)
+
+
+def test_a_figure_only_some_seeds_measured_is_their_mean_and_says_so(capsys):
+    """At a trickle of I/O some seeds see none: their mean response is no
+    figure. It was averaged in as NaN and printed 'nan ± nan ms'."""
+    from app.cli import main
+
+    code = main(["run", "custom", "--set", "duration_s=0.01", "--set", "io_rate=50",
+                 "--set", "cpu_demand=0.01", "--replications", "8"])
+    out = capsys.readouterr().out
+    assert code == 0 and "nan" not in out.lower()
+    line = next(x for x in out.splitlines() if x.strip().startswith("I/O response time"))
+    assert line.rstrip().endswith("of 8 seeds)") and " ms " in line, line

@@ -81,8 +81,7 @@ class ResultsPanel(QScrollArea):
         self.headline.setObjectName("resultsHeadline")
         layout.addWidget(self.headline)
         self._metrics(layout, exp, ("Metric", "Mean ± 95 % CI"),
-                      {k: f"{format_number(e.mean)} ± {format_number(e.half)}"
-                       for k, e in rep.metrics.items()})
+                      {k: e.text(format_number, rep.n) for k, e in rep.metrics.items()})
         for note in (rep.warmup_line(), *rep.notes):
             layout.addWidget(_wrapped(f"<i>{note}</i>"))
         table = rep.component_table()
