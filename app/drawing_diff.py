@@ -105,7 +105,7 @@ def change_text(change: dict) -> str:
         return f"{comp} {change['new']}" if change["new"] != "removed" else f"{comp} removed"
     if prop == "link":
         return f"link {comp} {change['new']}"
-    if prop.lower().startswith(comp.lower() + " "):
+    if " " in prop and prop.rsplit(" ", 1)[0].lower() == comp.lower():
         # The property's title names the component already: "Table space
         # size", not "Table space Table space size".
         return f"{prop}: {change['old']} → {change['new']}"

@@ -36,7 +36,7 @@ cdef class CacheStats:
 
 cdef class CacheDirectory:
     cdef public long long capacity, used, evicted
-    cdef public object on_evict, tracks     # tracks: interpreted only
+    cdef public object on_evict, tracks     # tracks: interpreted only (None compiled)
     cdef object __weakref__
     cdef _Track* _t
     cdef Py_ssize_t* _h

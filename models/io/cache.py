@@ -365,6 +365,7 @@ class CacheDirectory:
                 if e < 0:
                     self._new(k, 0, mask, ready)
                 else:       # as the dict's assignment: new values, same place
+                    self.used -= _popcount(self._t[e].valid | self._t[e].pend)
                     self._t[e].valid = 0
                     self._t[e].pend = mask
                     self._t[e].ready = ready
@@ -373,6 +374,9 @@ class CacheDirectory:
             tracks = self.tracks
             r = ready           # one float object for the run
             for track in range(first, first + count):
+                old = tracks.get(track)
+                if old is not None:     # replaced in place: its slots given back
+                    self.used -= (old[0] | old[1]).bit_count()
                 tracks[track] = [0, mask, r]
             self.used += count * mask.bit_count()
         if self.used > self.capacity:

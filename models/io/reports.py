@@ -35,7 +35,7 @@ def cache_table(sub) -> Table:
         ("NVS full delays", st.nvs_waits),
         ("destages", st.destages),
         ("destage drive operations", st.destage_ops),
-        ("writes joining a queued destage", st.coalesced_writes),
+        ("track writes joining a queued destage", st.coalesced_writes),
     )
     return Table("Cache activity", ("counter", "value"), rows,
                  note=f"{sub.device} behind a DS8000-style unit, "
@@ -181,7 +181,7 @@ def cache_activity(system) -> Table:
                          st.coalesced_writes))
     return Table("Cache subsystem activity",
                  ("control unit / volume", "read requests", "hits", "hit ratio", "staging",
-                  "disk requests", "destages", "writes joining a queued destage"), tuple(rows),
+                  "disk requests", "destages", "track writes joining a queued destage"), tuple(rows),
                  note="staging: record stages plus tracks staged (partial, full, sequential); "
                       "a track write joins its destage when that is queued and not yet started "
                       "on the drives (one destage carries all its rewrites)")

@@ -176,7 +176,8 @@ class Staging:
         return SEQ_TRIGGER_TRACKS
 
     def _stream_behind(self, track) -> tuple[int, float]:
-        """The predecessor count and density of ``track`` when no stream read
+        """Interpreted only (compiled, ``_stream_read`` searches its C arrays
+        and ``_streams`` stays empty). The predecessor count and density of ``track`` when no stream read
         the track before it: those of the nearest stream at most a stripe
         behind, the count one down for each track in between and one for
         ``track`` itself (the tracks it skipped were not read together with

@@ -81,10 +81,9 @@ class ControlUnitIO:
         out = CacheStats()
         for v in self.volumes:
             s = v.stats
-            for f in ("read_requests", "hits", "misses", "seq_tracks_staged", "disk_requests",
-                      "disk_bytes", "host_bytes", "write_requests", "fast_writes", "nvs_waits",
-                      "destages", "destage_ops", "destage_bytes", "coalesced_writes"):
-                setattr(out, f, getattr(out, f) + getattr(s, f))
+            for f in CacheStats.FIELDS:
+                if f != "evicted_slots":        # the unit's directory's, below
+                    setattr(out, f, getattr(out, f) + getattr(s, f))
             out.stages = [a + b for a, b in zip(out.stages, s.stages)]
         out.evicted_slots = self.cache.evicted
         return out

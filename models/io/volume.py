@@ -122,6 +122,8 @@ class VolumeIO(Staging):
         self.backend = backend
         self.paths = cu.paths
         self.kb = index << KEY_BITS
+        if not 0 < SEQ_STREAMS < 64:
+            raise ValueError(f"sequential detection follows 1 to 63 streams a volume, not {SEQ_STREAMS}")
         self.rpt = backend.records_per_track
         if self.rpt > MAX_RECORDS_PER_TRACK:
             raise ValueError(f"volume {name!r}: {record_bytes}-byte records put {self.rpt} on a "

@@ -100,8 +100,10 @@ class NVS:
 
 def _sweep(vol, t: float) -> None:
     """Forget destages that have started by ``t``: no later write can join
-    them (writes book in time order). Keeps the record as small as the
-    backlog; when it runs does not change any figure."""
+    them (writes book in time order: every write goes through
+    ``VolumeIO._io``, which reaches the drives in time order, see
+    models/io/volume.py). Keeps the record as small as the backlog; when it
+    runs does not change any figure."""
     vol._destaging = {k: e for k, e in vol._destaging.items() if e[0] > t}
     vol._destaging_limit = 2 * len(vol._destaging) + 64
 

@@ -50,5 +50,7 @@ def test_a_property_titled_after_its_component_names_it_once():
     change = {"component": "Table space", "property": "Table space size",
               "old": "2,000,000 pages", "new": "200,000 pages"}
     assert drawing_diff.change_text(change) == "Table space size: 2,000,000 pages → 200,000 pages"
+    short = {**change, "component": "Table"}          # its label is not the title's head
+    assert drawing_diff.change_text(short).startswith("Table Table space size: ")
     other = {"component": "DB2V01", "property": "PAV aliases", "old": "0", "new": "8"}
     assert drawing_diff.change_text(other) == "DB2V01 PAV aliases: 0 → 8"

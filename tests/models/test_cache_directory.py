@@ -66,6 +66,13 @@ def test_the_oldest_track_goes_first_and_a_touched_one_stays():
     assert c.used == 16 and c.evicted == 12
 
 
+def test_a_prestaged_run_over_a_cached_track_counts_its_slots_once():
+    c = cache_module.CacheDirectory(100)
+    c.add(5, 0xFF, 0.0)                 # 8 slots
+    c.add_tracks(5, 2, 0xF, 1.0)        # track 5 replaced by 4 slots, track 6 new: 4
+    assert c.used == 8 and c.held(5) == 0xF and c.held(6) == 0xF
+
+
 def test_records_being_staged_are_valid_only_from_their_ready_time():
     c = cache_module.CacheDirectory(100)
     c.add(7, 0b0110, 5.0)
@@ -102,11 +109,11 @@ def test_compiled_and_interpreted_directories_agree_op_by_op(slots, ops):
             a.add(track, mask, t)
             b.add(track, mask, t)
         elif op == "add_tracks":
-            # Callers stage runs of tracks not in the directory.
-            first = 1000 + track * 10
-            if not any(b.contains(first + k) for k in range(count)):
-                a.add_tracks(first, count, mask, t)
-                b.add_tracks(first, count, mask, t)
+            # Callers stage runs of tracks not in the directory; one already
+            # there is replaced in place, its slots given back.
+            first = 1000 + track * 10 - 3 * (track % 2)
+            a.add_tracks(first, count, mask, t)
+            b.add_tracks(first, count, mask, t)
         elif op == "valid":
             assert a.valid(track, t) == b.valid(track, t)
         elif op == "pending":

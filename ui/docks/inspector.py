@@ -172,7 +172,8 @@ class Inspector(QScrollArea):
         # command line (zperflab run --set KEY=VALUE), said as such.
         return (f"<b>{p.title}</b>: {p.help}<br><i>Allowed: {p.allowed()}; default "
                 f"{format_value(p.default) or 'not set'}.</i><br>"
-                f"<span style='color:#555'>Command line: --set {p.name}=…</span>")
+                f"<span style='color:#555'>Command line: --set {p.name}=… (on every "
+                f"{p.group.replace('_', ' ')} of the drawing)</span>")
 
     def _field(self, p: Param) -> QWidget:
         sc = self.editor.scenario
