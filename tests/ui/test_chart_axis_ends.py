@@ -6,10 +6,10 @@ want of room beside the axis.
 """
 import numpy as np
 import pytest
-from PySide6.QtGui import QImage, QPainter
 
 from app.export import chart_image
 from app.replay.series import ChartData, Series
+from tests.ui.axis_labels import drawn_tick_labels
 from ui.charts.view import ChartWidget
 
 
@@ -26,15 +26,7 @@ def _chart(qtbot, size) -> ChartWidget:
 
 
 def _drawn_x_labels(chart) -> list[str]:
-    """The bottom tick labels pyqtgraph draws (it leaves out those it has no room for)."""
-    axis = chart.getPlotItem().getAxis("bottom")
-    canvas = QImage(8, 8, QImage.Format.Format_ARGB32)
-    painter = QPainter(canvas)
-    try:
-        specs = axis.generateDrawSpecs(painter)
-    finally:
-        painter.end()
-    return [text for _rect, _flags, text in specs[2]]
+    return drawn_tick_labels(chart, "bottom")
 
 
 @pytest.mark.parametrize("size", [(640, 400), (960, 540)])

@@ -7,11 +7,11 @@ negative response time are what a reader saw.
 """
 import numpy as np
 import pytest
-from PySide6.QtGui import QImage, QPainter
 
 from app.export import chart_image
 from app.replay.series import cache_chart, measured_hit_chart, response_chart
 from models.experiments import run_experiment
+from tests.ui.axis_labels import drawn_tick_labels
 from ui.charts.view import ChartWidget
 
 
@@ -31,16 +31,7 @@ def _shown(qtbot, data, size=(960, 540)) -> ChartWidget:
 
 
 def _value_labels(chart) -> list[str]:
-    """The value axis's tick labels pyqtgraph draws (it drops those it thinks
-    stand outside the axis)."""
-    axis = chart.getPlotItem().getAxis("left")
-    canvas = QImage(8, 8, QImage.Format.Format_ARGB32)
-    painter = QPainter(canvas)
-    try:
-        specs = axis.generateDrawSpecs(painter)
-    finally:
-        painter.end()
-    return [text for _rect, _flags, text in specs[2]]
+    return drawn_tick_labels(chart, "left")
 
 
 @pytest.mark.parametrize("size", [(640, 400), (960, 540), (1600, 900)])
