@@ -121,6 +121,22 @@ EXPERIMENTS = [
          Metric("tran_resp_ms", "ms", label="Transaction response", help="Mean transaction response time"),
          Metric("file_wait_ms", "ms", label="File wait per transaction", help="File wait time per transaction as CICS "
                 "reports it (no RLS wait for threadsafe tasks)"),
-         Metric("cf_requests", "", label="CF requests", help="Coupling facility requests")),
+         Metric("cf_requests", "", label="CF requests", help="Coupling facility requests"),
+         # The figures that explain them (models/cics/report.py), titled as
+         # the transaction summary names them.
+         Metric("file_wait_true_ms", "ms", label="File wait actually spent",
+                help="File wait time per transaction as it elapsed (RLS waits included)"),
+         Metric("log_ms", "ms", label="Log writes per transaction",
+                help="Time per transaction spent writing the system and forward-recovery logs"),
+         Metric("lock_wait_ms", "ms", label="Lock waits per transaction",
+                help="Time per transaction waiting for record locks held by other transactions"),
+         Metric("cf_requests_per_tran", "", label="CF requests per transaction",
+                help="Coupling facility requests per transaction"),
+         Metric("buffer_hit_pct", "%", label="Buffer hits",
+                help="VSAM data buffer look-ups found in the LSR or RLS buffer pool"),
+         Metric("dasd_ios_per_tran", "", label="DASD I/Os per transaction",
+                help="Reads and writes to the data set's volume per transaction"),
+         Metric("deadlock_retries", "", label="Deadlock retries",
+                help="Transactions backed out after a deadlock and run again")),
         run),
 ]
