@@ -192,7 +192,11 @@ def response_chart(result) -> ChartData | None:
     names, ms = found
     idx = np.arange(len(names), dtype=float)
     series = tuple(Series(p, idx, ms[:, k].copy(), "stack") for k, p in enumerate(PHASES))
-    return ChartData("response", "I/O response time by component", "Volume", "",
+    # A storage group is one bar (its volumes' figures together): say so.
+    groups = set(getattr(result, "members", None) or {}) & set(names)
+    x = "Volume" if not groups else "Storage group" if len(groups) == len(names) else \
+        "Volume or storage group"
+    return ChartData("response", "I/O response time by component", x, "",
                      "Response time", "ms", series, tuple(names), note=f"from the run's {source}",
                      source=source)
 

@@ -91,3 +91,15 @@ def test_the_charts_come_with_the_run(imported_run):
     assert keys[-3:] == ["measured_rate", "measured_response", "measured_hit"]
     assert all(np.isfinite(s.y).all() for c in derive_charts(imported_run)
                if c.key.startswith("measured") for s in c.series)
+
+
+def test_the_response_charts_axis_names_storage_groups_as_groups():
+    """The Large shop's bars are its storage groups (100 volumes each), not volumes."""
+    from app.replay.series import response_chart
+    from models.drawing import documents
+    from models.experiments import run_experiment
+
+    shop = run_experiment("custom", {"duration_s": 0.01}, scenario=documents.load_case("large_shop"))
+    assert response_chart(shop).x_label == "Storage group"
+    one = run_experiment("custom", {"duration_s": 0.05})
+    assert response_chart(one).x_label == "Volume"
