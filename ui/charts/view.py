@@ -12,6 +12,7 @@ import math
 import numpy as np
 import pyqtgraph as pg
 from PySide6.QtCore import Signal
+from PySide6.QtGui import QFontMetricsF
 from PySide6.QtWidgets import QLabel, QTabWidget, QVBoxLayout, QWidget
 
 from app.replay.series import ChartData, Series, derive_charts
@@ -21,6 +22,10 @@ from ui.charts import style
 #: into a smear, and each is a graphics item whose signal connections made a
 #: 20,000-volume chart take minutes to free (the values are in the tables).
 MAX_BAR_LABELS = 60
+#: Smallest font a crowded bar chart's names and values shrink to, and the
+#: gap kept between neighbours (pixels at scale 1).
+MIN_LABEL_PT = 9
+LABEL_GAP_PX = 8
 #: Pixels of a chart's width its title's text leaves free: the HTML label's
 #: document margins (8) and the view's frame, with air to spare.
 TITLE_AIR = 24
@@ -92,6 +97,7 @@ class ChartWidget(pg.PlotWidget):
             item.legend.scene().removeItem(item.legend)
             item.legend = None
         self.data = data
+        self._bar_labels: list = []
         self._title_shown = True
         style.style_plot(item, data.title, _label(data.x_label, data.x_unit),
                          _label(data.y_label, data.y_unit), data.scope)
@@ -119,6 +125,12 @@ class ChartWidget(pg.PlotWidget):
                 self._y_from_zero(item, data)
             else:
                 self._y_to_end(item, data)
+        elif _stacked(data):
+            # Stacked bars: the legend in its band above, so the bars have
+            # the chart's whole width (ten storage groups' names and values
+            # overlapped at 1024 px with a third of it kept for the legend).
+            self._legend_band(item, min(len(data.series), 4))
+        self._fit_bar_labels()
         # Bars and spans keep the ranges they set: room above for the value labels.
 
     def clear_data(self) -> None:
@@ -153,11 +165,16 @@ class ChartWidget(pg.PlotWidget):
         ratio): the value axis from zero to that end, and the legend in a
         band of its own above the plot, where it covers no line."""
         item.setYRange(0.0, float(data.y_max), padding=0)
+        self._legend_band(item, max(1, len(data.series)))
+
+    def _legend_band(self, item: pg.PlotItem, columns: int) -> None:
+        """The legend in ``columns`` columns in a band of its own above the
+        plot, where it covers nothing drawn."""
         legend = item.legend
         if legend is None or not legend.isVisible():
             return
         legend.setParentItem(item)          # the view box clips what it holds
-        legend.setColumnCount(max(1, len(data.series)))
+        legend.setColumnCount(columns)
         self._legend_above = True
         self._place_legend_above()
 
@@ -195,6 +212,31 @@ class ChartWidget(pg.PlotWidget):
         self._apply_headroom()
         if self.__dict__.get("_legend_above"):
             self._place_legend_above()
+        self._fit_bar_labels()
+
+    def _fit_bar_labels(self) -> None:
+        """Category names and bar values that would touch their neighbours at
+        this width get a smaller font, down to ``MIN_LABEL_PT``; values that
+        still cannot fit are left out (they are in the results and the CSV)."""
+        data = self.__dict__.get("data")
+        if data is None or not data.categories or not {s.kind for s in data.series} & {"bar", "stack"}:
+            return
+        if not self.isVisible():
+            return      # a chart on a tab not shown is not laid out: fitted once shown
+        item = self.getPlotItem()
+        lo, hi = item.vb.viewRange()[0]
+        if hi <= lo or item.vb.width() < 10:
+            return
+        room = item.vb.width() / (hi - lo) - LABEL_GAP_PX * style.SCALE   # px per category
+        ticks = _shrunk(style.TICK_PT, [str(c) for c in data.categories], room, bold=False)
+        item.getAxis("bottom").setStyle(tickFont=style.font(ticks))
+        labels = self.__dict__.get("_bar_labels") or []
+        texts = [lab.textItem.toPlainText() for lab in labels]
+        size = _shrunk(style.TICK_PT, texts, room, bold=True) if texts else style.TICK_PT
+        fits = not texts or _widest(texts, size, True) <= room
+        for lab in labels:
+            lab.setFont(style.font(size, bold=True))
+            lab.setVisible(fits)
 
     def _on_range_changed_manually(self, *_mask) -> None:
         self._y_span = None            # the user's own range: keep it
@@ -233,6 +275,10 @@ class ChartWidget(pg.PlotWidget):
         axis = self.getPlotItem().getAxis("left")
         beside = axis.minimumWidth() if axis.isVisible() else 0.0
         return self.width() - beside - TITLE_AIR
+
+    def showEvent(self, event) -> None:  # noqa: N802 (Qt's name)
+        super().showEvent(event)
+        self._fit_bar_labels()
 
     def resizeEvent(self, event) -> None:  # noqa: N802 (Qt's name)
         super().resizeEvent(event)
@@ -287,11 +333,13 @@ class ChartWidget(pg.PlotWidget):
             texts = [_short(v) for v in top]
         if n > MAX_BAR_LABELS or grouped:
             texts = []      # grouped bars carry a label each (_label_groups)
-        for x, (v, text) in enumerate(zip(top, texts)):
-            item.addItem(_value_label(text, x, v, data.y_max, style.TICK_PT))
+        self._bar_labels = [_value_label(text, x, v, data.y_max, style.TICK_PT)
+                            for x, (v, text) in enumerate(zip(top, texts))]
+        for label in self._bar_labels:
+            item.addItem(label)
         item.getAxis("bottom").setTicks([list(enumerate(data.categories))])
         right = n - 0.4
-        if len(data.series) > 1:
+        if len(data.series) > 1 and not stacked:
             # Room on the right for the legend (larger in presentation mode),
             # so it does not cover the last bar's top and value label.
             reserve = (n + 0.2) * 0.3
@@ -337,6 +385,26 @@ class ChartWidget(pg.PlotWidget):
 #: its top, where a bar near the end has room for it; a bar shorter than
 #: this share of the scale is too short to hold it and has it above.
 LABEL_INSIDE = 0.15
+
+
+def _widest(texts: list[str], points: float, bold: bool) -> float:
+    metrics = QFontMetricsF(style.font(points, bold))
+    return max((metrics.horizontalAdvance(line) for t in texts for line in t.split("\n")),
+               default=0.0)
+
+
+def _shrunk(points: float, texts: list[str], room: float, bold: bool) -> float:
+    """The largest size from ``points`` down to ``MIN_LABEL_PT`` at which the
+    widest of ``texts`` takes at most ``room`` pixels."""
+    size = points
+    while size > MIN_LABEL_PT and _widest(texts, size, bold) > room:
+        size -= 1
+    return size
+
+
+def _stacked(data: ChartData) -> bool:
+    """Several series stacked in each bar (the parts of a response time)."""
+    return sum(s.kind == "stack" for s in data.series) > 1
 
 
 def _value_label(text: str, x: float, v: float, y_max: float | None, size: float) -> pg.TextItem:
