@@ -4,11 +4,65 @@
 # found through an open-addressing hash table (linear probing).
 
 
-from libc.stdlib cimport free, realloc
+cdef extern from *:
+    """
+    #include <stdlib.h>
+    #include <string.h>
+    #if defined(__linux__)
+    #ifndef _GNU_SOURCE
+    #define _GNU_SOURCE
+    #endif
+    #include <sys/mman.h>
+    #endif
+    /* The directory's arrays. From 2 MB up, on Linux, they are mappings of
+       their own, asked for transparent huge pages: a look-up of a random
+       track among millions then needs no page walk, which was most of its
+       wait for memory. A mapping grows with mremap (no copy, no second
+       array at once). Below 2 MB, or elsewhere, malloc's. The kind follows
+       from the size, so zpl_grow and zpl_free are always given the size
+       the block was made with. NULL when out of memory (old is untouched). */
+    #define ZPL_HUGE ((size_t)1 << 21)
+    #if defined(__linux__) && defined(MADV_HUGEPAGE) && defined(MREMAP_MAYMOVE)
+    #define ZPL_MAPPED(bytes) ((bytes) >= ZPL_HUGE)
+    #else
+    #define ZPL_MAPPED(bytes) 0
+    #endif
+    static CYTHON_UNUSED size_t zpl_round(size_t bytes) {
+        return (bytes + ZPL_HUGE - 1) & ~(ZPL_HUGE - 1);
+    }
+    static CYTHON_UNUSED void* zpl_grow(void* old, size_t old_bytes, size_t new_bytes) {
+    #if defined(__linux__) && defined(MADV_HUGEPAGE) && defined(MREMAP_MAYMOVE)
+        if (ZPL_MAPPED(new_bytes)) {
+            void* p;
+            if (old && ZPL_MAPPED(old_bytes)) {
+                p = mremap(old, zpl_round(old_bytes), zpl_round(new_bytes), MREMAP_MAYMOVE);
+            } else {
+                p = mmap(NULL, zpl_round(new_bytes), PROT_READ | PROT_WRITE,
+                         MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
+                if (p != MAP_FAILED && old) { memcpy(p, old, old_bytes); free(old); }
+            }
+            if (p == MAP_FAILED) return NULL;
+            madvise(p, zpl_round(new_bytes), MADV_HUGEPAGE);
+            return p;
+        }
+    #endif
+        return realloc(old, new_bytes);
+    }
+    static CYTHON_UNUSED void zpl_free(void* p, size_t bytes) {
+        if (!p) return;
+    #if defined(__linux__) && defined(MADV_HUGEPAGE) && defined(MREMAP_MAYMOVE)
+        if (ZPL_MAPPED(bytes)) { munmap(p, zpl_round(bytes)); return; }
+    #endif
+        free(p);
+    }
+    """
+    void* _grow "zpl_grow" (void* old, size_t old_bytes, size_t new_bytes) nogil
+    void _release "zpl_free" (void* p, size_t bytes) nogil
 
 
 cdef extern from *:
     int __builtin_popcountll(unsigned long long) nogil
+    void __builtin_prefetch(const void*) nogil
 
 
 cdef inline long _popcount(unsigned long long x) noexcept nogil:
@@ -50,6 +104,8 @@ cdef class CacheDirectory:
                          unsigned long long pend, double ready) except -2
     cdef void _to_end(self, Py_ssize_t e) noexcept
     cdef void _remove(self, Py_ssize_t e) noexcept
+    cdef void prefetch(self, long long track) noexcept
+    cdef void prefetch_entry(self, long long track) noexcept
     cpdef unsigned long long valid(self, long long track, double now)
     cpdef tuple pending(self, long long track)
     cpdef unsigned long long pending_mask(self, long long track)

@@ -37,8 +37,9 @@ if not cython.compiled:
     _Track: Any = None
     _popcount: Any = None
     _home: Any = None
-    free: Any = None
-    realloc: Any = None
+    __builtin_prefetch: Any = None
+    _grow: Any = None
+    _release: Any = None
 
 SLOT_BYTES = 4096
 MODE_NAMES = ("record", "partial track", "full track")
@@ -128,8 +129,8 @@ class CacheDirectory:
 
     def __dealloc__(self):
         if cython.compiled:
-            free(self._t)
-            free(self._h)
+            _release(self._t, self._tcap * cython.sizeof(_Track))
+            _release(self._h, self._hcap * cython.sizeof(cython.Py_ssize_t))
 
     def __len__(self) -> int:
         if cython.compiled:
@@ -168,9 +169,12 @@ class CacheDirectory:
         if cython.compiled:
             bits: cython.int = self._hbits + 1 if self._hbits else 10
             cap: cython.Py_ssize_t = cython.cast(cython.Py_ssize_t, 1) << bits
-            h = realloc(self._h, cap * cython.sizeof(cython.Py_ssize_t))
+            # A new table (the old one's contents are not needed: every
+            # entry is placed again).
+            h = _grow(cython.NULL, 0, cap * cython.sizeof(cython.Py_ssize_t))
             if h == cython.NULL:
                 raise MemoryError()
+            _release(self._h, self._hcap * cython.sizeof(cython.Py_ssize_t))
             self._h = cython.cast(cython.pointer(cython.Py_ssize_t), h)
             self._hcap = cap
             self._hbits = bits
@@ -194,7 +198,8 @@ class CacheDirectory:
             else:
                 if self._tn == self._tcap:
                     cap: cython.Py_ssize_t = 2 * self._tcap if self._tcap else 1024
-                    t = realloc(self._t, cap * cython.sizeof(_Track))
+                    t = _grow(self._t, self._tcap * cython.sizeof(_Track),
+                              cap * cython.sizeof(_Track))
                     if t == cython.NULL:
                         raise MemoryError()
                     self._t = cython.cast(cython.pointer(_Track), t)
@@ -268,6 +273,25 @@ class CacheDirectory:
             p.nxt = self._free_t
             self._free_t = e
             self._count -= 1
+
+    # -- memory hints (compiled only; no effect on any figure) -----------------
+    # A look-up of a random track among millions waits for main memory twice:
+    # its hash slot, then its entry. An I/O knows its tracks before it needs
+    # them; these start those loads early so that the CPU goes on meanwhile.
+    def prefetch(self, track):
+        """Compiled: start loading ``track``'s hash slot into the CPU cache."""
+        if cython.compiled:
+            if self._hcap:
+                __builtin_prefetch(cython.address(self._h[_home(track, self._hbits)]))
+
+    def prefetch_entry(self, track):
+        """Compiled: start loading the entry in ``track``'s hash slot (best
+        some time after :meth:`prefetch`: it reads the slot)."""
+        if cython.compiled:
+            if self._hcap:
+                e: cython.Py_ssize_t = self._h[_home(track, self._hbits)]
+                if e >= 0:
+                    __builtin_prefetch(cython.address(self._t[e]))
 
     # -- look-ups -------------------------------------------------------------
     def valid(self, track, now: float) -> int:
@@ -458,8 +482,8 @@ class CacheDirectory:
     def clear(self) -> None:
         """Remove every track (statistics are kept)."""
         if cython.compiled:
-            free(self._t)
-            free(self._h)
+            _release(self._t, self._tcap * cython.sizeof(_Track))
+            _release(self._h, self._hcap * cython.sizeof(cython.Py_ssize_t))
             self._t = cython.NULL
             self._h = cython.NULL
             self._tcap = self._tn = self._count = 0

@@ -17,6 +17,8 @@ cdef class Staging:
     cdef public Backend backend
     cdef public object max_addresses, tr, volume, full_mask, record_bytes
     cdef public CacheStats stats
+    # The unit's cache directory (``cu.cache``, which never changes), typed.
+    cdef public CacheDirectory _cache
     cdef public PathGroup paths
     cdef public IOResult totals
     cdef public bint zhpf, lpo, seq_detect

@@ -139,7 +139,7 @@ class Staging:
         Returns, per group, ``(drive, ready time)`` of the read it issued,
         or None when the group needed none.
         """
-        cache: CacheDirectory = self.cache
+        cache: CacheDirectory = self._cache
         kb = self.kb
         staged = self._lpo_staged
         be = self.backend
@@ -389,7 +389,7 @@ class Staging:
         If not, the I/O goes on without an LPO schedule or a sync point
         (and, staging nothing, revisits nothing).
         """
-        cache: CacheDirectory = self.cache
+        cache: CacheDirectory = self._cache
         kb = self.kb
         for track, mask in groups:
             if mask & ~cache.held(kb + track):
@@ -451,13 +451,19 @@ class Staging:
         cylinder) are read in one disk access.
         """
         be = self.backend
-        cache: CacheDirectory = self.cache
+        cache: CacheDirectory = self._cache
         kb = self.kb
         full = self.full_mask
         st = self.stats
         end = track + 1 + depth
         staged_to = self._seq_staged_to
         tk = staged_to + 1 if track < staged_to < end else track + 1
+        if cython.compiled:
+            # Memory hint, no effect on any figure: the run's hash slots all
+            # at once, not one wait for memory per track below.
+            k: cython.longlong
+            for k in range(tk, min(end, tk + 64)):
+                cache.prefetch(kb + k)
         while tk < end:
             if cache.held(kb + tk) == full:
                 tk += 1

@@ -121,6 +121,7 @@ class VolumeIO(Staging):
         self.aliases = aliases
         self.backend = backend
         self.paths = cu.paths
+        self._cache = cu.cache
         self.kb = index << KEY_BITS
         if not 0 < SEQ_STREAMS < 64:
             raise ValueError(f"sequential detection follows 1 to 63 streams a volume, not {SEQ_STREAMS}")
@@ -229,7 +230,18 @@ class VolumeIO(Staging):
         rid = self.requests
         if self.tr is not None:
             self.tr.io_start(t_q, rid, res_pages(groups))
+        if cython.compiled:
+            # Memory hints, no effect on any figure: the tracks' hash slots
+            # now, their entries once the volume is granted (see
+            # CacheDirectory.prefetch).
+            cd: CacheDirectory = self._cache
+            kb: cython.longlong = self.kb
+            for g in groups:
+                cd.prefetch(kb + g[0])
         yield vol           # free volume: granted at once, no engine event
+        if cython.compiled:
+            for g in groups:
+                cd.prefetch_entry(kb + g[0])
         res = IOResult(rid)
         res.iosq = eng.now - t_q
         # One channel I/O unless zHPF's address limit splits the request
@@ -476,7 +488,7 @@ class VolumeIO(Staging):
             if list_prefetch or self._lpo_stages(groups):
                 yield t          # the LPO is about to issue drive reads
                 batch = self._lpo_schedule(t, groups, res, list_prefetch)
-        cache: CacheDirectory = self.cu.cache
+        cache: CacheDirectory = self._cache
         kb = self.kb
         xfer = SLOT_S + self.link_s_per_record
         address_s = ADDRESS_S
@@ -590,7 +602,7 @@ class VolumeIO(Staging):
         as the statistics do (one miss, the rest hits; docs/trace.md).
         """
         key = self.kb + track
-        cache: CacheDirectory = self.cu.cache
+        cache: CacheDirectory = self._cache
         st = self.stats
         # Counted with their hits and misses below, so that a run ending while
         # a multi-track I/O proceeds never has more hits than read requests.
@@ -619,7 +631,7 @@ class VolumeIO(Staging):
 
     def _ready(self, t: float, track, need, res: IOResult) -> float:
         """When the ``need`` records of ``track`` will be in cache (staging if needed)."""
-        cache: CacheDirectory = self.cu.cache
+        cache: CacheDirectory = self._cache
         pmask, pready = cache.pending(self.kb + track)
         ready = pready if need & pmask else 0.0
         missing = need & ~pmask
@@ -640,7 +652,7 @@ class VolumeIO(Staging):
         first = ch.lowest(mask)
         count = mask.bit_length() - first
         done, nbytes = self.backend.stage(t, track, first, count)
-        cache: CacheDirectory = self.cu.cache
+        cache: CacheDirectory = self._cache
         cache.add(self.kb + track, mask, done)
         st = self.stats
         st.stages[mode] += 1

@@ -153,7 +153,7 @@ def write_program(sub, t: float, groups, res):
     since = t
     t = sub._start(t, res, t0)
     kb = vol.kb
-    cache: CacheDirectory = sub.cache
+    cache: CacheDirectory = vol._cache
     nvs = sub.nvs
     xfer = ch.SLOT_S + vol.link_s_per_record
     prev = (-2, -2)
