@@ -74,6 +74,7 @@ class Staging:
     record_bytes: int
     link_s_per_record: float
     stats: CacheStats
+    _cache: CacheDirectory
     tr: IOTrace | None
     amp_waits: int
     _lpo_staged: set[int]
