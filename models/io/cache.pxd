@@ -118,3 +118,7 @@ cdef class CacheDirectory:
     cpdef warm(self, long long track, unsigned long long mask)
     cpdef drop(self, long long lo, long long hi)
     cpdef clear(self)
+
+
+cpdef warm_all(list dirs, const int[:] which, const long long[:] keys,
+               const unsigned long long[:] masks)

@@ -492,3 +492,21 @@ class CacheDirectory:
         else:
             self.tracks.clear()
         self.used = 0
+
+
+def warm_all(dirs: list, which, keys, masks) -> None:
+    """``dirs[which[i]].warm(keys[i], masks[i])`` for each ``i``, in order.
+
+    A workload's warm-up makes millions of tracks resident before its run:
+    compiled, this is one call for them all, not one Python call each.
+    ``which`` is an int32 array, ``keys`` int64 and ``masks`` uint64 (numpy).
+    """
+    if cython.compiled:
+        i: cython.Py_ssize_t
+        d: CacheDirectory
+        for i in range(keys.shape[0]):
+            d = dirs[which[i]]
+            d.warm(keys[i], masks[i])
+        return
+    for w, k, m in zip(which.tolist(), keys.tolist(), masks.tolist()):
+        dirs[w].warm(k, m)

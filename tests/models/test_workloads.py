@@ -174,3 +174,41 @@ def test_warm_up_removal_restarts_every_counter_at_the_cut():
     vol = next(k for k in whole.components if k.startswith("PRD"))
     assert cut.components[vol]["io_rate"] == pytest.approx(whole.components[vol]["io_rate"],
                                                             rel=0.15)
+
+
+@pytest.mark.parametrize("case, pages_per_io", [("large_shop", None), ("custom", 8), ("custom", 1),
+                                                ("custom", 32)])
+def test_cache_warms_in_the_order_block_by_block_would(case, pages_per_io):
+    """The warm-up, worked out for all blocks at once, makes the same tracks
+    resident in the same order (so the same LRU order) as warming the blocks
+    one by one from the coldest: every figure of a run rests on it."""
+    from models.drawing.config import from_scenario
+    from models.engine import Engine
+    from models.io.system import IOSystem
+    from models.workloads.io import IOWorkload, Layout
+    from models.workloads.system import workload_values
+
+    sc = documents.load_case(case)
+    config = from_scenario(sc)
+    params = {} if pages_per_io is None else {"pages_per_io": pages_per_io}
+    values = workload_values(config, params)
+    loads = [w for w in config.workloads if w.kind == "wl_io"]
+    needs: dict = {}
+    for w in loads:
+        for ds, pages in IOWorkload.pages_needed(w, values[w.name]).items():
+            needs[ds] = max(needs.get(ds, 0), pages)
+    eng = Engine(1)
+    system = IOSystem(eng, config)
+    layout = Layout(config, needs)
+    checked = 0
+    for w in loads:
+        wl = IOWorkload(eng, system, w, values[w.name], layout)
+        blocks = min(wl.n_blocks, 20_000)
+        wl.WARM_CHUNK = 4096              # several chunks
+        fast = [(id(dirs[w]), k, m) for dirs, which, keys, masks in wl.warm_order(blocks)
+                for w, k, m in zip(which.tolist(), keys.tolist(), masks.tolist())]
+        slow = [(id(c), k, m) for c, k, m in wl.warm_order_by_rank(blocks)]
+        assert fast == slow
+        assert len(fast) >= blocks
+        checked += len(fast)
+    assert checked > 10_000
