@@ -86,7 +86,6 @@ def build(sim_s: float, rate: float, seed: int = 1, volumes: int = VOLUMES,
     for v in vols:
         v.warm_tracks(0, HOT_TRACKS)
     rng = random.Random(seed)
-    seq_next = {v.name: 12 * (VOLUME_TRACKS // 2) for v in vols}
     n = int(sim_s * rate)
     nvols = len(vols)
 
@@ -102,12 +101,17 @@ def build(sim_s: float, rate: float, seed: int = 1, volumes: int = VOLUMES,
         hot_pages = 12 * HOT_TRACKS
         k_pages = hot_pages.bit_length()
         process = eng.process
+        # Each volume's request methods and sequential cursor by number (no
+        # attribute or dictionary look-up per I/O; the same requests).
+        reads = [v.read for v in vols]
+        read_ranges = [v.read_range for v in vols]
+        write_pages = [v.write_pages for v in vols]
+        seq_next = [12 * (VOLUME_TRACKS // 2)] * nvols
         for _ in range(n):
             yield -log(1.0 - rnd()) / rate
-            r = bits(k_vols)
-            while r >= nvols:
-                r = bits(k_vols)
-            vol = vols[r]
+            v = bits(k_vols)
+            while v >= nvols:
+                v = bits(k_vols)
             u = rnd()
             if u < 0.8:
                 if u < 0.75:
@@ -121,11 +125,11 @@ def build(sim_s: float, rate: float, seed: int = 1, volumes: int = VOLUMES,
                 r = bits(4)
                 while r >= 12:
                     r = bits(4)
-                io = vol.read([(track, 1 << r)])
+                io = reads[v]([(track, 1 << r)])
             elif u < 0.9:
-                first = seq_next[vol.name]
-                seq_next[vol.name] = first + 32
-                io = vol.read_range(first, 32)
+                first = seq_next[v]
+                seq_next[v] = first + 32
+                io = read_ranges[v](first, 32)
             else:
                 first = bits(k_pages)
                 while first >= hot_pages:
@@ -133,7 +137,7 @@ def build(sim_s: float, rate: float, seed: int = 1, volumes: int = VOLUMES,
                 r = bits(3)
                 while r >= 4:
                     r = bits(3)
-                io = vol.write_pages(range(first, first + 1 + r))
+                io = write_pages[v](range(first, first + 1 + r))
             process(io)
 
     eng.process(arrivals())

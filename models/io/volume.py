@@ -44,7 +44,7 @@ if not cython.compiled:
     # never used interpreted).
     from models.engine import Engine, Resource
     from models.io.cache import CacheDirectory
-    from models.io.channel import program_ius
+    from models.io.channel import addresses, program_ius
     _gen_send: Any = None
     _popcount: Any = None
     _clz: Any = None
@@ -247,7 +247,7 @@ class VolumeIO(Staging):
         # One channel I/O unless zHPF's address limit splits the request
         # (``_programs``; ch.split_addresses keeps a request within the limit whole).
         single = write or self.max_addresses is None or \
-            ch.addresses(groups) <= self.max_addresses
+            addresses(groups) <= self.max_addresses
         if write:
             prog = write_program(self, eng.now, groups, res)
         elif single:
@@ -499,7 +499,8 @@ class VolumeIO(Staging):
         prev = (-2, -2)
         conn = 0.0
         hits = pages = 0
-        for i, (track, mask) in enumerate(groups):
+        for i in range(len(groups)):
+            track, mask = groups[i]
             n = _bits(mask)
             pages += n
             if zhpf:
