@@ -134,6 +134,10 @@ class IOWorkload:
                      for ds in self.datasets}
         self.base = {(ds, vol.name): layout.region[ds, vol.name]
                      for ds in self.datasets for vol in self.vols[ds]}
+        # place()'s look-ups by dataset position, worked out once (it runs per I/O).
+        self._ds_first = [self.datasets.index(ds) * self.per_ds for ds in self.datasets]
+        self._ds_vols = [self.vols[ds] for ds in self.datasets]
+        self._ds_base = [[self.base[ds, v.name] for v in self.vols[ds]] for ds in self.datasets]
         self.rng = engine.stream(f"{self.name}/io")
         self.scatter = block_scatter(self.n_blocks)
         theta = float(values["skew"])
@@ -144,6 +148,8 @@ class IOWorkload:
         self.cursor = self.rng.randrange(self.n_blocks)
         self._seq = False                 # whether the last block drawn was sequential
         self.end = float(values["duration_s"])
+        self._seq_pct = values["seq_pct"]
+        self._read_pct = values["read_pct"]
         self.counts: dict[str, VolumeCounts] = {}
         self.reads = self.writes = self.hits = self.misses = 0
         self.resp = 0.0
@@ -172,16 +178,17 @@ class IOWorkload:
         return (rank * self.scatter) % self.n_blocks
 
     def place(self, block: int):
-        """``(volume, first page)`` of a block of the working set."""
-        ds = self.datasets[min(block // self.per_ds, len(self.datasets) - 1)]
-        j = block - self.datasets.index(ds) * self.per_ds
-        vols = self.vols[ds]
-        vol = vols[j % len(vols)]
-        return vol, self.base[ds, vol.name] + (j // len(vols)) * self.n_pages
+        """``(volume, first page)`` of a block of the working set: the
+        dataset by block number, then round its volumes."""
+        d = min(block // self.per_ds, len(self._ds_vols) - 1)
+        j = block - self._ds_first[d]
+        vols = self._ds_vols[d]
+        k = j % len(vols)
+        return vols[k], self._ds_base[d][k] + (j // len(vols)) * self.n_pages
 
     def next_block(self) -> int:
         rnd = self.rng.random() * 100.0
-        self._seq = rnd < self.v["seq_pct"]
+        self._seq = rnd < self._seq_pct
         if self._seq:
             self.cursor = (self.cursor + 1) % self.n_blocks
             return self.cursor
@@ -330,7 +337,7 @@ class IOWorkload:
         vol, first = self.place(self.next_block())
         seq = self._seq
         n = self.n_pages
-        write = self.rng.random() * 100.0 >= self.v["read_pct"]
+        write = self.rng.random() * 100.0 >= self._read_pct
         if write:
             res = yield from vol.write_pages(range(first, first + n))
         else:
