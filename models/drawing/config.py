@@ -334,7 +334,9 @@ def own_ranks(node) -> tuple[str, ...]:
         return ()
     n = int(node.properties.get("ranks", 0) or 0)
     width = max(2, len(str(n)))
-    return tuple(f"{node.label.replace(' ', '')}-R{j:0{width}d}" for j in range(1, n + 1))
+    # Named as the members are: the label's words kept (``DB2 Vols-R01``).
+    head = " ".join(node.label.split())
+    return tuple(f"{head}-R{j:0{width}d}" for j in range(1, n + 1))
 
 
 #: Members of a group card whose count is not set (the property's default).

@@ -67,6 +67,14 @@ def test_a_group_brings_its_own_ranks_when_none_is_linked():
     assert [v.ranks for v in cfg.volumes] == [("PRDSG-R01",), ("PRDSG-R02",)] * 2 + [("PRDSG-R01",)]
 
 
+def test_own_ranks_keep_the_words_of_the_group_label_as_its_members_do():
+    sc = small_shop(count=2, ranks=2)
+    sc.nodes["n3"].label = "DB2  Vols"
+    cfg = from_scenario(sc)
+    assert [r.name for r in cfg.ranks] == ["DB2 Vols-R01", "DB2 Vols-R02"]
+    assert [v.name for v in cfg.volumes] == ["DB2 Vols 01", "DB2 Vols 02"]
+
+
 def test_serials_name_the_members_and_bad_lists_are_issues_on_the_card():
     sc = small_shop(count=3, names="PRD101, PRD102,PRD103")
     assert [v.name for v in from_scenario(sc).volumes] == ["PRD101", "PRD102", "PRD103"]
