@@ -96,6 +96,7 @@ cdef class Resource:
     cdef public double wait_total
 
     cdef bint _acquire(self, Process proc) except -1
+    cpdef bint try_take(self) except -1
     cpdef release(self, Request req=*)
     cdef _grant(self, double t_queued, wake, Request req)
     cdef _enqueue(self, priority, tuple entry)

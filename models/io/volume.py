@@ -238,7 +238,8 @@ class VolumeIO(Staging):
             kb: cython.longlong = self.kb
             for g in groups:
                 cd.prefetch(kb + g[0])
-        yield vol           # free volume: granted at once, no engine event
+        if not vol.try_take():
+            yield vol       # every exposure busy: IOSQ
         if cython.compiled:
             for g in groups:
                 cd.prefetch_entry(kb + g[0])

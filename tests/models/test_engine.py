@@ -284,3 +284,32 @@ def test_an_unbounded_trace_says_it_holds_everything():
         tr.record(i, comp, kind)
     assert len(tr.columns()) == 3000 and tr.dropped == 0
     assert tr.kept() == "every one of the run's 3,000 trace events"
+
+
+def test_try_take_counts_as_yielding_the_resource_and_leaves_a_busy_one_alone():
+    """Taking a free server without yielding keeps the resource's statistics
+    exactly as yielding it would; a busy one is left as it was."""
+    def run(take_inline: bool):
+        eng = Engine(1)
+        res = Resource(eng, 2, "VOL")
+        waits = []
+
+        def job(k):
+            yield 0.001 * k
+            t0 = eng.now
+            if not (take_inline and res.try_take()):
+                yield res
+            waits.append(eng.now - t0)
+            yield 0.005
+            res.release()
+
+        for k in range(6):
+            eng.process(job(k))
+        eng.run()
+        return (res.requests, res.queued_requests, res.utilisation(), res.wait_total, waits)
+
+    assert run(True) == run(False)
+    eng = Engine(1)
+    res = Resource(eng, 1, "VOL")
+    assert res.try_take() and res.users == 1 and res.requests == 1
+    assert not res.try_take() and res.users == 1 and res.requests == 1
