@@ -232,23 +232,23 @@ class VolumeIO(Staging):
             self.tr.io_start(t_q, rid, res_pages(groups))
         if cython.compiled:
             # Memory hints, no effect on any figure: the tracks' hash slots
-            # now, their entries once the volume is granted (see
-            # CacheDirectory.prefetch).
+            # now, their entries half way to the program's first look-up
+            # (see CacheDirectory.prefetch).
             cd: CacheDirectory = self._cache
             kb: cython.longlong = self.kb
             for g in groups:
                 cd.prefetch(kb + g[0])
         if not vol.try_take():
             yield vol       # every exposure busy: IOSQ
-        if cython.compiled:
-            for g in groups:
-                cd.prefetch_entry(kb + g[0])
         res = IOResult(rid)
         res.iosq = eng.now - t_q
         # One channel I/O unless zHPF's address limit splits the request
         # (``_programs``; ch.split_addresses keeps a request within the limit whole).
         single = write or self.max_addresses is None or \
             addresses(groups) <= self.max_addresses
+        if cython.compiled:
+            for g in groups:
+                cd.prefetch_entry(kb + g[0])
         if write:
             prog = write_program(self, eng.now, groups, res)
         elif single:
