@@ -1,6 +1,8 @@
 # Types for compiling writes.py with Cython in pure-Python mode (augmenting
 # .pxd, as models/engine/core.pxd): writes.py is the one source.
 
+from libc.stdlib cimport free, realloc
+
 from models.io.cache cimport CacheDirectory
 from models.io.request cimport IOResult
 from models.io.staging cimport Staging
@@ -8,7 +10,13 @@ from models.io.staging cimport Staging
 
 cdef class NVS:
     cdef public long long capacity, used
-    cdef public list _frees
+    cdef public list _frees             # interpreted only
+    # Compiled: the holds' heap, done times and bytes side by side.
+    cdef double* _fu
+    cdef long long* _fb
+    cdef Py_ssize_t _fn, _fcap
 
     cpdef double room_at(self, double t, long long nbytes) except? -1.0
     cpdef hold(self, long long nbytes, double until)
+    cdef int _push(self, double until, long long nbytes) except -1
+    cdef long long _pop(self) noexcept

@@ -44,6 +44,7 @@ cache (IBM DS8800 Architecture and Implementation, SG24-8886, "NVS").
 from __future__ import annotations
 
 from heapq import heappop, heappush
+from typing import Any
 
 from models.io import channel as ch
 
@@ -58,6 +59,9 @@ if not cython.compiled:
     from models.io.cache import CacheDirectory
     from models.io.request import IOResult
     from models.io.staging import Staging
+    # Declared in writes.pxd for the compiled NVS only (libc's allocator).
+    free: Any = None
+    realloc: Any = None
 
 #: NVS as a fraction of the cache (DS8000: 1/32 of installed memory).
 NVS_FRACTION = 1.0 / 32.0
@@ -65,6 +69,10 @@ NVS_FRACTION = 1.0 / 32.0
 
 class NVS:
     """Non-volatile write cache: bytes held until their destage completes.
+
+    The holds are a min-heap of ``(destage done, bytes)``: interpreted a
+    ``heapq`` list of tuples, compiled two C arrays ordered the same way
+    (by done, then bytes), so both free the same holds in the same order.
 
     Parameters
     ----------
@@ -77,25 +85,110 @@ class NVS:
             raise ValueError("NVS needs at least one byte")
         self.capacity = capacity
         self.used = 0
-        self._frees: list = []        # heap of (destage done, bytes)
+        if cython.compiled:
+            self._fn = self._fcap = 0
+        else:
+            self._frees: list = []        # heap of (destage done, bytes)
+
+    def __dealloc__(self):
+        if cython.compiled:
+            free(self._fu)
+            free(self._fb)
+
+    def holds(self) -> list[tuple[float, int]]:
+        """``(destage done, bytes)`` of what NVS holds, soonest first."""
+        if cython.compiled:
+            return sorted([(self._fu[i], self._fb[i]) for i in range(self._fn)])
+        return sorted(self._frees)
 
     def room_at(self, t: float, nbytes) -> float:
         """Earliest time from ``t`` at which ``nbytes`` fit (frees what is done)."""
-        frees = self._frees
-        while frees and frees[0][0] <= t:
-            self.used -= heappop(frees)[1]
+        if cython.compiled:
+            while self._fn and self._fu[0] <= t:
+                self.used -= self._pop()
+        else:
+            frees = self._frees
+            while frees and frees[0][0] <= t:
+                self.used -= heappop(frees)[1]
         if nbytes > self.capacity:
             raise ValueError(f"a {nbytes}-byte write exceeds NVS ({self.capacity} bytes)")
         while self.used + nbytes > self.capacity:
-            done, b = heappop(frees)
-            self.used -= b
+            if cython.compiled:
+                done = self._fu[0]
+                self.used -= self._pop()
+            else:
+                done, b = heappop(frees)
+                self.used -= b
             t = done
         return t
 
     def hold(self, nbytes, until: float) -> None:
         """Keep ``nbytes`` in NVS until their destage is done at ``until``."""
         self.used += nbytes
-        heappush(self._frees, (until, nbytes))
+        if cython.compiled:
+            self._push(until, nbytes)
+        else:
+            heappush(self._frees, (until, nbytes))
+
+    # -- the compiled heap (heapq's order: done, then bytes) ---------------------
+    def _push(self, until, nbytes):
+        if cython.compiled:
+            if self._fn == self._fcap:
+                cap: cython.Py_ssize_t = 2 * self._fcap if self._fcap else 64
+                u = realloc(self._fu, cap * cython.sizeof(cython.double))
+                if u == cython.NULL:
+                    raise MemoryError()
+                self._fu = cython.cast(cython.pointer(cython.double), u)
+                b = realloc(self._fb, cap * cython.sizeof(cython.longlong))
+                if b == cython.NULL:
+                    raise MemoryError()
+                self._fb = cython.cast(cython.pointer(cython.longlong), b)
+                self._fcap = cap
+            i: cython.Py_ssize_t = self._fn
+            parent: cython.Py_ssize_t
+            self._fn += 1
+            while i > 0:
+                parent = (i - 1) >> 1
+                if until < self._fu[parent] or (until == self._fu[parent]
+                                                and nbytes < self._fb[parent]):
+                    self._fu[i] = self._fu[parent]
+                    self._fb[i] = self._fb[parent]
+                    i = parent
+                else:
+                    break
+            self._fu[i] = until
+            self._fb[i] = nbytes
+        return 0
+
+    def _pop(self):
+        """Take the soonest hold off the heap; returns its bytes."""
+        if cython.compiled:
+            out: cython.longlong = self._fb[0]
+            self._fn -= 1
+            n: cython.Py_ssize_t = self._fn
+            if n == 0:
+                return out
+            u: cython.double = self._fu[n]
+            b: cython.longlong = self._fb[n]
+            i: cython.Py_ssize_t = 0
+            c: cython.Py_ssize_t
+            while True:
+                c = 2 * i + 1
+                if c >= n:
+                    break
+                if c + 1 < n and (self._fu[c + 1] < self._fu[c] or (
+                        self._fu[c + 1] == self._fu[c] and self._fb[c + 1] < self._fb[c])):
+                    c += 1
+                if self._fu[c] < u or (self._fu[c] == u and self._fb[c] < b):
+                    self._fu[i] = self._fu[c]
+                    self._fb[i] = self._fb[c]
+                    i = c
+                else:
+                    break
+            self._fu[i] = u
+            self._fb[i] = b
+            return out
+        return 0
 
 
 def _sweep(vol, t: float) -> None:

@@ -1,9 +1,27 @@
 """DASD fast write: writes end in cache + NVS, destage in the background, NVS full."""
+import importlib.util
+import sys
+from pathlib import Path
+
 import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
 
 from models.engine import Engine
 from models.io.subsystem import IOSubsystem, pages_to_groups
+from models.io import writes as writes_module
 from models.io.writes import NVS
+
+
+def _nvs_interpreted():
+    """writes.py loaded again as a plain module: the NVS as its source runs it."""
+    spec = importlib.util.spec_from_file_location(
+        "_writes_as_python", Path(writes_module.__file__).with_name("writes.py"))
+    mod = importlib.util.module_from_spec(spec)
+    sys.modules[spec.name] = mod
+    spec.loader.exec_module(mod)
+    assert not mod.cython.compiled
+    return mod.NVS
 
 
 def _writes(sub, lists, gap=0.0):
@@ -130,7 +148,7 @@ def test_nvs_holds_a_joined_record_until_the_destage_that_carries_it_is_done():
     assert nvs.used == 4 * rec
     _writes(sub, [[t + 1]])                          # a record it did not hold: one more
     assert nvs.used == 5 * rec
-    first_done = min(d for d, _b in nvs._frees)
+    first_done = nvs.holds()[0][0]
     assert first_done < done
     nvs.room_at(first_done, 0)
     assert nvs.used == 3 * rec                       # the first destage's two records freed
@@ -138,3 +156,51 @@ def test_nvs_holds_a_joined_record_until_the_destage_that_carries_it_is_done():
     assert nvs.used == 3 * rec                       # the joined record waits for its destage
     nvs.room_at(done, 0)
     assert nvs.used == 0
+
+
+_NVS_OPS = st.lists(st.tuples(st.booleans(), st.integers(0, 40), st.integers(1, 5)),
+                    min_size=1, max_size=300)
+
+
+@settings(max_examples=150, deadline=None)
+@given(_NVS_OPS)
+def test_nvs_compiled_and_interpreted_free_the_same_holds_at_the_same_times(ops):
+    """Whichever build runs, NVS answers every room check alike and holds the
+    same bytes: the compiled heap keeps heapq's order (done time, then bytes),
+    ties included (done times are drawn from a few values)."""
+    cap = 8 * 4096
+    a, b = NVS(cap), _nvs_interpreted()(cap)
+    t = 0.0
+    for is_hold, when, pages in ops:
+        nbytes = pages * 4096
+        if is_hold:
+            until = t + when / 8.0
+            a.hold(nbytes, until)
+            b.hold(nbytes, until)
+        else:
+            t += when / 64.0
+            ra, rb = a.room_at(t, nbytes), b.room_at(t, nbytes)
+            assert ra == rb
+            a.hold(nbytes, ra)
+            b.hold(nbytes, rb)
+        assert a.used == b.used
+        assert a.holds() == b.holds()
+
+
+@pytest.mark.parametrize("order", [(5, 1, 4, 2, 3, 1, 2), (1, 2, 3, 4, 5, 6, 7), (7, 6, 5, 4, 3, 2, 1),
+                                   (3, 3, 1, 6, 2, 7, 4)])
+def test_nvs_frees_holds_done_together_smallest_first_as_heapq_does(order):
+    """Destages done at the same moment free their bytes in heapq's order
+    (smallest first), so a write that needs only part of them leaves the
+    same bytes held in either build."""
+    cap = 20 * 4096
+    a, b = NVS(cap), _nvs_interpreted()(cap)
+    for pages in order:
+        a.hold(pages * 4096, 1.0)
+        b.hold(pages * 4096, 1.0)
+    left = []
+    for need in (4, 7, 12, 16, 20):
+        assert a.room_at(0.5, need * 4096) == b.room_at(0.5, need * 4096)
+        assert a.used == b.used and a.holds() == b.holds()
+        left.append(len(a.holds()))
+    assert any(0 < k < len(order) for k in left)     # stopped part way through the tie
