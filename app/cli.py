@@ -32,6 +32,9 @@ from models import experiments
 from models.studies import calibration, replicate
 from models.core.params import ParamError, shorten
 from models.core.run import Cancelled, NotImplementedYet, RunResult
+from models.drawing.config import from_scenario
+from models.workloads import params as wp
+from models.workloads.system import workload_values
 
 def _seed(text: str) -> int:
     """``--seed``: a whole number 0 to 2**63-1."""
@@ -80,10 +83,14 @@ def cmd_run(args: argparse.Namespace) -> int:
         return EXIT_INTERRUPTED
     if args.json:
         print(json.dumps(result.as_json(), indent=1))
-    elif isinstance(result, replicate.Replicated):     # --replications N
-        _print_replicated(result)
+        return 0
+    # The drawing as the run edited it (its --set hardware values): the head
+    # reads each workload's values from it.
+    drawn = experiments.prepare(name, overrides, scenario)[1]
+    if isinstance(result, replicate.Replicated):     # --replications N
+        _print_replicated(result, drawn)
     else:
-        exp = _print_head(result.experiment, result.params, f"seed {result.seed}")
+        exp = _print_head(result.experiment, result.params, f"seed {result.seed}", drawn)
         print("Metrics:")
         _print_pairs([(title, f"{_fmt(v)} {unit}".rstrip())
                       for k, v in result.metrics.items()
@@ -93,13 +100,52 @@ def cmd_run(args: argparse.Namespace) -> int:
     return 0
 
 
-def _print_head(name: str, params, runs: str):
+def _print_head(name: str, params, runs: str, drawing=None):
     """The run's title line and its parameter values, named as the
-    inspector names them; returns the experiment."""
+    inspector names them; returns the experiment. ``drawing``: the run's
+    drawing, where each workload carries its own values (see _param_rows)."""
     exp = experiments.get(name)
     print(f"{exp.title}, {runs}")
-    _print_pairs([(p.title, param_value_text(p, params[p.name])) for p in exp.schema.params])
+    _print_pairs(_param_rows(exp, params, drawing))
     return exp
+
+
+def _param_rows(exp, params: dict, drawing) -> list[tuple[str, str]]:
+    """(title, value) of each parameter of the run.
+
+    Where the drawing's workloads each carry their own values (Your own
+    system), a parameter reads as the workloads ran it, by canvas label
+    ("OLTP: 160000 I/O/s; Batch: 40000 I/O/s"), or once when they agree; one
+    that no drawn workload uses is left out (the CPU demand of a drawing
+    without a CPU workload, the users of an open workload). Otherwise the
+    run's value.
+    """
+    per = _workload_values(exp, params, drawing)
+    if per is None:
+        return [(p.title, param_value_text(p, params[p.name])) for p in exp.schema.params]
+    rows = []
+    for p in exp.schema.params:
+        texts = [(w, param_value_text(p, vals[p.name])) for w, vals in per.items()
+                 if p.name in vals and wp.applies(p.name, vals)]
+        if not texts:
+            continue
+        if len({t for _, t in texts}) == 1:
+            rows.append((p.title, texts[0][1]))
+        else:
+            rows.append((p.title, "; ".join(f"{w}: {t}" for w, t in texts)))
+    return rows
+
+
+def _workload_values(exp, params: dict, drawing) -> dict | None:
+    """Each drawn workload's values as the run used them, by canvas label, when
+    the experiment's parameters are the workloads' own; else None."""
+    if drawing is None or not all(p.name in wp.BY_NAME for p in exp.schema.params):
+        return None
+    try:
+        per = workload_values(from_scenario(drawing), params)
+    except (ValueError, KeyError):
+        return None
+    return per or None
 
 
 def _print_pairs(rows: list[tuple[str, str]]) -> None:
@@ -118,9 +164,9 @@ def _print_table(table) -> None:
         print("  " + " | ".join(_fmt(words(c)) for c in row))
 
 
-def _print_replicated(rep: replicate.Replicated) -> None:
+def _print_replicated(rep: replicate.Replicated, drawing=None) -> None:
     exp = _print_head(rep.experiment, rep.params,
-                      f"{rep.n} replications, seeds {rep.seeds[0]}–{rep.seeds[-1]}")
+                      f"{rep.n} replications, seeds {rep.seeds[0]}–{rep.seeds[-1]}", drawing)
     print("Metrics (mean ± half-width of the 95 % confidence interval):")
     _print_pairs([(title, e.text(_fmt, rep.n, unit))
                   for k, e in rep.metrics.items()

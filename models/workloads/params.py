@@ -49,7 +49,7 @@ IO_PARAMS = (
                "per cent of the blocks take half the references; larger: hotter."),
     Param("duration_s", "float", 2.0, unit="s", min=0.01, max=3600.0, label="Run length",
           help="Simulated seconds the workload runs. Longer runs give steadier "
-               "figures and take longer (about 20 µs of CPU per I/O)."),
+               "figures and take longer (about 10 µs of CPU per I/O)."),
 )
 
 CPU_PARAMS = (
@@ -72,3 +72,13 @@ CPU_PARAMS = (
 #: Every general-workload parameter, in inspector order (duration once).
 ALL = IO_PARAMS + tuple(p for p in CPU_PARAMS if p.name != "duration_s")
 BY_NAME = {p.name: p for p in ALL}
+
+#: Parameters a workload carries but uses only with one kind of arrivals.
+_ONLY_WITH = {"io_rate": "open", "users": "closed", "think_ms": "closed"}
+
+
+def applies(key: str, values: dict) -> bool:
+    """Whether a workload with these ``values`` uses parameter ``key`` (an
+    open workload ignores its users and think time, a closed one its I/O rate)."""
+    arrival = _ONLY_WITH.get(key)
+    return arrival is None or values.get("arrival", "open") == arrival

@@ -60,3 +60,28 @@ def test_history_lists_runs_by_title(tmp_path, monkeypatch, capsys):
     assert capsys.readouterr().out == "no runs of CICS VSAM with and without RLS recorded yet\n"
     assert main(["history", "--json"]) == 0
     assert "io_ms" in json.loads(capsys.readouterr().out)[0]["metrics"]
+
+
+def _head(out: str) -> dict[str, str]:
+    """The parameter lines above "Metrics:", by title."""
+    head = out.split("Metrics:")[0].splitlines()[1:]
+    return {line[2:].split("  ")[0]: line[2:].split("  ", 1)[1].strip() for line in head}
+
+
+def test_run_of_a_drawn_shop_lists_each_workloads_own_values(capsys):
+    """Your own system runs each workload with the values on its card: the
+    head says so by canvas label, not the first card's value as if it were
+    the run's, and leaves out what no drawn workload uses."""
+    assert main(["run", "--scenario", "large_shop", "--set", "duration_s=0.01"]) == 0
+    head = _head(capsys.readouterr().out)
+    assert head["I/O rate"] == "OLTP: 160000 I/O/s; Batch: 40000 I/O/s"
+    assert head["Run length"] == "0.01 s"               # one value: both ran it
+    assert head["Arrivals"] == "open"
+    for unused in ("CPU demand", "zIIP eligible", "Users", "Think time"):
+        assert unused not in head                       # no CPU workload; open arrivals
+
+
+def test_a_set_value_reads_once_for_every_workload(capsys):
+    assert main(["run", "--scenario", "large_shop", "--set", "duration_s=0.01",
+                 "--set", "read_pct=50"]) == 0
+    assert _head(capsys.readouterr().out)["Reads"] == "50 %"
