@@ -149,6 +149,7 @@ class IOWorkload:
         self._seq = False                 # whether the last block drawn was sequential
         self.end = float(values["duration_s"])
         self._seq_pct = values["seq_pct"]
+        self._rate = 0.0                  # open arrivals' I/O rate (set by start)
         self._read_pct = values["read_pct"]
         self.counts: dict[str, VolumeCounts] = {}
         self.reads = self.writes = self.hits = self.misses = 0
@@ -293,35 +294,30 @@ class IOWorkload:
         self.completed = 0
 
     def start(self) -> None:
-        """Start the arrival process(es) on the engine."""
+        """Start the arrivals on the engine."""
         eng = self.engine
         if self.v["arrival"] == "open":
-            eng.process(self._arrivals(), f"{self.name}/arrivals")
+            self._rate = float(self.v["io_rate"])
+            eng.schedule(self.rng.expovariate(self._rate), self._arrive)
         else:
             think = float(self.v["think_ms"]) / 1000.0
             for u in range(int(self.v["users"])):
                 eng.process(self._user(think), f"{self.name}/user{u}")
 
-    def _arrivals(self):
-        eng = self.engine
-        expo = self.rng.expovariate
-        rate = float(self.v["io_rate"])
-        end = self.end
-        spawn = self._spawn
-        while True:
-            yield expo(rate)
-            if eng.now >= end:
-                return
-            # Start the I/O from the heap, after this process has put its next
-            # arrival there: an I/O started inside this step would not see
-            # that arrival coming and could book a reconnect on a channel
-            # path ahead of it (models/io books a reconnect at once when no
-            # other event is due first), making the next I/O wait in PEND
-            # for work that is not there yet.
-            eng.schedule(0.0, spawn, None)
+    def _arrive(self, _arg) -> None:
+        """Open arrivals (Poisson): one I/O now, the next arrival on the heap first.
 
-    def _spawn(self, _arg) -> None:
-        self.engine.process(self._one())
+        The next arrival is put on the heap before the I/O starts: an I/O
+        that did not see it coming could book a reconnect on a channel path
+        ahead of it (models/io books a reconnect at once when no other event
+        is due first), making the next I/O wait in PEND for work that is not
+        there yet. One engine event per arrival, no arrival process.
+        """
+        eng = self.engine
+        if eng.now >= self.end:
+            return
+        eng.schedule(self.rng.expovariate(self._rate), self._arrive)
+        eng.process(self._one())
 
     def _user(self, think: float):
         eng = self.engine
