@@ -84,9 +84,10 @@ def cmd_run(args: argparse.Namespace) -> int:
     if args.json:
         print(json.dumps(result.as_json(), indent=1))
         return 0
-    # The drawing as the run edited it (its --set hardware values): the head
-    # reads each workload's values from it.
-    drawn = experiments.prepare(name, overrides, scenario)[1]
+    # The drawing as the run edited it (its --set hardware values), where the
+    # head reads each workload's own values from it (Your own system).
+    drawn = experiments.prepare(name, overrides, scenario)[1] \
+        if _workload_params(experiments.get(result.experiment)) else None
     if isinstance(result, replicate.Replicated):     # --replications N
         _print_replicated(result, drawn)
     else:
@@ -129,17 +130,22 @@ def _param_rows(exp, params: dict, drawing) -> list[tuple[str, str]]:
                  if p.name in vals and wp.applies(p.name, vals)]
         if not texts:
             continue
-        if len({t for _, t in texts}) == 1:
-            rows.append((p.title, texts[0][1]))
+        if len(texts) == len(per) and len({t for _, t in texts}) == 1:
+            rows.append((p.title, texts[0][1]))     # every workload ran it alike
         else:
             rows.append((p.title, "; ".join(f"{w}: {t}" for w, t in texts)))
     return rows
 
 
+def _workload_params(exp) -> bool:
+    """Whether the experiment's parameters are the drawn workloads' own."""
+    return all(p.name in wp.BY_NAME for p in exp.schema.params)
+
+
 def _workload_values(exp, params: dict, drawing) -> dict | None:
     """Each drawn workload's values as the run used them, by canvas label, when
     the experiment's parameters are the workloads' own; else None."""
-    if drawing is None or not all(p.name in wp.BY_NAME for p in exp.schema.params):
+    if drawing is None or not _workload_params(exp):
         return None
     try:
         per = workload_values(from_scenario(drawing), params)

@@ -20,7 +20,9 @@ cdef extern from *:
        wait for memory. A mapping grows with mremap (no copy, no second
        array at once). Below 2 MB, or elsewhere, malloc's. The kind follows
        from the size, so zpl_grow and zpl_free are always given the size
-       the block was made with. NULL when out of memory (old is untouched). */
+       the block was made with; the arrays only ever grow (a mapped block
+       never comes back below 2 MB to realloc). NULL when out of memory (old
+       is untouched). */
     #define ZPL_HUGE ((size_t)1 << 21)
     #if defined(__linux__) && defined(MADV_HUGEPAGE) && defined(MREMAP_MAYMOVE)
     #define ZPL_MAPPED(bytes) ((bytes) >= ZPL_HUGE)

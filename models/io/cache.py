@@ -499,14 +499,25 @@ def warm_all(dirs: list, which, keys, masks) -> None:
 
     A workload's warm-up makes millions of tracks resident before its run:
     compiled, this is one call for them all, not one Python call each.
-    ``which`` is an int32 array, ``keys`` int64 and ``masks`` uint64 (numpy).
+    ``which`` is an int32 array, ``keys`` int64 and ``masks`` uint64 (numpy),
+    all of one length; checked first, so nothing is read past them.
     """
+    n = keys.shape[0]
+    if which.shape[0] != n or masks.shape[0] != n:
+        raise ValueError(f"warm_all: {n} keys, {which.shape[0]} directory numbers, "
+                         f"{masks.shape[0]} masks")
+    nd = len(dirs)
     if cython.compiled:
         i: cython.Py_ssize_t
+        for i in range(n):
+            if not 0 <= which[i] < nd:
+                raise ValueError(f"warm_all: directory number {which[i]} outside 0-{nd - 1}")
         d: CacheDirectory
-        for i in range(keys.shape[0]):
+        for i in range(n):
             d = dirs[which[i]]
             d.warm(keys[i], masks[i])
         return
+    if n and not 0 <= which.min() <= which.max() < nd:
+        raise ValueError(f"warm_all: a directory number outside 0-{nd - 1}")
     for w, k, m in zip(which.tolist(), keys.tolist(), masks.tolist()):
         dirs[w].warm(k, m)

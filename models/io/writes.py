@@ -114,6 +114,8 @@ class NVS:
             raise ValueError(f"a {nbytes}-byte write exceeds NVS ({self.capacity} bytes)")
         while self.used + nbytes > self.capacity:
             if cython.compiled:
+                if self._fn == 0:   # as heappop on an empty list: never reads past the heap
+                    raise IndexError("NVS holds nothing to free")
                 done = self._fu[0]
                 self.used -= self._pop()
             else:
@@ -124,11 +126,11 @@ class NVS:
 
     def hold(self, nbytes, until: float) -> None:
         """Keep ``nbytes`` in NVS until their destage is done at ``until``."""
-        self.used += nbytes
         if cython.compiled:
-            self._push(until, nbytes)
+            self._push(until, nbytes)       # first: out of memory leaves ``used`` as it was
         else:
             heappush(self._frees, (until, nbytes))
+        self.used += nbytes
 
     # -- the compiled heap (heapq's order: done, then bytes) ---------------------
     def _push(self, until, nbytes):

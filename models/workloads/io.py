@@ -216,9 +216,11 @@ class IOWorkload:
         Worked out with numpy, a chunk of blocks at a time (the rank-by-rank
         loop took ~2.5 µs a block: 3 s before the Large shop could start).
         """
-        if self.n_blocks >= 2**31:     # rank * scatter would overflow int64
-            yield from self._chunks(self.warm_order_by_rank(blocks))
-            return
+        if self.n_blocks >= 2**31:
+            # rank * scatter would overflow int64; the working set's bound
+            # (200,000 MB: 51 million pages) keeps far below this.
+            raise ValueError(f"{self.name}: {self.n_blocks:,} blocks are more than the "
+                             "warm-up can place")
         n = self.n_pages
         names = self.datasets
         # place(), vectorised: the dataset by position (its first occurrence,
@@ -263,28 +265,6 @@ class IOWorkload:
             keys = (kb_a[gv][:, None] + track).ravel()[keep]
             which = np.broadcast_to(dir_of[gv][:, None], track.shape).ravel()[keep]
             yield dirs, np.ascontiguousarray(which), keys, masks
-
-    @staticmethod
-    def _chunks(triples):
-        """``(cache, key, mask)`` triples as :meth:`warm_order`'s chunks."""
-        dirs: list = []
-        which, keys, masks = [], [], []
-        for cache, key, mask in triples:
-            if not any(c is cache for c in dirs):
-                dirs.append(cache)
-            which.append(next(i for i, c in enumerate(dirs) if c is cache))
-            keys.append(key)
-            masks.append(mask)
-        yield (dirs, np.asarray(which, dtype=np.int32), np.asarray(keys, dtype=np.int64),
-               np.asarray(masks, dtype=np.uint64))
-
-    def warm_order_by_rank(self, blocks: int):
-        """:meth:`warm_order` block by block (:meth:`place` and the groups of
-        ``vol.warm_pages``): for working sets beyond int64's reach."""
-        for rank in range(blocks - 1, -1, -1):
-            vol, first = self.place(self.block_of_rank(rank))
-            for track, mask in range_to_groups(first, self.n_pages, vol.rpt):
-                yield vol.cu.cache, vol.kb + track, mask
 
     def reset_statistics(self) -> None:
         """Forget what completed so far (warm-up removal)."""

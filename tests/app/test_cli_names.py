@@ -85,3 +85,20 @@ def test_a_set_value_reads_once_for_every_workload(capsys):
     assert main(["run", "--scenario", "large_shop", "--set", "duration_s=0.01",
                  "--set", "read_pct=50"]) == 0
     assert _head(capsys.readouterr().out)["Reads"] == "50 %"
+
+
+def test_a_value_only_some_workloads_use_is_labelled_with_them(tmp_path, capsys):
+    """With OLTP open and Batch closed, the I/O rate is OLTP's and the users
+    are Batch's: each says whose it is."""
+    from app import scenario_io
+
+    sc = scenario_io.load_case("large_shop")
+    batch = next(n for n in sc.nodes.values() if n.label == "Batch")
+    batch.properties.update(arrival="closed", users=40)
+    path = tmp_path / "shop.zpl"
+    scenario_io.save(sc, path)
+    assert main(["run", "--scenario", str(path), "--set", "duration_s=0.01"]) == 0
+    head = _head(capsys.readouterr().out)
+    assert head["I/O rate"] == "OLTP: 160000 I/O/s"
+    assert head["Users"] == "Batch: 40"
+    assert head["Arrivals"] == "OLTP: open; Batch: closed"

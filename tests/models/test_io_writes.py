@@ -204,3 +204,15 @@ def test_nvs_frees_holds_done_together_smallest_first_as_heapq_does(order):
         assert a.used == b.used and a.holds() == b.holds()
         left.append(len(a.holds()))
     assert any(0 < k < len(order) for k in left)     # stopped part way through the tie
+
+
+def test_nvs_with_nothing_to_free_says_so_in_either_build():
+    """A room check that would need to free more than NVS holds (its count
+    knocked out of step with its holds) raises, as heapq does on an empty
+    heap, instead of reading past the compiled heap."""
+    for cls in (NVS, _nvs_interpreted()):
+        nvs = cls(100)
+        nvs.hold(30, 1.0)
+        nvs.used = 90
+        with pytest.raises(IndexError):
+            nvs.room_at(0.0, 50)
