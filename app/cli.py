@@ -23,7 +23,7 @@ import os
 import sys
 import threading
 import traceback
-from typing import Sequence
+from typing import Mapping, Sequence
 
 from app import history
 from app.names import format_number, metric_title, param_value_text, words
@@ -81,13 +81,19 @@ def cmd_run(args: argparse.Namespace) -> int:
     except Cancelled:
         print("zperflab: cancelled (Ctrl-C): no result", file=sys.stderr)
         return EXIT_INTERRUPTED
-    if args.json:
-        print(json.dumps(result.as_json(), indent=1))
-        return 0
     # The drawing as the run edited it (its --set hardware values), where the
     # head reads each workload's own values from it (Your own system).
     drawn = experiments.prepare(name, overrides, scenario)[1] \
         if _workload_params(experiments.get(result.experiment)) else None
+    if args.json:
+        out = result.as_json()
+        per = _workload_values(experiments.get(result.experiment), result.params, drawn)
+        if per is not None:
+            # What each drawn workload ran with ("params" holds the run's values).
+            out["workloads"] = {w: {k: v for k, v in vals.items() if wp.applies(k, vals)}
+                                for w, vals in per.items()}
+        print(json.dumps(out, indent=1))
+        return 0
     if isinstance(result, replicate.Replicated):     # --replications N
         _print_replicated(result, drawn)
     else:
@@ -111,7 +117,7 @@ def _print_head(name: str, params, runs: str, drawing=None):
     return exp
 
 
-def _param_rows(exp, params: dict, drawing) -> list[tuple[str, str]]:
+def _param_rows(exp, params: Mapping, drawing) -> list[tuple[str, str]]:
     """(title, value) of each parameter of the run.
 
     Where the drawing's workloads each carry their own values (Your own
@@ -142,13 +148,13 @@ def _workload_params(exp) -> bool:
     return all(p.name in wp.BY_NAME for p in exp.schema.params)
 
 
-def _workload_values(exp, params: dict, drawing) -> dict | None:
+def _workload_values(exp, params: Mapping, drawing) -> dict | None:
     """Each drawn workload's values as the run used them, by canvas label, when
     the experiment's parameters are the workloads' own; else None."""
     if drawing is None or not _workload_params(exp):
         return None
     try:
-        per = workload_values(from_scenario(drawing), params)
+        per = workload_values(from_scenario(drawing), dict(params))
     except (ValueError, KeyError):
         return None
     return per or None

@@ -102,3 +102,15 @@ def test_a_value_only_some_workloads_use_is_labelled_with_them(tmp_path, capsys)
     assert head["I/O rate"] == "OLTP: 160000 I/O/s"
     assert head["Users"] == "Batch: 40"
     assert head["Arrivals"] == "OLTP: open; Batch: closed"
+
+
+def test_json_of_a_drawn_shop_carries_each_workloads_values(capsys):
+    """--json keeps the run's values under "params" and adds what each drawn
+    workload ran with, so the text head and the JSON agree."""
+    assert main(["run", "--scenario", "large_shop", "--set", "duration_s=0.01", "--json"]) == 0
+    out = json.loads(capsys.readouterr().out)
+    assert out["workloads"]["OLTP"]["io_rate"] == 160000.0
+    assert out["workloads"]["Batch"]["io_rate"] == 40000.0
+    assert "users" not in out["workloads"]["Batch"]            # open arrivals
+    assert main(["run", "db2_io", "--json"]) == 0
+    assert "workloads" not in json.loads(capsys.readouterr().out)
