@@ -2,13 +2,11 @@
 # .pxd, as models/engine/core.pxd): channel.py is the one source. Its
 # constants stay module globals (bench/sensitivity.py patches them).
 
-cimport cython
+from models.io.cache cimport _popcount
 
 
-@cython.locals(ius=cython.long, records=cython.long)
 cpdef tuple program_ius(groups, bint zhpf, bint list_prefetch, long rpt)
 cpdef long runs(mask) except? -1
-@cython.locals(n=cython.long)
 cpdef long addresses(groups) except? -1
 cpdef long lowest(mask) except? -2
 cpdef double command_mode_cost(tuple groups_prev_end, track, mask, long rpt) except? -1.0

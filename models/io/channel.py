@@ -54,6 +54,17 @@ back exactly.
 """
 from __future__ import annotations
 
+from typing import Any
+
+try:
+    import cython
+except ImportError:  # interpreted, Cython not installed: nothing is compiled
+    class cython:  # type: ignore[no-redef]
+        compiled = False
+
+if not cython.compiled:
+    _popcount: Any = None       # channel.pxd cimports the C bit count (compiled only)
+
 #: Link data rate, bytes per second (8 Gbit/s FC, 8b/10b): 800 MB/s.
 LINK_BYTES_S = {"FEx8": 800e6, "FEx8S": 800e6}
 #: zHPF addresses (records or runs) one transport-mode I/O may carry.
@@ -108,9 +119,16 @@ def program_ius(groups, zhpf: bool, list_prefetch: bool, rpt) -> tuple[int, int]
     list prefetch has a domain and a Read per page (as
     :func:`command_mode_list_cost` counts the control unit's time).
     """
-    ius = START_IUS
-    records = 0
+    ius: cython.long = START_IUS
+    records: cython.long = 0
+    m: cython.ulonglong
     if zhpf:
+        if cython.compiled:     # the same counts, the masks as C words
+            for g in groups:
+                m = g[1]
+                ius += _popcount(m & ~(m << 1))
+                records += _popcount(m)
+            return ius, records
         for _, m in groups:
             ius += (m & ~(m << 1)).bit_count()
             records += m.bit_count()
@@ -143,7 +161,7 @@ def lowest(mask) -> int:
 
 def addresses(groups) -> int:
     """zHPF addresses (runs of records on a track) of a track list."""
-    n = 0
+    n: cython.long = 0
     for _, mask in groups:
         n += runs(mask)
     return n
