@@ -10,7 +10,7 @@ from __future__ import annotations
 
 from typing import Any
 
-from app.names import format_number, words
+from app.names import format_number, unit_for, words
 from models.drawing import components
 from models.drawing.scenario import Scenario
 
@@ -28,7 +28,7 @@ def _kind_title(key: str) -> str:
 def _show(value: Any, unit: str = "") -> str:
     text = format_number(value) if isinstance(value, (int, float)) and not isinstance(
         value, bool) else str(words(value))
-    return f"{text} {unit}" if unit and text not in ("", "None") else text
+    return f"{text} {unit_for(value, unit)}" if unit and text not in ("", "None") else text
 
 
 def _values(sc: Scenario, node) -> dict[str, tuple[str, Any, str]]:

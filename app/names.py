@@ -73,7 +73,18 @@ def param_value_text(param, value: Any) -> str:
     if param.kind == "mix" and isinstance(value, dict):
         return format_mix(value)
     text = str(words(value)) if param.kind == "choice" else format_value(value)
-    return f"{text} {param.unit}" if param.unit else text
+    return f"{text} {unit_for(value, param.unit)}" if param.unit else text
+
+
+#: Units written in the singular after a value of one ("1 page").
+_SINGULAR = {"pages": "page", "tracks": "track", "bytes": "byte", "records": "record"}
+
+
+def unit_for(value: Any, unit: str) -> str:
+    """``unit`` as it reads after ``value``: "page" after 1, else as declared."""
+    if isinstance(value, (int, float)) and not isinstance(value, bool) and value == 1:
+        return _SINGULAR.get(unit, unit)
+    return unit
 
 
 def words(value: Any) -> Any:

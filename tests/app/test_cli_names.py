@@ -114,3 +114,16 @@ def test_json_of_a_drawn_shop_carries_each_workloads_values(capsys):
     assert "users" not in out["workloads"]["Batch"]            # open arrivals
     assert main(["run", "db2_io", "--json"]) == 0
     assert "workloads" not in json.loads(capsys.readouterr().out)
+
+
+def test_a_value_of_one_reads_with_its_unit_in_the_singular(capsys):
+    """'1 page', not '1 pages'; other values and units as declared."""
+    from app.names import param_value_text
+    from models.workloads.params import BY_NAME
+
+    size = BY_NAME["pages_per_io"]
+    assert param_value_text(size, 1) == "1 page"
+    assert param_value_text(size, 8) == "8 pages"
+    assert param_value_text(BY_NAME["read_pct"], 1) == "1 %"
+    assert main(["run", "--scenario", "large_shop", "--set", "duration_s=0.01"]) == 0
+    assert _head(capsys.readouterr().out)["Transfer size"] == "OLTP: 1 page; Batch: 8 pages"

@@ -37,7 +37,7 @@ def _value(p, v) -> str:
         return "on" if v else "off"
     if isinstance(v, (int, float)) and not isinstance(v, bool):
         text = f"{v:,}" if isinstance(v, int) or float(v).is_integer() else f"{v:g}"
-        return f"{text} {p.unit}".strip() if p is not None else text
+        return f"{text} {names.unit_for(v, p.unit)}".strip() if p is not None else text
     return str(v)
 
 
