@@ -236,3 +236,18 @@ def test_compare_of_two_imported_runs_shows_rmf_measured_beside_both(qtbot):
     assert "SSID 0007: sequential read hit ratio" not in rows       # RMF gave none
     view.set_results(*(toy_run(overrides={"device": d}) for d in ("HDD10K", "SSD")))
     assert not t.isVisible() and not view.measured_about.isVisible()
+
+
+def test_published_vs_model_shows_each_figure_name_whole_on_a_small_window(qtbot):
+    """At 1024 px the case's long description wraps; the figure's name
+    ("Throughput", "Disk bytes per request") is never cut to "Thro…"."""
+    from ui.charts.published import PublishedTable, published_rows
+    table = PublishedTable()
+    qtbot.addWidget(table)
+    table.resize(1000, 500)
+    table.show()
+    table.show_rows(published_rows("db2_skip_sequential"))
+    fm = table.fontMetrics()
+    for r in range(table.rowCount()):
+        name = table.item(r, 1).text()
+        assert table.columnWidth(1) >= fm.horizontalAdvance(name), name

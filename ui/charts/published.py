@@ -158,13 +158,20 @@ class PublishedTable(QTableWidget):
                     item.setForeground(Qt.GlobalColor.white)
                     item.setBackground(_brush(colours[text]))
                 self.setItem(r, c, item)
-        # The figure's long description wraps in the room left; the key
-        # columns (published, model, deviation, verdict) always show whole.
+        # The case's long description wraps in the room left; the figure's
+        # name and the key columns (published, model, deviation, verdict)
+        # always show whole.
         head = self.horizontalHeader()
         for c in range(self.columnCount()):
-            head.setSectionResizeMode(c, QHeaderView.ResizeMode.Stretch if c == 1
+            head.setSectionResizeMode(c, QHeaderView.ResizeMode.Stretch if c == 0
                                       else QHeaderView.ResizeMode.ResizeToContents)
         self.setWordWrap(True)
+        self.resizeRowsToContents()
+
+
+    def resizeEvent(self, event) -> None:  # noqa: N802 (Qt's name)
+        # Wrapped cases take the height their column's new width needs.
+        super().resizeEvent(event)
         self.resizeRowsToContents()
 
 
