@@ -331,10 +331,19 @@ class Scenario:
         return key in components.kind(self.nodes[node_id].kind).implies
 
     def value_for(self, node_id: str, param: Param) -> Any:
-        """The value the inspector shows for ``param`` on this component."""
+        """The value the inspector shows for ``param`` on this component.
+
+        Its own value, else (for a value the category shares, an experiment
+        parameter modelled once per run) the first one another component of
+        the category sets, else the default. A component's own property (a
+        group's count and serials, a volume's aliases) never comes from
+        another card: the run does not take it from there either.
+        """
         own = self.own_value(self.nodes[node_id], param.name)
         if own is not None:
             return own
+        if not self.is_shared(node_id, param.name):
+            return param.default
         for other in self.of_category(param.group):
             v = self.own_value(other, param.name)
             if v is not None:
