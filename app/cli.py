@@ -11,7 +11,8 @@ Bad input (an unknown experiment or key, a value out of range, an unreadable
 targets file) prints one line to stderr and exits with status 2; the value
 it echoes is shortened and its control characters escaped. Long runs show
 their progress on stderr when it is a terminal, warn when they will take
-more than a few minutes, and stop cleanly on Ctrl-C (status 130). An
+more than a few minutes, and stop cleanly on Ctrl-C (status 130); SIGTERM
+stops ``run`` at once with one line (status 143, nothing on stdout). An
 unexpected failure is one line too (status 70; ``ZPERFLAB_DEBUG=1`` shows
 the traceback).
 """
@@ -27,7 +28,8 @@ from typing import Mapping, Sequence
 
 from app import history
 from app.names import format_number, metric_title, param_value_text, words
-from app.cli_common import (EXIT_INTERNAL, EXIT_INTERRUPTED, Parser, Progress, ctrl_c_cancels, drawing_of, fail, parse_sets)
+from app.cli_common import (EXIT_INTERNAL, EXIT_INTERRUPTED, EXIT_TERMINATED, Parser, Progress,
+                            Terminated, drawing_of, fail, parse_sets, stop_signals)
 from models import experiments
 from models.studies import calibration, replicate
 from models.core.params import ParamError, shorten
@@ -63,7 +65,7 @@ def cmd_run(args: argparse.Namespace) -> int:
         warmup = {"warmup_s": args.warmup} if args.warmup else {}
         result: RunResult | replicate.Replicated
         try:
-            with ctrl_c_cancels(cancel):
+            with stop_signals(cancel, term_at_once=True):
                 if reps:
                     result = replicate.replicate(name, overrides, reps, args.seed, scenario,
                                                  progress, cancel, args.warmup)
@@ -81,6 +83,9 @@ def cmd_run(args: argparse.Namespace) -> int:
     except Cancelled:
         print("zperflab: cancelled (Ctrl-C): no result", file=sys.stderr)
         return EXIT_INTERRUPTED
+    except Terminated:
+        print("zperflab: stopped by SIGTERM: no result", file=sys.stderr)
+        return EXIT_TERMINATED
     # The drawing as the run edited it (its --set hardware values), where the
     # head reads each workload's own values from it (Your own system).
     drawn = experiments.prepare(name, overrides, scenario)[1] \
@@ -279,7 +284,7 @@ def _build_parser() -> argparse.ArgumentParser:
                "(1000: about 15 min), or a library_space member list of many thousands. "
                "A run estimated at over 3 minutes says so on stderr soon after it starts; "
                "progress shows on stderr when it is a terminal, and Ctrl-C stops the run "
-               "cleanly (status 130).")
+               "cleanly (status 130); SIGTERM stops it at once (status 143).")
     r.add_argument("experiment", nargs="?",
                    help="experiment (its built-in case study is the drawing); optional "
                         "with --scenario")
@@ -429,6 +434,9 @@ def main(argv: Sequence[str] | None = None) -> int:
         args = parser.parse_args(["gui", *(argv or sys.argv[1:])])
     try:
         return args.func(args)
+    except Terminated:
+        print("zperflab: stopped by SIGTERM", file=sys.stderr)
+        return EXIT_TERMINATED
     except KeyboardInterrupt:
         print("zperflab: interrupted (Ctrl-C)", file=sys.stderr)
         return EXIT_INTERRUPTED

@@ -1,5 +1,5 @@
 """What the ``zperflab`` commands share: exit codes, one-line errors, progress
-on stderr, Ctrl-C handling and reading ``--set`` and ``--scenario``.
+on stderr, Ctrl-C and SIGTERM handling and reading ``--set`` and ``--scenario``.
 
 :mod:`app.cli` (``run``, ``validate``, ``export``, ``gui`` …) and
 :mod:`app.sweep_cli` (``sweep``) both import this module; neither imports
@@ -20,6 +20,8 @@ from models.core.params import ParamError, parse_cli_value, shorten
 EXIT_USAGE = 2
 EXIT_INTERNAL = 70
 EXIT_INTERRUPTED = 130
+#: Exit status after SIGTERM (128 + 15, as a shell reports a process it ended).
+EXIT_TERMINATED = 143
 #: A run whose estimated length is over this many seconds is announced.
 LONG_RUN_S = 180.0
 #: Longest error line printed.
@@ -76,9 +78,9 @@ class Progress:
         if self.tty:
             left = f", about {clock(elapsed / fraction - elapsed)} left" if 0 < fraction < 1 \
                 and elapsed >= 2.0 else ""
+            self.drawn = True       # first: a signal during the write must still clear it
             self.stream.write(f"\r{self.what}: {fraction * 100:5.1f}% ({clock(elapsed)}{left})\033[K")
             self.stream.flush()
-            self.drawn = True
 
     def _line(self, text: str) -> None:
         if self.drawn:
@@ -98,24 +100,44 @@ class Progress:
 STOPPING = "stopping at the run's next progress report; Ctrl-C again stops at once"
 
 
+class Terminated(KeyboardInterrupt):
+    """SIGTERM stopped the command at once (status :data:`EXIT_TERMINATED`).
+
+    A ``KeyboardInterrupt`` so that, like Ctrl-C, no ``except Exception`` in
+    a model swallows it on the way out."""
+
+
 @contextmanager
-def ctrl_c_cancels(cancel: threading.Event, message: str = STOPPING):
-    """The first Ctrl-C asks the run to stop at its next progress report; a
-    second one interrupts at once."""
+def stop_signals(cancel: threading.Event, message: str = STOPPING,
+                 caught: list | None = None, term_at_once: bool = False):
+    """Ctrl-C and SIGTERM: the first asks the work to stop at its next
+    progress report (sets ``cancel``, says ``message``); a second stops at
+    once (``KeyboardInterrupt``, or :class:`Terminated` if it is SIGTERM).
+
+    ``term_at_once``: SIGTERM stops at once, for work that keeps nothing of
+    a part-run (``run``), so a service manager's stop is not kept waiting for
+    a progress report. Each signal caught is appended to ``caught``.
+    """
     def handler(signum, frame):
-        if cancel.is_set():
-            raise KeyboardInterrupt
+        if caught is not None:
+            caught.append(signum)
+        term = signum == signal.SIGTERM
+        if cancel.is_set() or (term and term_at_once):
+            raise Terminated if term else KeyboardInterrupt
         cancel.set()
         print(f"\nzperflab: {message}", file=sys.stderr, flush=True)
+    old = {}
     try:
-        old = signal.signal(signal.SIGINT, handler)
-    except ValueError:          # not the main thread (tests): leave Ctrl-C alone
+        for sig in (signal.SIGINT, signal.SIGTERM):
+            old[sig] = signal.signal(sig, handler)
+    except ValueError:          # not the main thread (tests): leave the signals alone
         yield
         return
     try:
         yield
     finally:
-        signal.signal(signal.SIGINT, old)
+        for sig, previous in old.items():
+            signal.signal(sig, previous)
 
 
 def parse_sets(items: Sequence[str]) -> dict:

@@ -35,10 +35,10 @@ import signal
 import sys
 import threading
 import time
-from contextlib import contextmanager
 
 from app import sweep as pool
-from app.cli_common import EXIT_INTERRUPTED, Progress, drawing_of, fail, parse_sets
+from app.cli_common import (EXIT_INTERRUPTED, EXIT_TERMINATED, Progress, drawing_of, fail,
+                            parse_sets, stop_signals)
 from models import experiments
 from models.core.params import ParamError, json_value, parse_cli_value, shorten
 from models.core.run import NotImplementedYet
@@ -51,8 +51,6 @@ STOPPING = ("stopping the sweep: finished points are kept and written; running p
 #: Exit status of a sweep the machinery stopped part-way (its output holds
 #: the points that finished).
 EXIT_PARTIAL = 4
-#: Exit status after SIGTERM (128 + 15, as a shell reports a process it ended).
-EXIT_TERMINATED = 143
 #: Seconds between rewrites of a running sweep's --csv file.
 CHECKPOINT_S = 5.0
 
@@ -173,7 +171,7 @@ def cmd_sweep(args: argparse.Namespace) -> int:
         progress(done / total)
         checkpoint.maybe()
     try:
-        with _signals_stop(cancel, caught):
+        with stop_signals(cancel, STOPPING, caught):
             _run(args, spec, points, on_progress, cancel, results)
     except pool.SweepStopped as exc:
         _keep(results, exc.partial)
@@ -232,30 +230,6 @@ def _keep(results: list, partial: list | None) -> None:
     for n, metrics in enumerate(partial or ()):
         if metrics is not None and n < len(results):
             results[n] = metrics
-
-
-@contextmanager
-def _signals_stop(cancel: threading.Event, caught: list):
-    """Ctrl-C and SIGTERM alike: the first asks the sweep to stop, keeping what
-    finished; a second stops at once. Each signal caught is added to ``caught``."""
-    def handler(signum, frame):
-        caught.append(signum)
-        if cancel.is_set():
-            raise KeyboardInterrupt
-        cancel.set()
-        print(f"\nzperflab: {STOPPING}", file=sys.stderr, flush=True)
-    old = {}
-    try:
-        for sig in (signal.SIGINT, signal.SIGTERM):
-            old[sig] = signal.signal(sig, handler)
-    except ValueError:          # not the main thread (tests): leave the signals alone
-        yield
-        return
-    try:
-        yield
-    finally:
-        for sig, previous in old.items():
-            signal.signal(sig, previous)
 
 
 class _Checkpoint:
