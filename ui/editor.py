@@ -14,7 +14,7 @@ from PySide6.QtCore import QObject, Signal
 from PySide6.QtGui import QUndoStack
 
 from app.document import Document
-from models.drawing import components, hardware
+from models.drawing import components, hardware, labels
 from models.core.params import ParamError
 from models.drawing.scenario import Link, Node, Scenario
 from ui import commands as cmd
@@ -97,10 +97,7 @@ class Editor(QObject):
         """
         k = components.kind(kind_key)
         sc = self.scenario
-        taken = {n.label for n in sc.nodes.values()}
-        label, i = k.label, 2
-        while label in taken:
-            label, i = f"{k.label} {i}", i + 1
+        label = labels.new_label(kind_key, labels.taken(sc.nodes.values()))
         node = Node(sc.new_id(), kind_key, label, *snap(x, y))
         parent = BatchMacro(sc, f"Add {label}")
         cmd.AddNodeCommand(sc, node, parent)
