@@ -1,7 +1,8 @@
 """Import RMF reports: text listings and XML (ddsml) files into one RmfSystem.
 
-:func:`read_reports` reads every file given (each one a text listing or a
-Postprocessor XML file, told apart by content), puts what belongs to one
+:func:`read_reports` reads every file given (each one a text listing, a
+Postprocessor XML file or a Monitor III answer of a DDS, told apart by
+content), puts what belongs to one
 interval together, numbers the intervals in time order and picks one: the
 number the user asked for, or the busiest (highest DASD I/O rate, else
 cache read rate, else busy), saying which and why.
@@ -70,8 +71,11 @@ def _read(files: list[Path], reader: TextReader, watch: "_Watch") -> TextReader:
     for p in files:
         reader.watch = watch.file() if watch.on else None
         if sniff(p) == "xml":
-            from models.rmf import xmlmap
-            xmlmap.read_xml(p, reader)
+            from models.rmf import m3, xmlmap
+            if m3.is_m3(p):
+                m3.read_m3(p, reader)        # Monitor III (/gpm/rmfm3.xml)
+            else:
+                xmlmap.read_xml(p, reader)
         else:
             reader.read(p)
         watch.done_file(p.stat().st_size)
@@ -105,7 +109,9 @@ def assemble(reader, files: list[str], interval: int | None) -> RmfSystem:
     """Number the intervals read, pick one, and complete the assumptions."""
     ivs = sorted(reader.intervals.values(), key=lambda i: (i.start is None, i.start or ""))
     if not ivs:
-        raise RmfError(files[0] if files else "input", None, "no RMF interval was found")
+        skipped = "; skipped: " + "; ".join(reader.skipped) if reader.skipped else ""
+        raise RmfError(files[0] if files else "input", None,
+                       "no RMF interval was found" + skipped)
     for k, iv in enumerate(ivs, 1):
         iv.number = k
     system = RmfSystem(intervals=ivs, assumptions=list(reader.assumptions), files=files,
