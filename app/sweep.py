@@ -12,7 +12,8 @@ Cancel reaches the points already running, not only those still queued: the
 pool's processes share one ``multiprocessing`` event, given to each point as
 ``run_experiment``'s ``cancel``, so a model stops at its next progress report
 (``RunContext.progress`` raises ``Cancelled``) and the cores are free when
-:func:`run_sweep` returns.
+:func:`run_sweep` returns. A pool process also ends by itself when the
+sweep's process dies, even by ``kill -9`` (:func:`_leave_with_parent`).
 
 :func:`run_points` is the engine under both the Sweep tab and ``zperflab
 sweep``: any list of ``(overrides, seed)`` points, on the local pool or —
@@ -66,6 +67,30 @@ def _init_worker(cancel) -> None:
     # it into the cancel event, so a point stops at its next progress report
     # instead of dying with a traceback and breaking the pool.
     signal.signal(signal.SIGINT, signal.SIG_IGN)
+    _leave_with_parent()
+
+
+def _leave_with_parent() -> None:
+    """End this pool process as soon as the sweep's process ends, however it
+    ends (``kill -9`` included).
+
+    Otherwise it would wait on the pool's queue for ever (it holds both ends
+    of that pipe, so it never sees the parent go), and the resource tracker
+    with it. ``parent_process().join()`` waits on the pipe the parent spawned
+    this process through, whose far end only the parent holds: it returns
+    when the parent is gone, at once if it already is. Unlike Linux's
+    ``PR_SET_PDEATHSIG`` this works on every platform, cannot miss a parent
+    that died before it was set, and is not fired by the end of the *thread*
+    that started the pool (the GUI runs sweeps from a QThread).
+    """
+    parent = multiprocessing.parent_process()
+    if parent is None:
+        return
+
+    def watch() -> None:
+        parent.join()
+        os._exit(1)         # nobody is left to take the point's result
+    threading.Thread(target=watch, name="zperflab-parent-watch", daemon=True).start()
 
 
 def run_point(runner: str, experiment: str, overrides: dict, seed: int,

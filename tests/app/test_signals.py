@@ -92,3 +92,49 @@ def test_sigterm_stops_a_run_in_one_line_with_status_143(tmp_path):
     assert _lines(text) == ["zperflab: stopped by SIGTERM: no result"], text[-500:]
     assert term.proc.returncode == 143, text[-500:]
     assert out.read_text() == ""            # no half-written JSON where stdout went
+
+
+def _group(pgid: int) -> list[str]:
+    """Command lines of the live processes in process group ``pgid``."""
+    found = []
+    for entry in os.listdir("/proc"):
+        if not entry.isdigit():
+            continue
+        try:
+            stat = Path(f"/proc/{entry}/stat").read_text()
+            cmd = Path(f"/proc/{entry}/cmdline").read_bytes()
+        except OSError:
+            continue                    # it ended while we looked
+        fields = stat.rsplit(")", 1)[1].split()
+        if int(fields[2]) == pgid and fields[0] != "Z":
+            found.append(cmd.replace(b"\0", b" ").decode("utf-8", "replace")[:120])
+    return found
+
+
+#: 24 × 2 × 3 × 2 = 288 points of about half a second: far from done when killed.
+LONG_SWEEP = ["sweep", "db2_io", "--over", "pages=[" + ",".join(map(str, range(1, 25))) + "]",
+              "--over", "protocol=FICON,zHPF", "--over", "device=HDD10K,HDD15K,SSD",
+              "--over", "layout=contiguous,discontiguous", "--workers", "2"]
+
+
+@pytest.mark.skipif(not Path("/proc").is_dir(), reason="reads the process table from /proc")
+def test_a_sweep_killed_with_sigkill_leaves_no_process(tmp_path):
+    term = Terminal([*LONG_SWEEP, "--csv", str(tmp_path / "s.csv")], tmp_path,
+                    subprocess.DEVNULL)
+    try:
+        # The first point finished: both pool processes are at work.
+        assert term.wait_for(b"%", 120), term.seen[-500:]
+        assert term.proc.poll() is None, "the sweep ended before it could be killed"
+        term.proc.kill()                    # kill -9: no handler, no clean-up of its own
+        term.proc.wait(30)
+        deadline = time.monotonic() + 30
+        while _group(term.proc.pid) and time.monotonic() < deadline:
+            time.sleep(0.2)
+        left = _group(term.proc.pid)
+    finally:
+        term.close()
+        try:
+            os.killpg(term.proc.pid, signal.SIGKILL)   # whatever outlived it
+        except ProcessLookupError:
+            pass
+    assert left == [], "pool or resource-tracker processes outlived the sweep"
