@@ -9,10 +9,15 @@ and line it would have come from.
 Where a figure was read is kept in ``source`` fields that take no part in
 equality, so a text report and the XML of the same interval compare equal
 when they carry the same figures.
+
+Every record checks its figures when it is made (:func:`check`): a busy
+is at most 100 %, a hit ratio at most 1, a rate one a storage system can
+reach. A figure out of range raises :class:`RowError`, to which the reader
+adds the file and the line of the cell.
 """
 from __future__ import annotations
 
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, fields
 
 
 class RmfError(ValueError):
@@ -34,6 +39,111 @@ class RmfError(ValueError):
         self.message = message
         where = f"{self.file}:{line}" if line else self.file
         super().__init__(f"{where}: {message}")
+
+
+class RowError(ValueError):
+    """A row or cell that does not read (the reader adds file and line)."""
+
+
+#: Highest I/O (or operation) rate per second of one volume, and of a whole
+#: control unit, channel or rank: the fastest storage systems are rated at a
+#: few million I/Os per second in all, a single volume at far less.
+MAX_DEVICE_RATE = 1e6
+MAX_RATE = 1e7
+#: Longest average time in ms (an hour): RMF intervals are at most an hour.
+MAX_MS = 3.6e6
+#: Largest count of requests in an interval (MAX_RATE for an hour, rounded up).
+MAX_COUNT = 1e11
+#: Largest transfer per request or operation (bytes), per second (bytes, MB).
+MAX_BYTES_REQ = 1e8
+MAX_BYTES_S = 1e12
+
+_PCT = (100.0, "%")
+_RATIO = (1.0, "")
+
+#: Per record: field -> (highest value, how RMF labels it, unit after the limit).
+LIMITS: dict[str, dict[str, tuple[float, str, str]]] = {
+    "Volume": {"rate": (MAX_DEVICE_RATE, "DEVICE ACTIVITY RATE", "/s"),
+               "resp_ms": (MAX_MS, "AVG RESP TIME", " ms"),
+               "iosq_ms": (MAX_MS, "AVG IOSQ TIME", " ms"),
+               "pend_ms": (MAX_MS, "AVG PEND TIME", " ms"),
+               "disc_ms": (MAX_MS, "AVG DISC TIME", " ms"),
+               "conn_ms": (MAX_MS, "AVG CONN TIME", " ms"),
+               "busy_pct": (100.0, "% DEV UTIL", " %"),
+               "pav": (256.0, "PAV (base and alias exposures)", ""),
+               "cylinders": (1e7, "NUMBER OF CYL", "")},
+    "Requests": {"count": (MAX_COUNT, "COUNT", ""), "rate": (MAX_RATE, "RATE", "/s"),
+                 "hits": (MAX_COUNT, "HITS", ""), "hit_rate": (MAX_RATE, "hit RATE", "/s"),
+                 "hit_ratio": (1.0, "H/R", ""), "fast": (MAX_COUNT, "FAST", ""),
+                 "fast_rate": (MAX_RATE, "FAST RATE", "/s")},
+    "Misses": {"read": (MAX_COUNT, "READ", ""), "read_rate": (MAX_RATE, "READ RATE", "/s"),
+               "write": (MAX_COUNT, "WRITE", ""),
+               "write_rate": (MAX_RATE, "WRITE RATE", "/s"),
+               "tracks": (MAX_COUNT, "TRACKS", ""),
+               "tracks_rate": (MAX_RATE, "TRACKS RATE", "/s")},
+    "Transfer": {"bytes_per_req": (MAX_BYTES_REQ, "BYTES/REQ", " B"),
+                 "bytes_per_s": (MAX_BYTES_S, "BYTES/SEC", " B/s"),
+                 "resp_ms": (MAX_MS, "RESP TIME", " ms")},
+    "CacheActivity": {"pct_read": (100.0, "% READ", " %")},
+    "VolumeCache": {"io_rate": (MAX_DEVICE_RATE, "I/O RATE", "/s"),
+                    "read_hit_rate": (MAX_DEVICE_RATE, "CACHE HIT RATE READ", "/s"),
+                    "dfw_rate": (MAX_DEVICE_RATE, "CACHE HIT RATE DFW", "/s"),
+                    "stage_rate": (MAX_DEVICE_RATE, "DASD I/O RATE STAGE", "/s"),
+                    "read_hit_ratio": (1.0, "READ H/R", ""),
+                    "write_hit_ratio": (1.0, "WRITE H/R", ""),
+                    "pct_read": (100.0, "% READ", " %")},
+    "Channel": {"busy_pct": (100.0, "UTILIZATION(%) TOTAL", " %"),
+                "part_busy_pct": (100.0, "UTILIZATION(%) PART", " %"),
+                "ficon_rate": (MAX_RATE, "FICON OPERATIONS RATE", "/s"),
+                "zhpf_rate": (MAX_RATE, "ZHPF OPERATIONS RATE", "/s"),
+                "read_mb_s": (MAX_BYTES_S / 1e6, "READ(MB/SEC)", " MB/s"),
+                "write_mb_s": (MAX_BYTES_S / 1e6, "WRITE(MB/SEC)", " MB/s")},
+    "Engine": {"busy_pct": (100.0, "LPAR BUSY", " %"),
+               "mvs_busy_pct": (100.0, "MVS BUSY", " %")},
+    "Rank": {"read_ops_s": (MAX_RATE, "READ OPS/SEC", "/s"),
+             "write_ops_s": (MAX_RATE, "WRITE OPS/SEC", "/s"),
+             "read_bytes_per_op": (MAX_BYTES_REQ, "READ BYTES/OP", " B"),
+             "write_bytes_per_op": (MAX_BYTES_REQ, "WRITE BYTES/OP", " B"),
+             "read_resp_ms": (MAX_MS, "READ RTIME/OP", " ms"),
+             "write_resp_ms": (MAX_MS, "WRITE RTIME/OP", " ms"),
+             "arrays": (1e4, "ARRAY NUM", ""), "rpm": (1e6, "MIN RPM", "")},
+}
+
+
+def check(record) -> None:
+    """Raise :class:`RowError` for a figure of ``record`` outside its field's
+    range (:data:`LIMITS`): not finite, negative, or above the limit."""
+    limits = LIMITS.get(type(record).__name__, {})
+    for f in fields(record):
+        value = getattr(record, f.name)
+        if value is None or isinstance(value, (bool, str)) or \
+                not isinstance(value, (int, float)):
+            continue
+        hi, label, unit = limits.get(f.name, (float("inf"), f.name, ""))
+        if not 0 <= value <= hi:        # False for NaN too
+            if value != value or value in (float("inf"), float("-inf")):
+                raise RowError(f"{label} is {value}, not a number RMF prints")
+            if value < 0:
+                raise RowError(f"{label} {value:g} is negative; RMF prints no negative "
+                               "figure here")
+            raise RowError(f"{label} {_figure(value)} is over {_figure(hi)}{unit}, more "
+                           f"than {_beyond(unit, hi)}: the file is damaged or not from RMF")
+
+
+def _figure(x: float) -> str:
+    return f"{x:,.0f}" if x >= 1e4 else f"{x:g}"
+
+
+def _beyond(unit: str, hi: float) -> str:
+    if hi == 1.0 and unit == "":
+        return "a ratio of hits to requests can be"
+    if unit == " %":
+        return "the whole interval"
+    if unit == "/s":
+        return "a volume reaches" if hi == MAX_DEVICE_RATE else "any storage system reaches"
+    if unit == "":
+        return "the field can hold"
+    return "any device reaches"
 
 
 @dataclass(frozen=True)
@@ -85,6 +195,9 @@ class Volume:
     hyperpav: bool = False
     source: Source | None = field(default=None, compare=False, repr=False)
 
+    def __post_init__(self) -> None:
+        check(self)
+
 
 @dataclass
 class Requests:
@@ -98,6 +211,9 @@ class Requests:
     fast: float | None = None        # write rows: DASD fast writes
     fast_rate: float | None = None
 
+    def __post_init__(self) -> None:
+        check(self)
+
 
 @dataclass
 class Misses:
@@ -110,6 +226,9 @@ class Misses:
     tracks: float | None = None
     tracks_rate: float | None = None
 
+    def __post_init__(self) -> None:
+        check(self)
+
 
 @dataclass
 class Transfer:
@@ -118,6 +237,9 @@ class Transfer:
     bytes_per_req: float | None = None
     bytes_per_s: float | None = None
     resp_ms: float | None = None
+
+    def __post_init__(self) -> None:
+        check(self)
 
 
 @dataclass
@@ -136,6 +258,9 @@ class CacheActivity:
     disk_write: Transfer = field(default_factory=Transfer)
     pct_read: float | None = None
     source: Source | None = field(default=None, compare=False, repr=False)
+
+    def __post_init__(self) -> None:
+        check(self)
 
     @property
     def read_rate(self) -> float:
@@ -165,6 +290,9 @@ class VolumeCache:
     pct_read: float | None = None
     detail: CacheActivity | None = None
     source: Source | None = field(default=None, compare=False, repr=False)
+
+    def __post_init__(self) -> None:
+        check(self)
 
 
 @dataclass
@@ -196,6 +324,9 @@ class Channel:
     generation: str | None = None
     source: Source | None = field(default=None, compare=False, repr=False)
 
+    def __post_init__(self) -> None:
+        check(self)
+
     @property
     def zhpf_share(self) -> float | None:
         """zHPF operations over all FICON operations (None: not a FICON channel)."""
@@ -216,6 +347,9 @@ class Engine:
     mvs_busy_pct: float | None = None
     source: Source | None = field(default=None, compare=False, repr=False)
 
+    def __post_init__(self) -> None:
+        check(self)
+
 
 @dataclass
 class Rank:
@@ -235,6 +369,9 @@ class Rank:
     capacity: str | None = None
     raid: str | None = None
     source: Source | None = field(default=None, compare=False, repr=False)
+
+    def __post_init__(self) -> None:
+        check(self)
 
 
 @dataclass

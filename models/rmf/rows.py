@@ -11,8 +11,10 @@ from __future__ import annotations
 import re
 
 from models.rmf import numbers as nm
-from models.rmf.records import Channel, Engine, Misses, Rank, Requests, Transfer, Volume, \
-    VolumeCache
+from models.rmf.records import Channel, Engine, Misses, Rank, Requests, RowError, Transfer, \
+    Volume, VolumeCache
+
+__all__ = ["RowError"]       # raised here, defined with the records that check their figures
 
 HEX4 = re.compile(r"^[0-9A-F]{4,5}$")
 HEX2 = re.compile(r"^[0-9A-F]{2}$")
@@ -35,10 +37,6 @@ OVERVIEW_LABELS = {"io_rate": "I/O RATE", "read": "CACHE HIT RATE READ",
                    "dfw": "CACHE HIT RATE DFW", "stage": "DASD I/O RATE STAGE",
                    "read_hr": "READ H/R", "write_hr": "WRITE H/R", "pct_read": "% READ"}
 _ADAPTER = re.compile(r"(READ|WRITE)\s+(\S+)\s+(\S+)\s+(READ|WRITE)\s+(\S+)\s+(\S+)\s+(\S+)\s*$")
-
-
-class RowError(ValueError):
-    """A row that does not read (the reader adds file and line)."""
 
 
 def num(cell: str, what: str) -> float | None:
@@ -117,6 +115,8 @@ def request_row(cells: list[str]) -> tuple[Requests, Requests | None, float | No
         write = Requests(count=vals[5], rate=vals[6], fast=vals[7], fast_rate=vals[8],
                          hits=vals[9], hit_rate=vals[10], hit_ratio=vals[11])
     pct = vals[12] if len(vals) >= 13 else None
+    if pct is not None and pct > 100:
+        raise RowError(f"% READ {pct:g} is over 100 %: the file is damaged or not from RMF")
     return read, write, pct
 
 
