@@ -37,7 +37,8 @@ from models.drawing.scenario import Callbacks, Issue, Scenario, ScenarioError
 
 #: The scenario callbacks that mean "the drawing changed".
 EDIT_SIGNALS = ("node_added", "node_removed", "link_added", "link_removed",
-                "property_changed", "moved", "label_changed", "experiment_changed")
+                "property_changed", "moved", "label_changed", "kind_changed",
+                "experiment_changed")
 
 
 @dataclass(frozen=True)

@@ -417,6 +417,86 @@ def from_scenario(sc) -> Configuration:
 
 
 
+# ---- which cards take part ------------------------------------------------------
+#: The neighbours a component in use puts in use: the I/O path down from a
+#: workload (its datasets, their volumes, the volumes' control units and
+#: ranks, the channels to those units, the processors driving them).
+_USES = {"workload": ("dataset", "processor"), "dataset": ("volume",),
+         "volume": ("control_unit", "rank"), "control_unit": ("channel",),
+         "channel": ("processor",), "tape": ("channel",)}
+#: Why a card of each category takes no part, as a card's warning says it.
+_IDLE_WHY = {
+    "dataset": "no workload uses this dataset",
+    "volume": "no dataset a workload uses is on it",
+    "rank": "no volume in use is on this rank",
+    "control_unit": "it serves no volume in use",
+    "channel": "it reaches no control unit or tape drive in use",
+    "processor": "no workload runs on it and it drives no channel in use",
+    "tape": "the experiment writes no tape, or no channel in use reaches the drive",
+    "coupling": "only the CICS VSAM case uses a coupling facility, reached from a "
+                "processor in use",
+    "workload": "the experiment does not run it",
+}
+
+
+def idle_cards(sc) -> dict[str, str]:
+    """The cards of a drawing that take no part in its run, each with why.
+
+    A card takes part when a workload reaches it along the I/O path (a
+    workload's datasets, the volumes they are on, those volumes' control
+    units and ranks, the channels reaching those units, the processors
+    driving those channels or running a workload); a tape drive when the
+    experiment writes tape and a channel with a processor reaches it; a
+    coupling facility when the experiment models one (the CICS VSAM case)
+    and a processor in use reaches it. Anything else is simulated without work,
+    or not at all: a storage group dropped beside the others and linked to
+    nothing does not change the run, and the card says so.
+
+    Parameters
+    ----------
+    sc : Scenario
+
+    Returns
+    -------
+    dict
+        ``{node id: one sentence}`` in canvas order; empty when the drawing
+        has no experiment or no workload (then nothing runs, and its issues
+        say why).
+    """
+    if sc.experiment is None or not sc.of_category("workload"):
+        return {}
+    uses_tape, uses_cf = _run_uses(sc)
+    used = {n.id for n in sc.of_category("workload")}
+    if uses_tape:
+        used |= {t.id for t in sc.of_category("tape")
+                 if any(sc.neighbours(c.id, "processor") for c in sc.neighbours(t.id, "channel"))}
+    frontier = list(used)
+    while frontier:
+        nxt = []
+        for nid in frontier:
+            for other in sc.neighbours(nid):
+                if other.id not in used and other.category in _USES.get(
+                        sc.nodes[nid].category, ()):
+                    used.add(other.id)
+                    nxt.append(other.id)
+        frontier = nxt
+    if uses_cf:
+        used |= {cf.id for cf in sc.of_category("coupling")
+                 if any(p.id in used for p in sc.neighbours(cf.id, "processor"))}
+    return {n.id: _IDLE_WHY.get(n.category, "no workload reaches it")
+            for n in sorted(sc.nodes.values(), key=id_order) if n.id not in used}
+
+
+def _run_uses(sc) -> tuple[bool, bool]:
+    """(the experiment writes tape, it models a coupling facility): the CICS
+    case keeps its log streams there under LSR too, its locks under RLS."""
+    from models.drawing import catalog
+
+    schema = catalog.experiment(sc.experiment).schema
+    tape = any(p.group == "tape" for p in schema.params)
+    cf = "mode" in schema.names() and "RLS" in schema["mode"].choices
+    return tape, cf
+
 
 def _member_kind(key: str) -> str:
     """The kind of one member of a group kind (the kind itself otherwise)."""

@@ -5,7 +5,8 @@ A :class:`Scenario` holds components (:class:`Node`: a registry key from
 links between them, plus the experiment it runs. Every change goes through a
 method that tells the listeners (plain-Python :class:`Callbacks` lists, no
 Qt): ``node_added``, ``node_removed``, ``link_added``, ``link_removed``,
-``property_changed``, ``moved``, ``label_changed``, ``experiment_changed``.
+``property_changed``, ``moved``, ``label_changed``, ``kind_changed``,
+``experiment_changed``.
 The canvas scene listens and draws; undo commands call these methods.
 
 :meth:`Scenario.issues` says what stops the scenario from running, attached
@@ -72,6 +73,7 @@ class Scenario:
     property_changed: Callbacks
     moved: Callbacks
     label_changed: Callbacks
+    kind_changed: Callbacks
     experiment_changed: Callbacks
     batch_finished: Callbacks
 
@@ -91,8 +93,8 @@ class Scenario:
         # checking a drawing of 20,000 components must not cost n² steps.
         self._labels: dict[str, int] = {}
         for name in ("node_added", "node_removed", "link_added", "link_removed",
-                     "property_changed", "moved", "label_changed", "experiment_changed",
-                     "batch_finished"):
+                     "property_changed", "moved", "label_changed", "kind_changed",
+                     "experiment_changed", "batch_finished"):
             setattr(self, name, Callbacks())
 
     # ---- ids -----------------------------------------------------------
@@ -183,6 +185,29 @@ class Scenario:
         self.nodes[node_id].label = label
         self._labels[label] = self._labels.get(label, 0) + 1
         self.label_changed.emit(self.nodes[node_id])
+
+    def set_kind(self, node_id: str, key: str) -> str:
+        """Make a component another kind of its category, in place; returns the old key.
+
+        Label, position, properties and links are kept (links stay legal:
+        the rules are between categories). Announces ``kind_changed(node,
+        old_key)``. :mod:`models.drawing.variants` says which kinds a
+        component may become and in which words.
+
+        Raises
+        ------
+        ScenarioError
+            ``key`` is of another category, or a group kind for a single
+            component (or the other way round).
+        """
+        node = self.nodes[node_id]
+        old, new = components.kind(node.kind), components.kind(key)
+        if new.category != old.category or new.is_group != old.is_group:
+            raise ScenarioError(f"{shorten(node.label)} is a {old.label} and cannot become a "
+                                f"{new.label}: only a kind of the same sort keeps its links")
+        node.kind = key
+        self.kind_changed.emit(node, old.key)
+        return old.key
 
     def set_property(self, node_id: str, key: str, value: Any) -> None:
         """Set (or with ``None`` unset) a parameter value on one component.

@@ -19,7 +19,7 @@ from ui.canvas.items import LinkItem, NodeItem, PortItem
 from ui.editor import GRID, Editor
 
 _CALLBACKS = ("node_added", "node_removed", "link_added", "link_removed", "moved",
-              "property_changed", "label_changed", "experiment_changed")
+              "property_changed", "label_changed", "kind_changed", "experiment_changed")
 
 
 #: The canvas area before anything is drawn; it grows to take in every component.
@@ -154,6 +154,10 @@ class CanvasScene(QGraphicsScene):
         item = self.node_items[node.id]
         item.setToolTip(self._tooltip(node))
         item.update()
+
+    def _on_model_kind_changed(self, node: Node, old_key: str) -> None:
+        """Another icon and tooltip; the issues follow the document's batch."""
+        self._on_model_label_changed(node)
 
     def _on_model_property_changed(self, node: Node, key: str, value) -> None:
         """Nothing to redraw: the issues follow the document's batch."""
