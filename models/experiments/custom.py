@@ -12,7 +12,7 @@ from __future__ import annotations
 from models.experiments import Experiment
 from models.core.params import Metric, Schema
 from models.core.run import RunContext, RunResult
-from models.io.reports import split_groups
+from models.io.reports import rank_busy_pct, split_groups
 from models.workloads import params as wp
 from models.workloads.system import cpu_table, figures, run_system, workload_table
 from models.core import analytic
@@ -97,7 +97,8 @@ def _io_metrics(sysrun, comps: dict) -> dict:
     out = {"io_rate": done / el if el else 0.0,
            "channel_util_pct": busiest(sysrun.system.paths, "utilization_pct"),
            "volume_busy_pct": busiest([v.name for v in cfg.volumes], "busy_pct"),
-           "rank_busy_pct": busiest(sysrun.system.ranks, "busy_pct")}
+           "rank_busy_pct": max((rank_busy_pct(r, el) for r in sysrun.system.ranks.values()),
+                                default=0.0)}
     # Means over the I/Os: none when no I/O ended (a drawing with devices but
     # no I/O workload), where 0 ms would read as instant I/O.
     if done:

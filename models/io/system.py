@@ -248,7 +248,8 @@ class IOSystem:
         ``resp_ms``, ``iosq_ms``, ``pend_ms``, ``disc_ms``, ``conn_ms`` (mean
         per I/O) and ``busy_pct`` (DISC + CONN per exposure, as RMF's device
         utilisation); control units ``read_hit_ratio``; ranks ``busy_pct``
-        (mean over their drives). Volumes not used report zeros.
+        (mean over their drives), a volume on a rank of its own the rank's as
+        ``rank_busy_pct``. Volumes not used report zeros.
         """
         el = elapsed_s if elapsed_s > 0 else float("inf")
         out: dict[str, dict[str, float]] = {}
@@ -259,7 +260,13 @@ class IOSystem:
         for name, cu in self.control_units.items():
             out[name] = {"read_hit_ratio": cu.stats().hit_ratio}
         for name, r in self.ranks.items():
-            out.setdefault(name, {})["busy_pct"] = reports.rank_busy_pct(r, el)
+            busy = reports.rank_busy_pct(r, el)
+            if name in out:
+                # A volume's rank of its own shares its name: the volume keeps
+                # its device busy (RMF's % DEV UTIL) and gains its drives'.
+                out[name]["rank_busy_pct"] = busy
+            else:
+                out[name] = {"busy_pct": busy}
         return out
 
     def reports(self, elapsed_s: float) -> tuple:

@@ -57,17 +57,18 @@ def run_program_fetch(params: dict, ctx: RunContext) -> RunResult:
 
 
 def _volume_figures(job: FetchJob) -> dict:
-    """Per drawn volume: I/O rate, response time and its parts, busy %."""
+    """Per drawn volume: I/O rate, response time and its parts, busy % (the
+    z/OS device busy, as RMF's % DEV UTIL: DISC + CONN, PEND not included)."""
     t = job.engine.now or 1e-12
     out = {}
     for vol in (job.vol, job.sysvol):
         st = vol.stats
         ios = st.ios or 1
-        busy = st.pend + st.disc + st.conn
-        out[vol.name] = {"io_rate": st.ios / t, "resp_ms": busy * 1e3 / ios,
+        resp = st.pend + st.disc + st.conn
+        out[vol.name] = {"io_rate": st.ios / t, "resp_ms": resp * 1e3 / ios,
                          "iosq_ms": 0.0, "pend_ms": st.pend * 1e3 / ios,
                          "disc_ms": st.disc * 1e3 / ios, "conn_ms": st.conn * 1e3 / ios,
-                         "busy_pct": min(100.0, 100.0 * busy / t)}
+                         "busy_pct": min(100.0, 100.0 * (st.disc + st.conn) / t)}
     return out
 
 

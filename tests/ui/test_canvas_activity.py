@@ -162,7 +162,7 @@ def test_after_a_run_the_canvas_shows_the_whole_run_and_says_which_moment_on_a_r
     result = window.document.result
     lib, cp = _node(window, "LIBV01"), _node(window, "CP 1")
     busy = result.components["LIBV01"]["busy_pct"]
-    assert busy > 50
+    assert busy > 30            # RMF's % DEV UTIL: DISC + CONN, about 41 %
     assert window.scene.activity_for(lib).badge == f"{busy:.0f} %"
     assert window.scene.activity_for(cp) is None          # no whole-run figure: no 100 %
     assert window.scene.activity_note == WHOLE_RUN_NOTE

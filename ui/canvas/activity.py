@@ -61,37 +61,93 @@ WHOLE_RUN_FIGURES = ("busy_pct", "utilization_pct")
 @dataclass(frozen=True)
 class Tint:
     """What a card shows: ``level`` 0–1 busy, and a tooltip line.
-    ``whole``: a whole-run figure (else a moment of the replay)."""
+    ``whole``: a whole-run figure (else a moment of the replay).
+    ``drives``: 0–1 busy of the drives behind a storage group or a volume
+    (its own ranks), set only where they are busier than the volumes."""
 
     level: float
     text: str
     whole: bool = False
+    drives: float | None = None
+    #: The second badge's word: "ranks" (a storage group's), "drives" (a volume's).
+    drives_word: str = "ranks"
 
     @property
     def badge(self) -> str:
         """The percentage in the card's corner: whole numbers, and never
         "100 %" or "0 %" for a share that is not exactly that."""
-        pct = 100 * self.level
-        if 0 < pct < 1:
-            return "<1 %"
-        if 99 < pct < 100:
-            return "99 %"
-        return f"{pct:.0f} %"
+        return _pct_badge(self.level)
+
+    @property
+    def drives_badge(self) -> str:
+        """The second badge ("ranks 81 %"), or '' when there is none."""
+        return "" if self.drives is None else f"{self.drives_word} {_pct_badge(self.drives)}"
+
+    @property
+    def hottest(self) -> float:
+        """The busier of the two figures: the card's ring and fill follow it."""
+        return max(self.level, self.drives or 0.0)
+
+
+def _pct_badge(share: float) -> str:
+    pct = 100 * share
+    if 0 < pct < 1:
+        return "<1 %"
+    if 99 < pct < 100:
+        return "99 %"
+    return f"{pct:.0f} %"
 
 
 def whole_run_tints(scenario, result) -> dict[str, Tint]:
     """Node id → :class:`Tint` of each component the results table gives a
-    busy figure (the same number, whole run)."""
+    busy figure (the same number, whole run); a storage group (or volume)
+    whose own ranks' drives are busier than it also gets those."""
     comps = getattr(result, "components", None) or {}
     out = {}
     for nid, node in scenario.nodes.items():
         figures = comps.get(node.label, {})
-        value = next((figures[k] for k in WHOLE_RUN_FIGURES if k in figures), None)
-        if value is not None:
-            out[nid] = Tint(max(0.0, min(float(value) / 100, 1.0)),
-                            f"busy {format_number(float(value))} % over the whole run "
-                            "(as in the results table)", whole=True)
+        key = next((k for k in WHOLE_RUN_FIGURES if k in figures), None)
+        if key is None:
+            continue
+        level = _share(figures[key])
+        drives = _share(figures["rank_busy_pct"]) if "rank_busy_pct" in figures else None
+        if drives is not None and (drives <= level or _pct_badge(drives) == _pct_badge(level)):
+            drives = None
+        out[nid] = Tint(level, busy_words(node.category, figures), whole=True, drives=drives,
+                        drives_word="ranks" if "members" in figures else "drives")
     return out
+
+
+def _share(pct: float) -> float:
+    return max(0.0, min(float(pct) / 100, 1.0))
+
+
+def busy_words(category: str, figures) -> str:
+    """The tooltip line of a card's whole-run busy: which busy it is.
+
+    A volume's (and a storage group's) is the z/OS device busy, as RMF's
+    % DEV UTIL; a rank's is its drives' busy; a channel's its utilisation.
+    """
+    pct = lambda k: f"{format_number(round(float(figures[k]), 1))} %"  # noqa: E731
+    many = f" (mean of its {int(figures['members'])}, busiest {pct('max_busy_pct')})" \
+        if "members" in figures and "max_busy_pct" in figures else ""
+    if category == "volume" and "busy_pct" in figures:
+        line = (f"device busy {pct('busy_pct')}{many}: z/OS device busy, as RMF's "
+                "% DEV UTIL (DISC + CONN per exposure)")
+        if "rank_busy_pct" in figures:
+            most = (f", busiest rank {pct('max_rank_busy_pct')}"
+                    if "max_rank_busy_pct" in figures else "")
+            line += (f"<br>drives busy {pct('rank_busy_pct')}{most}: the drives of its own "
+                     "ranks, mean over them (RMF's rank activity)")
+    elif category == "rank" and "busy_pct" in figures:
+        line = f"drives busy {pct('busy_pct')}: the rank's drives, mean over them"
+    elif "utilization_pct" in figures:
+        most = (f" (mean of its {int(figures['members'])}, busiest "
+                f"{pct('max_utilization_pct')})" if "max_utilization_pct" in figures else "")
+        line = f"utilisation {pct('utilization_pct')}{most}"
+    else:
+        line = f"busy {pct(next(k for k in WHOLE_RUN_FIGURES if k in figures))}{many}"
+    return line + " over the whole run (as in the results table)"
 
 
 def short_time(t: float) -> str:

@@ -132,11 +132,11 @@ class NodeItem(QGraphicsObject):
         activity = self.scene().activity_for(self.node_id)
         fill = QColor(CATEGORY_TINT[kind.category])
         if activity is not None:
-            fill = _blend(fill, BUSY, 0.75 * activity.level)
+            fill = _blend(fill, BUSY, 0.75 * _hottest(activity))
         painter.setBrush(fill)
         painter.drawRoundedRect(QRectF(0, 0, NODE_W, NODE_H), 10, 10)
         if activity is not None:
-            self._paint_activity(painter, activity.level, activity.badge)
+            self._paint_activity(painter, activity)
         # Presentation mode: a smaller icon leaves two lines for a larger label.
         icon = ICON if LABEL_SCALE == 1.0 else ICON * 0.66
         icon_for(node.kind).paint(painter, QRectF((NODE_W - icon) / 2, 5, icon, icon).toRect())
@@ -173,8 +173,11 @@ class NodeItem(QGraphicsObject):
         painter.setPen(QColor("#ffffff"))
         painter.drawText(rect, Qt.AlignmentFlag.AlignCenter, f"×{count}")
 
-    def _paint_activity(self, painter, level: float, badge_text: str) -> None:
-        """A ring as strong as the busy share, and the share in a corner badge."""
+    def _paint_activity(self, painter, activity) -> None:
+        """A ring as strong as the busy share, the share in a corner badge and,
+        where the drives behind are busier (a storage group's own ranks), a
+        second badge on the card's lower edge that says so ("ranks 81 %")."""
+        level = _hottest(activity)
         if level > 0:
             ring = QColor(BUSY)
             ring.setAlphaF(0.25 + 0.75 * level)
@@ -185,13 +188,22 @@ class NodeItem(QGraphicsObject):
         font.setPointSizeF(8.5 * LABEL_SCALE)
         font.setBold(True)
         painter.setFont(font)
-        width = max(40.0, painter.fontMetrics().horizontalAdvance(badge_text) + 12)
-        badge = QRectF(NODE_W - width - 4, 4, width, 16 * LABEL_SCALE)
-        painter.setPen(Qt.PenStyle.NoPen)
+        self._paint_badge(painter, activity.level, activity.badge, 4)
+        second = getattr(activity, "drives_badge", "")
+        if second:
+            self._paint_badge(painter, activity.drives, second, NODE_H - 8 * LABEL_SCALE)
+
+    def _paint_badge(self, painter, level: float, text: str, top: float) -> None:
+        width = max(40.0, painter.fontMetrics().horizontalAdvance(text) + 12)
+        badge = QRectF(NODE_W - width - 4, top, width, 16 * LABEL_SCALE)
+        # The lower badge straddles the card's edge: outlined, so it reads
+        # on the card and on the canvas alike.
+        painter.setPen(QPen(QColor("#ffffff") if level >= 0.5 else BUSY, 1) if top > 4
+                       else Qt.PenStyle.NoPen)
         painter.setBrush(BUSY if level >= 0.5 else QColor("#ffffff"))
         painter.drawRoundedRect(badge, 8, 8)
         painter.setPen(QColor("#ffffff") if level >= 0.5 else INK)
-        painter.drawText(badge, Qt.AlignmentFlag.AlignCenter, badge_text)
+        painter.drawText(badge, Qt.AlignmentFlag.AlignCenter, text)
 
     def _paint_issue(self, painter, text: str) -> None:
         rect = QRectF(-2, NODE_H + 4, NODE_W + 4, ISSUE_H - 4)
@@ -250,6 +262,11 @@ class LinkItem(QGraphicsPathItem):
         stroker = QPainterPathStroker()
         stroker.setWidth(12)
         return stroker.createStroke(self.path())
+
+
+def _hottest(activity) -> float:
+    """The busier of a tint's figures (a replay moment's tint has one)."""
+    return getattr(activity, "hottest", activity.level)
 
 
 def _blend(a: QColor, b: QColor, share: float) -> QColor:

@@ -1,0 +1,82 @@
+"""A real shop reads on screen (issue 40): the Large shop's storage-group cards
+show their own ranks' busy where the drives are busier than the volumes, and
+each busy says which busy it is (the device's, as RMF's % DEV UTIL, or the
+drives')."""
+from PySide6.QtCore import QPoint, QPointF, QRectF
+from PySide6.QtGui import QImage, QPainter
+
+from models.core.run import RunResult
+from models.engine import Trace
+from ui.canvas.items import BUSY, NODE_H, NODE_W
+
+#: The Large shop's figures after a run (seed 1), rounded: the DB2 groups'
+#: volumes are about 10 % busy, their own ranks' drives about 81 %.
+SHOP = {
+    "DB2A": {"members": 100.0, "io_rate": 28511.0, "busy_pct": 9.6, "max_busy_pct": 36.2,
+             "rank_busy_pct": 81.1, "max_rank_busy_pct": 100.0},
+    "DB2D": {"members": 100.0, "io_rate": 27763.0, "busy_pct": 0.28, "max_busy_pct": 1.3,
+             "rank_busy_pct": 0.42, "max_rank_busy_pct": 0.78},
+    "CHP40": {"members": 4.0, "utilization_pct": 22.1, "max_utilization_pct": 22.1},
+}
+
+
+def _shop_run(window, components) -> None:
+    tr = Trace()
+    vol = tr.component("DB2A001", role="VOL")
+    tr.record(0.0, vol, tr.kind("io_start"), 1, 1)
+    tr.record(1.0, vol, tr.kind("io_end"), 1, 0)
+    result = RunResult(experiment=window.editor.scenario.experiment, params={}, seed=1,
+                       metrics={}, trace=tr, components=components)
+    window.document.set_result(result, window.document.snapshot())
+
+
+def _node(window, label: str) -> str:
+    return next(nid for nid, n in window.editor.scenario.nodes.items() if n.label == label)
+
+
+def _card(window, node_id: str) -> QImage:
+    """The card as drawn, with the badge that straddles its lower edge."""
+    item = window.scene.node_items[node_id]
+    image = QImage(int(NODE_W), int(NODE_H + 12), QImage.Format.Format_ARGB32)
+    image.fill(0)
+    painter = QPainter(image)
+    window.scene.render(painter, QRectF(0, 0, NODE_W, NODE_H + 12),
+                        QRectF(item.pos(), QPointF(item.x() + NODE_W, item.y() + NODE_H + 12)))
+    painter.end()
+    return image
+
+
+def _vermillion(image: QImage, x0: int, y0: int, x1: int, y1: int) -> int:
+    return sum(1 for x in range(x0, x1) for y in range(y0, y1)
+               if abs(image.pixelColor(QPoint(x, y)).red() - BUSY.red()) < 12
+               and abs(image.pixelColor(QPoint(x, y)).green() - BUSY.green()) < 12
+               and abs(image.pixelColor(QPoint(x, y)).blue() - BUSY.blue()) < 12)
+
+
+def test_a_storage_group_card_shows_its_ranks_when_they_are_busier(window, qtbot):
+    assert window.open_case_or_file("resources/scenarios/large_shop.json") is None
+    _shop_run(window, SHOP)
+    db2a, db2d = _node(window, "DB2A"), _node(window, "DB2D")
+    tint = window.scene.activity_for(db2a)
+    assert tint.badge == "10 %" and tint.drives_badge == "ranks 81 %"
+    # Drawn: a vermillion badge on the card's lower right edge (81 % ≥ 50 %).
+    image = _card(window, db2a)
+    assert _vermillion(image, int(NODE_W) - 60, int(NODE_H) - 6, int(NODE_W) - 8,
+                       int(NODE_H) + 6) > 150
+    tip = window.scene.node_items[db2a].toolTip()
+    assert "device busy 9.6 % (mean of its 100, busiest 36.2 %)" in tip
+    assert "% DEV UTIL" in tip
+    assert "drives busy 81.1 %, busiest rank 100 %" in tip
+    # SSD groups: ranks and volumes both under 1 %, one badge only.
+    assert window.scene.activity_for(db2d).drives_badge == ""
+    assert "utilisation 22.1 %" in window.scene.node_items[_node(window, "CHP40")].toolTip()
+
+
+def test_a_rank_card_says_its_busy_is_its_drives(window, qtbot):
+    assert window.open_case_or_file("resources/scenarios/custom.json") is None
+    _shop_run(window, {"Rank R1": {"busy_pct": 47.1},
+                       "PRD001": {"io_rate": 522.5, "busy_pct": 3.8}})
+    assert "drives busy 47.1 %: the rank's drives" in \
+        window.scene.node_items[_node(window, "Rank R1")].toolTip()
+    tip = window.scene.node_items[_node(window, "PRD001")].toolTip()
+    assert "device busy 3.8 %" in tip and "% DEV UTIL" in tip
