@@ -30,6 +30,7 @@ from ui.actions_export import ExportActions
 from ui.actions_study import StudyActions
 from ui.canvas.activity import tint_during_replay
 from ui.canvas.items import NODE_H, NODE_W
+from ui.canvas.place import free_spot
 from ui.canvas.scene import CanvasScene
 from ui.canvas.view import CanvasView
 from ui.docks.inspector import Inspector
@@ -44,29 +45,6 @@ FILE_FILTER = "zPerfLab scenarios (*.zpl.json *.json);;All files (*)"
 DOCK_PLAN = {"canvas": {"palette", "inspector", "results"}, "charts": {"results"}}
 #: Default width of the right-hand panels (Properties and Results, tabbed).
 RIGHT_DOCK_WIDTH = 400
-
-
-def free_spot(scenario, x: float, y: float, gap: float = 20.0) -> tuple[float, float]:
-    """The grid spot nearest ``(x, y)`` (a card's top left) where a new card
-    overlaps no card of ``scenario``: rings of spots around it, nearest first."""
-    from ui.editor import GRID, snap
-
-    def free(px: float, py: float) -> bool:
-        return all(px + NODE_W + gap <= n.x or n.x + NODE_W + gap <= px
-                   or py + NODE_H + gap <= n.y or n.y + NODE_H + gap <= py
-                   for n in scenario.nodes.values())
-
-    x0, y0 = snap(x, y)
-    step_x, step_y = GRID * round((NODE_W + gap) / GRID), GRID * round((NODE_H + gap) / GRID)
-    for ring in range(0, 30):
-        spots = [(x0 + i * step_x, y0 + j * step_y)
-                 for i in range(-ring, ring + 1) for j in range(-ring, ring + 1)
-                 if max(abs(i), abs(j)) == ring]
-        spots.sort(key=lambda p: (p[0] - x0) ** 2 + (p[1] - y0) ** 2)
-        for px, py in spots:
-            if free(px, py):
-                return px, py
-    return x0, y0
 
 
 def first_size(widget) -> tuple[int, int]:

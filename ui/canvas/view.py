@@ -7,6 +7,7 @@ from PySide6.QtWidgets import QGraphicsView
 
 from ui.canvas.items import NODE_H, NODE_W
 from ui.canvas.mime import decode_kind
+from ui.canvas.place import drop_spot
 from ui.canvas.scene import CanvasScene
 
 ZOOM_MIN, ZOOM_MAX = 0.25, 4.0
@@ -60,9 +61,12 @@ class CanvasView(QGraphicsView):
         if key is None:
             event.ignore()
             return
-        # Drop centred on the pointer; the editor snaps to the grid.
+        # Centred on the pointer, on the grid; beside the card it was dropped
+        # on, never hiding it.
         pos = self.mapToScene(event.position().toPoint())
-        node_id = self.scene().editor.add_component(key, pos.x() - NODE_W / 2, pos.y() - NODE_H / 2)
+        editor = self.scene().editor
+        x, y = drop_spot(editor.scenario, pos.x() - NODE_W / 2, pos.y() - NODE_H / 2)
+        node_id = editor.add_component(key, x, y)
         event.acceptProposedAction()
         self.dropped.emit(node_id)
 
