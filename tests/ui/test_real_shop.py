@@ -2,7 +2,7 @@
 show their own ranks' busy where the drives are busier than the volumes, and
 each busy says which busy it is (the device's, as RMF's % DEV UTIL, or the
 drives')."""
-from PySide6.QtCore import QPoint, QPointF, QRectF
+from PySide6.QtCore import QPoint, QPointF, QRectF, Qt
 from PySide6.QtGui import QImage, QPainter
 
 from models.core.run import RunResult
@@ -80,3 +80,39 @@ def test_a_rank_card_says_its_busy_is_its_drives(window, qtbot):
         window.scene.node_items[_node(window, "Rank R1")].toolTip()
     tip = window.scene.node_items[_node(window, "PRD001")].toolTip()
     assert "device busy 3.8 %" in tip and "% DEV UTIL" in tip
+
+
+def _shop_result() -> RunResult:
+    from models.core.run import Table
+    device = Table("Device activity", ("volume", "requests", "% busy"),
+                   tuple((f"DB2A{i:03d}", 100, 1.0) for i in range(1, 1001)))
+    groups = Table("Storage group activity", ("storage group", "volumes", "max % busy"),
+                   (("DB2A", 100, 36.2), ("DB2B", 100, 27.1)))
+    work = Table("Workload activity", ("workload", "rate /s"), (("OLTP", 159815),))
+    return RunResult(experiment="custom", params={}, seed=1, metrics={"io_rate": 199012.0},
+                     reports=(work, device, groups))
+
+
+def test_results_open_with_the_storage_groups_and_fold_the_thousand_volumes(qtbot):
+    from PySide6.QtWidgets import QLabel, QToolButton
+
+    from ui.docks.results import ResultsPanel
+    panel = ResultsPanel()
+    qtbot.addWidget(panel)
+    panel.resize(380, 700)
+    panel.show()
+    panel.show_result(_shop_result(), "Large shop")
+    page = panel.widget().layout()
+    shown = [page.itemAt(i).widget() for i in range(page.count()) if page.itemAt(i).widget()]
+    titles = [w.text() for w in shown if isinstance(w, (QLabel, QToolButton))
+              and ("activity" in w.text())]
+    assert titles[0] == "<b>Storage group activity</b>"
+    assert titles[1] == "<b>Workload activity</b>"
+    assert titles[2].startswith("Device activity: 1,000 rows")
+    device = panel.report_tables[1]
+    assert device.rowCount() == 1000 and not device.isVisible()
+    assert panel.report_tables[2].isVisible()              # the groups, in view
+    fold = next(w for w in shown if isinstance(w, QToolButton))
+    qtbot.mouseClick(fold, Qt.MouseButton.LeftButton)
+    assert device.isVisible()
+    assert panel.horizontalScrollBar().maximum() == 0

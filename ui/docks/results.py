@@ -7,8 +7,9 @@ from __future__ import annotations
 import html
 
 from PySide6.QtCore import Qt
-from PySide6.QtWidgets import (QAbstractItemView, QHeaderView, QLabel, QScrollArea,
-                               QTableWidget, QTableWidgetItem, QVBoxLayout, QWidget)
+from PySide6.QtWidgets import (QAbstractItemView, QHeaderView, QLabel, QScrollArea, QSizePolicy,
+                               QTableWidget, QTableWidgetItem, QToolButton, QVBoxLayout,
+                               QWidget)
 
 from app.names import format_number, words  # noqa: F401 (format_number: shared)
 from models import experiments
@@ -113,26 +114,75 @@ class ResultsPanel(QScrollArea):
         layout.addWidget(self.metrics_table)
 
     def _reports(self, layout: QVBoxLayout, reports) -> None:
+        """One table per report: the summaries first (a large shop's storage
+        groups), then the others in the run's order, long ones folded."""
         from models.rmf.measured import TABLE_TITLE
         from ui.docks.measured_table import MeasuredView
         self.measured_view = None
-        for report in reports:
-            layout.addWidget(_wrapped(f"<b>{report.title}</b>"))
+        tables: list = [None] * len(reports)
+        for i in report_order(reports):
+            report = reports[i]
             if report.title == TABLE_TITLE:
                 # Six columns do not read in a dock: figures under their
                 # component, the reason on demand, the whole in a window.
+                layout.addWidget(_wrapped(f"<b>{report.title}</b>"))
                 self.measured_view = MeasuredView(report)
-                self.report_tables.append(self.measured_view.table)
+                tables[i] = self.measured_view.table
                 layout.addWidget(self.measured_view)
-                if report.note:
-                    layout.addWidget(_wrapped(f"<i>{report.note}</i>"))
-                continue
-            t = _report_table(report)
-            self.report_tables.append(t)
-            layout.addWidget(t)
+            else:
+                tables[i] = t = _report_table(report)
+                if fold(report):
+                    layout.addWidget(_fold(report, t))
+                else:
+                    layout.addWidget(_wrapped(f"<b>{report.title}</b>"))
+                layout.addWidget(t)
+                t.setVisible(not fold(report))
             if report.note:
                 layout.addWidget(_wrapped(f"<i>{report.note}</i>"))
+        self.report_tables = tables
         layout.addStretch(1)
+
+
+#: A report of more rows than this (a shop's 1,000 volumes) comes after the
+#: others, folded under its title until asked for.
+FOLD_ROWS = 40
+#: Reports that come first where a run has them: a shop reads by storage group.
+FIRST = ("Storage group activity", "Busiest volumes by storage group")
+
+
+def report_order(reports) -> list[int]:
+    """Indexes of ``reports`` in the order the dock shows them: the storage
+    group summaries, then the others, then the long ones (run order within)."""
+    def place(i: int) -> tuple[int, int]:
+        r = reports[i]
+        return (0 if r.title in FIRST else 2 if fold(r) else 1, i)
+    return sorted(range(len(reports)), key=place)
+
+
+def fold(report: Table) -> bool:
+    """Whether a report is shown folded (long, and not a summary)."""
+    return len(report.rows) > FOLD_ROWS and report.title not in FIRST
+
+
+def _fold(report: Table, table: QTableWidget) -> QToolButton:
+    """The title of a long report as a button that shows and hides its table."""
+    button = QToolButton()
+    button.setObjectName("reportFold")
+    button.setCheckable(True)
+    button.setToolButtonStyle(Qt.ToolButtonStyle.ToolButtonTextBesideIcon)
+    button.setArrowType(Qt.ArrowType.RightArrow)
+    button.setAutoRaise(True)
+    button.setText(f"{report.title}: {len(report.rows):,} rows (show)")
+    button.setStyleSheet("font-weight: bold;")
+    # Its title never widens the dock (which scrolls vertically only).
+    button.setSizePolicy(QSizePolicy.Policy.Ignored, QSizePolicy.Policy.Fixed)
+
+    def toggled(on: bool) -> None:
+        table.setVisible(on)
+        button.setArrowType(Qt.ArrowType.DownArrow if on else Qt.ArrowType.RightArrow)
+        button.setText(f"{report.title}: {len(report.rows):,} rows ({'hide' if on else 'show'})")
+    button.toggled.connect(toggled)
+    return button
 
 
 def _wrapped(html: str) -> QLabel:
