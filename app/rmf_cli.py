@@ -4,7 +4,9 @@ Reads the reports (:func:`models.rmf.read_reports`, or
 :func:`models.rmf.dds.read_dds` with ``--dds``), builds the drawing of the
 chosen interval (:func:`models.rmf.drawing.build`) and writes it with the
 one atomic writer, so a failure at any step leaves no file, or the old one
-untouched. ``--json`` prints what was read: the reports, intervals,
+untouched. ``--dds URL --date DAY`` reads the Postprocessor's reports of a
+day, ``--dds URL --system NAME`` Monitor III's current minute of a system.
+SIGTERM stops it like Ctrl-C: the DDS's temporary folder goes (status 143). ``--json`` prints what was read: the reports, intervals,
 counts, the interval chosen and why, every assumption and the cards drawn.
 Bad input is one line naming the file and line (status 2).
 """
@@ -12,9 +14,11 @@ from __future__ import annotations
 
 import argparse
 import json
+import signal
 import sys
+from contextlib import contextmanager
 
-from app.cli_common import fail
+from app.cli_common import EXIT_TERMINATED, Terminated, fail
 
 
 def add_parser(sub) -> None:
@@ -38,13 +42,18 @@ def add_parser(sub) -> None:
                                                        "object")
     p.add_argument("--dds", metavar="URL", help="read from an RMF Distributed Data Server "
                                                 "(https://HOST:8803) instead of files")
-    p.add_argument("--date", metavar="YYYYMMDD[,YYYYMMDD]", help="with --dds: the day(s)")
+    p.add_argument("--date", metavar="YYYYMMDD[,YYYYMMDD]", help="with --dds: the day(s) "
+                   "of the Postprocessor reports")
+    p.add_argument("--system", metavar="NAME", help="with --dds instead of --date: the "
+                   "current Monitor III minute of this system (its MVS image name, e.g. "
+                   "SYSA): devices, channels and processors")
     p.add_argument("--user", metavar="U", help="with --dds: the user (the password comes "
                    "from $ZPERFLAB_DDS_PASSWORD or a prompt, never the command line)")
     p.add_argument("--insecure", action="store_true",
                    help="with --dds: do not verify the server's TLS certificate")
-    p.add_argument("--timeout", type=float, default=60.0, metavar="SECONDS",
-                   help="with --dds: give up on a request after this long (default 60)")
+    p.add_argument("--timeout", type=_timeout, default=60.0, metavar="SECONDS",
+                   help="with --dds: give up when the whole answer has not come within "
+                        "this long (default 60)")
     p.add_argument("--refine", type=_seconds, nargs="?", const=2.0, default=0.0, metavar="SECONDS",
                    help="check each storage group's fitted workload on the model's own runs of "
                         "SECONDS (default 2) and move its working set until the model gives the "
@@ -60,6 +69,16 @@ def _seconds(text: str) -> float:
     if not 0 < value <= 600:
         raise argparse.ArgumentTypeError(f"{text} s is out of range: give 0 < SECONDS <= 600")
     return value
+
+
+def _timeout(text: str) -> float:
+    from models.rmf import dds
+    try:
+        return dds.check_timeout(float(text))
+    except ValueError:
+        raise argparse.ArgumentTypeError(
+            f"'{text}' is not a usable number of seconds: give 0 < SECONDS <= "
+            f"{dds.MAX_TIMEOUT_S:g}, the deadline for the whole answer") from None
 
 
 def _interval(text: str) -> int:
@@ -79,16 +98,42 @@ def read(args: argparse.Namespace):
     if args.dds:
         if args.reports:
             raise ValueError("give report files or --dds, not both")
-        if not args.date:
-            raise ValueError("--dds needs --date YYYYMMDD[,YYYYMMDD]")
+        if bool(args.date) == bool(args.system):
+            raise ValueError("--dds needs --date YYYYMMDD[,YYYYMMDD] (the Postprocessor's "
+                             "reports of those days) or --system NAME (Monitor III's current "
+                             "minute), one of them")
         from models.rmf import dds
         secret = dds.password(args.user) if args.user else None
+        if args.system:
+            if args.interval is not None:
+                raise ValueError("--interval picks among a day's intervals: Monitor III "
+                                 "(--system) has one, the current minute")
+            return dds.read_dds_m3(args.dds, args.system, user=args.user, secret=secret,
+                                   verify=not args.insecure, timeout=args.timeout)
         return dds.read_dds(args.dds, args.date, user=args.user, secret=secret,
                             verify=not args.insecure, timeout=args.timeout,
                             interval=args.interval)
     if not args.reports:
         raise ValueError("name the report files to read, or give --dds URL --date DAY")
     return read_reports(args.reports, interval=args.interval)
+
+
+@contextmanager
+def _term_stops():
+    """SIGTERM stops the import at once as an exception, so every ``finally``
+    and temporary folder on the way out is cleaned up (its default would
+    end the process where it stands)."""
+    def handler(signum, frame):
+        raise Terminated
+    try:
+        old = signal.signal(signal.SIGTERM, handler)
+    except ValueError:              # not the main thread (tests): leave the signal alone
+        yield
+        return
+    try:
+        yield
+    finally:
+        signal.signal(signal.SIGTERM, old)
 
 
 def summary(system, scenario, out: str) -> dict:
@@ -118,9 +163,14 @@ def cmd_import_rmf(args: argparse.Namespace) -> int:
     from models.rmf.drawing import build
 
     try:
-        system = read(args)
-        scenario = build(system, refine_s=args.refine)
-        scenario_io.save(scenario, args.out)
+        with _term_stops():
+            system = read(args)
+            scenario = build(system, refine_s=args.refine)
+            scenario_io.save(scenario, args.out)
+    except Terminated:
+        # the DDS's temporary folder went on the way out, as on Ctrl-C
+        print("zperflab: import-rmf stopped by SIGTERM: nothing written", file=sys.stderr)
+        return EXIT_TERMINATED
     except (RmfError, ValueError, scenario_io.ScenarioFileError, OSError) as exc:
         return fail(str(exc))
     if args.json:
