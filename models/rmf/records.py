@@ -345,6 +345,9 @@ class Engine:
     type: str                        # CP, zIIP, zAAP, ICF, IFL
     busy_pct: float | None           # LPAR BUSY
     mvs_busy_pct: float | None = None
+    #: With multithreading (SMT, LOADxx PROCVIEW CORE) the engine is a core and
+    #: ``mvs_busy_pct`` its first thread's; the MVS BUSY of its other threads.
+    thread_mvs_busy_pct: tuple[float | None, ...] = ()
     source: Source | None = field(default=None, compare=False, repr=False)
 
     def __post_init__(self) -> None:

@@ -209,6 +209,28 @@ def engine_row(cells: list[str]) -> Engine:
                   mvs_busy_pct=vals[2])
 
 
+def thread_row(cells: list[str]) -> float | None | bool:
+    """A thread line of a multithreading core (SMT): the figures that are per
+    logical processor, under the core's line: (CPU NUM) MVS BUSY, PARKED (and
+    on a CP, I/O RATE and % VIA TPI). The MVS BUSY, None for ``----``; False
+    when the line is not one. Layout from IBM's description of the report
+    (SC34-2665: one line per thread, core figures only on the core's line);
+    no recording confirms it."""
+    if len(cells) % 2 and len(cells) in (3, 5) and re.match(r"^[0-9A-F]{1,3}$", cells[0]):
+        cells = cells[1:]                      # the thread's own CPU number
+    if len(cells) not in (2, 4) or not all(_figure(c) for c in cells):
+        return False
+    busy = None if set(cells[0]) <= {"-"} else num(cells[0], "MVS BUSY (thread)")
+    if busy is not None and busy > 100:
+        raise RowError(f"MVS BUSY (thread) {busy:g} is over 100 %, more than the whole "
+                       "interval: the file is damaged or not from RMF")
+    return busy
+
+
+def _figure(cell: str) -> bool:
+    return set(cell) <= {"-"} or bool(re.match(r"^\d*\.?\d+$", cell))
+
+
 # ---- ESS rank statistics ------------------------------------------------------------------
 def is_rank_row(cells: list[str]) -> bool:
     return len(cells) >= 12 and bool(HEX4.match(cells[0])) and cells[1] in ("CKD", "FB")

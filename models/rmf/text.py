@@ -15,14 +15,15 @@ system and control unit are unknown and said so.
 from __future__ import annotations
 
 import re
+from collections import deque
 from dataclasses import dataclass, field
 from pathlib import Path
 
 from models.rmf import numbers as nm
 from models.rmf import rows as R
 from models.rmf.lines import open_lines
-from models.rmf.records import Assumption, CacheActivity, CacheUnit, Interval, RmfError, \
-    Source, VolumeCache
+from models.rmf.records import Assumption, CacheActivity, CacheUnit, Engine, Interval, \
+    RmfError, Source, VolumeCache
 
 KINDS = {"DIRECTACCESSDEVICEACTIVITY": "DEVICE", "CACHESUBSYSTEMACTIVITY": "CACHE",
          "CACHEDEVICEACTIVITY": "CACHE", "CHANNELPATHACTIVITY": "CHAN",
@@ -37,6 +38,33 @@ _SUBSYSTEM = re.compile(r"SUBSYSTEM\s+\S+\s+CU-ID\s+(\S+)\s+SSID\s+(\S+)")
 _TYPE_MODEL = re.compile(r"TYPE-MODEL\s+(\S+)")
 _VOLSER = re.compile(r"^\s*VOLSER\s+(\S+)\s+NUM\s+(\S+)")
 _ROW_LABELS = {"NORMAL": "normal", "SEQUENTIAL": "seq"}
+_SYNCH = "SYNCHRONOUS I/O (zHyperLink) DEVICE ACTIVITY, not read: zPerfLab draws no zHyperLink"
+_PAGE = re.compile(r"^\s*PAGE\s+\d+\s*$")
+#: Lines kept before a table header whose report title is missing: its page header.
+_RECENT = 10
+
+
+def header_kind(line: str) -> str | None:
+    """The report whose table header ``line`` is (``"DEVICE"`` …), else None.
+
+    Each is a line only that report prints (SC34-2665's layouts, the device
+    one confirmed by IBM's figure of a z/OS 2.4 report): the device table's
+    column heading, CHANNEL PATH with UTILIZATION(%), the CPU table's NUM TYPE
+    ONLINE LPAR BUSY MVS BUSY, the ESS rank table's EXTENT POOL with RRID, a
+    cache report's SUBSYSTEM … CU-ID … SSID line or its READ I/O REQUESTS table.
+    """
+    if "IOSQ" in line and "ACTIVITY" in line:
+        if {"DEV", "DEVICE", "VOLUME", "PAV", "LCU", "ACTIVITY", "IOSQ"} <= set(line.split()):
+            return "DEVICE"
+    elif "UTILIZATION(%)" in line and "CHANNEL PATH" in line:
+        return "CHAN"
+    elif "LPAR BUSY" in line and "MVS BUSY" in line and "ONLINE" in line:
+        return "CPU"
+    elif "RRID" in line and "EXTENT POOL" in line:
+        return "ESS"
+    elif "CU-ID" in line and _SUBSYSTEM.search(line) or "READ I/O REQUESTS" in line:
+        return "CACHE"
+    return None
 
 
 def title_of(line: str) -> str | None:
@@ -72,6 +100,7 @@ class _State:
     owner: CacheActivity | None = None
     iv: Interval | None = None
     header_seen: bool = False
+    engine: Engine | None = None     # cpu: the core whose thread lines may follow
     other: list[str] = field(default_factory=list)
 
 
@@ -97,6 +126,7 @@ class TextReader:
         known = 0
         first_title = None
         n = 0
+        recent: deque[tuple[int, str]] = deque(maxlen=_RECENT)
         for n, line in open_lines(path, self.watch):
             try:
                 title = title_of(line)
@@ -104,12 +134,18 @@ class TextReader:
                     first_title = first_title or (n, title)
                     st = self._begin(st, title, n)
                     known += st.kind is not None
+                    recent.clear()
                     continue
-                if st.kind is None and not st.other:
-                    if self._excerpt_start(st, line, n):
-                        known += 1
-                    else:
-                        continue
+                kind = header_kind(line)
+                if kind is not None and kind != st.kind:
+                    # a table whose report title is missing (a page break, a slide)
+                    st = self._untitled(st, kind, line, n, recent)
+                    known += 1
+                elif _PAGE.match(line):
+                    recent.clear()            # the page header lines follow
+                    if st.kind is not None and st.title_line != n - 1:
+                        _new_page(st)         # a page whose title line is missing
+                recent.append((n, line))
                 if st.kind is None:
                     continue
                 self._line(st, line, n)
@@ -131,38 +167,62 @@ class TextReader:
         self._check_complete(st, n - 1)
         kind = kind_of(title)
         if kind is None:
-            if title not in self.skipped:
-                self.skipped.append(f"{title} ({self.file}:{n})")
-            new = _State(other=[title])
-            return new
+            self._skip(_SYNCH if "SYNCH" in title else title, n)
+            return _State(other=[title])
         if kind == st.kind:               # a new page of the same report: keep the tables
-            st.title_line, st.header_seen = n, False
-            # its header is read afresh (the next interval's pages follow the last one's)
-            st.system = st.start = st.length_s = None
+            st.title_line = n
+            _new_page(st)
             return st
         return _State(kind=kind, title_line=n,
                       table="rank" if kind == "ESS" and "RANK" in title else None)
 
-    def _excerpt_start(self, st: _State, line: str, n: int) -> bool:
-        """A cache table with no report title before it: an excerpt."""
-        if "READ I/O REQUESTS" not in line:
-            return False
-        st.kind, st.title_line, st.header_seen = "CACHE", n, True
-        st.iv = self._interval(None, None, n, excerpt=True)
-        unit = st.iv.cache_units.setdefault("?", CacheUnit(ssid=None, source=Source(self.file, n)))
-        unit.activity = CacheActivity(source=Source(self.file, n))
-        st.unit, st.owner = unit, unit.activity
-        st.iv.reports.add("CACHE")
-        for what, why in (("interval start and length", "the excerpt has no page header"),
-                          ("system", "the excerpt has no page header"),
-                          ("control unit (SSID, CU-ID, type)", "no SUBSYSTEM line"),
-                          ("cache size", "no CACHE SUBSYSTEM STATUS section")):
-            self.assumptions.append(Assumption(what, "unknown", why, self.file, n))
-        return True
+    def _skip(self, what: str, n: int) -> None:
+        """List a report or section not read (once per file)."""
+        if not any(s.startswith(f"{what} ({self.file}:") for s in self.skipped):
+            self.skipped.append(f"{what} ({self.file}:{n})")
+
+    def _untitled(self, st: _State, kind: str, line: str, n: int, recent) -> _State:
+        """A report recognised by its table header, its title line missing: the
+        page header just before it gives the interval; without one (a table cut
+        out of a report, a slide) the interval, system and unit are unknown."""
+        self._check_complete(st, n - 1)
+        new = _State(kind=kind, title_line=n, table="rank" if kind == "ESS" else None)
+        for m, text in recent:
+            self._header(new, text, m)
+        name = _report_name(kind)
+        if new.iv is not None:
+            self.assumptions.append(Assumption(
+                f"report at line {n}", name, "its title line is missing (a page break or a "
+                "cut); recognised by its table header", self.file, n))
+            return new
+        new.header_seen = True
+        new.iv = self._interval(None, None, n, excerpt=True)
+        new.iv.reports.add(kind)
+        new.iv.sources.setdefault(kind, Source(self.file, n))
+        said = [("interval start and length", "the excerpt has no page header"),
+                ("system", "the excerpt has no page header")]
+        if kind == "CACHE" and "READ I/O REQUESTS" in line:
+            unit = new.iv.cache_units.setdefault("?", CacheUnit(ssid=None,
+                                                                source=Source(self.file, n)))
+            unit.activity = CacheActivity(source=Source(self.file, n))
+            new.unit, new.owner = unit, unit.activity
+            said += [("control unit (SSID, CU-ID, type)", "no SUBSYSTEM line"),
+                     ("cache size", "no CACHE SUBSYSTEM STATUS section")]
+        for what, why in said:
+            self.assumptions.append(Assumption(what, "unknown", f"{why} ({name})", self.file, n))
+        return new
 
     def _line(self, st: _State, line: str, n: int) -> None:
         if not st.header_seen or st.iv is None:
             if self._header(st, line, n):
+                return
+            if st.iv is None:
+                if _is_row(st.kind, line):
+                    raise RmfError(self.file, n, f"{_report_name(st.kind)}: this row comes "
+                                   "before the page header gave the system, the start and the "
+                                   "interval (SYSTEM ID, START or DATE/TIME, INTERVAL; the page "
+                                   f"starts at line {st.title_line}): the header is missing or "
+                                   "cut off")
                 return
         if self.mode == "chosen" and st.iv is not None and st.iv.key not in self.chosen:
             return                    # another interval: nothing of it is kept
@@ -194,7 +254,8 @@ class TextReader:
         m = _INTERVAL.search(line)
         if m:
             st.length_s, found = _interval_s(m.groups()), True
-        if st.system and st.start and len(st.start) == 19 and st.length_s:
+        if st.system and st.start and len(st.start) == 19 and "?" not in st.start and \
+                st.length_s:
             st.header_seen = True
             st.iv = self._interval(st.system, st.start, n)
             st.iv.length_s = st.iv.length_s or st.length_s
@@ -223,6 +284,15 @@ class TextReader:
     def _device(self, st: _State, line: str, cells: list[str], n: int) -> None:
         if "IOSQ" in cells:
             st.has_int = "INT" in cells
+            st.table = None
+            return
+        if "SYNCH" in line:
+            # The Synchronous I/O (zHyperLink) section: its rows name devices too,
+            # with other columns; zPerfLab draws no zHyperLink, so it is skipped, said.
+            st.table = "synch"
+            self._skip(_SYNCH, n)
+            return
+        if st.table == "synch":
             return
         if not R.is_device_row(cells):
             return
@@ -256,7 +326,21 @@ class TextReader:
             if self.mode == "summary":
                 st.iv.tally[2] += e.busy_pct or 0.0
                 return
+            old = next((x for x in st.iv.engines if x.number == e.number), None)
+            if old is not None and old.source is not None and old.source.file == self.file:
+                raise RmfError(self.file, n, f"CPU Activity: CPU {e.number} appears twice in "
+                               f"{st.iv.label} (lines {old.source.line} and {n}); each "
+                               "processor has one line: the report was edited or pasted twice")
+            if old is not None:                     # the same report in another file
+                st.iv.engines.remove(old)
             st.iv.engines.append(e)
+            st.engine = e
+            return
+        busy = R.thread_row(cells) if st.engine is not None else False
+        if busy is False:
+            st.engine = None                        # thread lines follow their core only
+        else:
+            st.engine.thread_mvs_busy_pct += (busy,)
 
     # ---- ESS -------------------------------------------------------------------------
     def _ess(self, st: _State, line: str, cells: list[str], n: int) -> None:
@@ -373,6 +457,32 @@ class TextReader:
         if old is not None:
             vc.detail = old.detail
         st.unit.volumes[vc.volser] = vc
+
+
+def _new_page(st: _State) -> None:
+    """A new page of the report: its header is read afresh (the next interval's
+    pages follow the last one's), and no row belongs to an interval until it is."""
+    st.header_seen = False
+    st.system = st.start = st.length_s = st.iv = None
+
+
+def _is_row(kind: str | None, line: str) -> bool:
+    """Whether ``line`` is one of the figures' rows of a ``kind`` report (not a
+    heading): what may not come before the page header."""
+    cells = line.split()
+    if not cells:
+        return False
+    if kind == "DEVICE":
+        return R.is_device_row(cells)
+    if kind == "CHAN":
+        return R.is_channel_row(cells) and not line.lstrip().startswith(("ID ", "IODF"))
+    if kind == "CPU":
+        return R.is_engine_row(cells)
+    if kind == "ESS":
+        return R.is_rank_row(cells)
+    return bool(_SUBSYSTEM.search(line) or _VOLSER.match(line)) or \
+        cells[0] in ("NORMAL", "SEQUENTIAL", "CONFIGURED") or \
+        (len(cells) >= 15 and bool(R.HEX4.match(cells[1])))
 
 
 def _interval_s(groups: tuple) -> float:
