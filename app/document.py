@@ -30,6 +30,7 @@ from contextlib import contextmanager
 from dataclasses import dataclass
 from typing import Any
 
+from app import run_names
 from models import experiments
 
 from models.drawing import documents
@@ -232,6 +233,11 @@ class Document:
         if title:
             return str(title)
         return experiments.get(name).title if name in experiments.registry() else ""
+
+    def run_name(self) -> run_names.RunName:
+        """The last run's :class:`~app.run_names.RunName`: a what-if when the
+        drawing it ran differs from the drawing as opened, else the baseline."""
+        return run_names.run_name(self.opened_document, self.run_document)
 
     def set_failure(self, message: str) -> None:
         """Record that the last run failed (views keep the run before it and say so)."""

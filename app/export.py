@@ -310,8 +310,14 @@ def copy_chart(chart, scale: float = 1.0) -> QImage:
     return image
 
 
-def result_tables(result) -> list:
-    """A run's tables for export: its metrics (with units) first, then its reports."""
+def result_tables(result, name=None) -> list:
+    """A run's tables for export: its metrics (with units) first, then its reports.
+
+    ``name``: the run's :class:`~app.run_names.RunName`; a what-if's tables
+    say so in their titles, and its "Measured vs model" table calls its
+    column by the what-if's name (RMF's figures are never set against a
+    "model" that is a what-if's answer).
+    """
     from models import experiments
     from models.core.params import key_words
     from models.core.run import Table
@@ -325,7 +331,24 @@ def result_tables(result) -> list:
     # Identifiers in report cells (a request type, a cause) are written in words.
     reports = [Table(t.title, t.columns, tuple(tuple(words(c) for c in row) for row in t.rows),
                      t.note) for t in result.reports]
-    return [metrics, *reports]
+    tables = [metrics, *reports]
+    if name is None or not name.is_whatif:
+        return tables
+    return [_named(t, name.label) for t in tables]
+
+
+def _named(table, label: str):
+    """``table`` of a what-if: its title names the run, and a "model" column
+    is called by the run's name."""
+    from models.core.run import Table
+    from models.rmf.measured import TABLE_TITLE
+    title = table.title
+    if title == TABLE_TITLE:                              # "Measured vs model"
+        title = f"Measured vs {label}"
+    else:
+        title = f"{title} ({label})"
+    columns = tuple(label if c == "model" else c for c in table.columns)
+    return Table(title, columns, table.rows, table.note)
 
 
 def save_tables_csv(tables, path: str | Path) -> Path:

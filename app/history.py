@@ -39,6 +39,7 @@ from pathlib import Path
 from typing import Any
 
 from app.names import experiment_of, experiment_title, metrics_text
+from app.run_names import RunName, from_changes
 from models.core.params import shorten
 from models.core.run import RunResult
 
@@ -47,6 +48,9 @@ DB_NAME = "history.sqlite3"
 #: tooltip has them all).
 KEY_METRICS = 3
 ENV_DIR = "ZPERFLAB_DATA_DIR"
+#: The label of a run made by Compare starts so (its scenario's title is in
+#: the stored drawing).
+COMPARE_PREFIX = "compare: "
 
 #: Schema steps; entry i upgrades a version-i file to version i+1.
 MIGRATIONS: tuple[tuple[str, ...], ...] = (
@@ -98,6 +102,24 @@ class RunRecord:
         """The stored run as a RunResult (metrics only: no trace or reports)."""
         return RunResult(self.experiment, self.params, self.seed, self.metrics,
                          notes=(f"from run history #{self.id}",))
+
+    def title(self) -> str:
+        """The scenario's title as the run was made ("Imported from RMF: SYSA,
+        …"), else its experiment's ("Your own system")."""
+        label = self.label
+        if label.startswith(COMPARE_PREFIX) and self.scenario:
+            try:
+                doc = json.loads(self.scenario)
+            except (TypeError, ValueError, RecursionError):
+                doc = None
+            label = str(doc.get("title") or "") if isinstance(doc, dict) else ""
+        return label or experiment_title(self.experiment)
+
+    def run_name(self) -> RunName:
+        """Baseline or what-if (:mod:`app.run_names`), from the changes recorded."""
+        # The document's top-level key, as json.dumps writes it; within a
+        # string the quotes would be escaped, so a label cannot pass for it.
+        return from_changes(self.changes, '"imported": {' in self.scenario)
 
     def when(self) -> str:
         """The time stamp as local ``YYYY-MM-DD HH:MM:SS``."""
@@ -540,7 +562,10 @@ def cmd_history(args: argparse.Namespace) -> int:
     for r in records:
         # Named as the History tab names them: the experiment's and the metrics' titles.
         shown = metrics_text(experiment_of(r.experiment), r.metrics, KEY_METRICS)
-        title = shorten(experiment_title(r.experiment), 40)
+        title = shorten(r.title(), 60)
+        name = r.run_name()
+        if name.is_whatif or name.imported:       # "…SYSA… (what-if)"
+            title += f" ({name.short})"
         print(f"#{r.id:<5} {r.when()}  {title}, seed {r.seed}: {shown}")
         if r.changes:
             from app.drawing_diff import describe

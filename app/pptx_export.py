@@ -39,7 +39,9 @@ def _image_size(png: bytes) -> tuple[int, int]:
 def build_deck(path: str | Path, title: str, subtitle: str = "",
                canvas_png: bytes | None = None, charts: Sequence[Slide] = (),
                table: tuple[Sequence[str], Sequence[Sequence]] | None = None,
-               table_title: str = "Published vs model") -> Path:
+               table_title: str = "Published vs model",
+               canvas_title: str = "The scenario",
+               tables: Sequence[tuple[str, Sequence[str], Sequence[Sequence]]] = ()) -> Path:
     """Write the deck to ``path``.
 
     Parameters
@@ -53,6 +55,11 @@ def build_deck(path: str | Path, title: str, subtitle: str = "",
         One slide per chart image.
     table : (header, rows) or None
         The published-vs-model table; split over slides of 12 rows.
+    canvas_title : str
+        The canvas slide's title (a what-if's names its change).
+    tables : sequence of (title, header, rows)
+        More tables, each on slides of its own after the pictures' (a
+        before/after deck's figures, RMF beside both runs).
 
     Raises
     ------
@@ -67,18 +74,24 @@ def build_deck(path: str | Path, title: str, subtitle: str = "",
     prs = Presentation()
     prs.slide_width, prs.slide_height = Inches(SLIDE_W_IN), Inches(SLIDE_H_IN)
     _title_slide(prs, title, subtitle)
-    pictures = ([Slide("The scenario", canvas_png)] if canvas_png else []) + list(charts)
+    pictures = ([Slide(canvas_title, canvas_png)] if canvas_png else []) + list(charts)
     for pic in pictures:
         _picture_slide(prs, pic)
     if table is not None:
-        header, rows = table
-        for start in range(0, max(1, len(rows)), TABLE_ROWS_PER_SLIDE):
-            part = rows[start:start + TABLE_ROWS_PER_SLIDE]
-            more = f" ({start // TABLE_ROWS_PER_SLIDE + 1})" if len(rows) > TABLE_ROWS_PER_SLIDE else ""
-            _table_slide(prs, table_title + more, header, part)
+        _table_slides(prs, table_title, *table)
+    for more_title, header, rows in tables:
+        _table_slides(prs, more_title, header, rows)
     data = io.BytesIO()
     prs.save(data)
     return atomic_write(path, data.getvalue())
+
+
+def _table_slides(prs, title: str, header: Sequence[str], rows: Sequence[Sequence]) -> None:
+    """A table over as many slides as it takes, numbered when more than one."""
+    for start in range(0, max(1, len(rows)), TABLE_ROWS_PER_SLIDE):
+        part = rows[start:start + TABLE_ROWS_PER_SLIDE]
+        more = f" ({start // TABLE_ROWS_PER_SLIDE + 1})" if len(rows) > TABLE_ROWS_PER_SLIDE else ""
+        _table_slide(prs, title + more, header, part)
 
 
 def _title_slide(prs, title: str, subtitle: str) -> None:

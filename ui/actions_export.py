@@ -250,7 +250,8 @@ class ExportActions:
         if self.document.result is None:
             raise export.ExportError("there is no run to export")
         if ext == "csv":
-            return str(export.save_tables_csv(export.result_tables(self.document.result), path))
+            return str(export.save_tables_csv(export.result_tables(
+                self.document.result, self.document.run_name()), path))
         if ext == "pptx":
             exp_name = self.document.scenario.experiment
             job = self._deck_job(path, exp_name)
@@ -290,7 +291,7 @@ class ExportActions:
         if result is None:
             self.shell.alert("No results", "There are no results to export: run the scenario (F5).")
             return None
-        return export.result_tables(result)
+        return export.result_tables(result, self.document.run_name())
 
     def tables_csv(self) -> bool:
         tables = self._tables()
@@ -371,12 +372,22 @@ class ExportActions:
         title = self.document.scenario.title or exp.title
         subtitle = (f"{exp.title} — zPerfLab, {time.strftime('%Y-%m-%d')}, "
                     f"seed {experiments.DEFAULT_SEED}")
+        name = self.document.run_name() if charts else None
+        if name is not None and (name.is_whatif or name.imported):
+            # "what-if: SGDB2 on SSD, against the baseline as imported"
+            subtitle = f"{name.against}\n{subtitle}"
+        whatif = name is not None and name.is_whatif
+        canvas_title = f"The scenario, {name.label}" if whatif else "The scenario"
+        # The published table runs the case study as published: not the what-if.
+        table_title = ("Published vs model (the case as published, not the what-if)"
+                       if whatif else "Published vs model")
 
         def job(progress, cancel):
             rows = published_rows(exp_name, None, lambda f: progress(0.9 * f), cancel)
             table = (DISPLAY_HEADER, display_rows(rows)) if rows else None
             return pptx_export.build_deck(path, title, subtitle, canvas_png=canvas,
-                                          charts=charts, table=table)
+                                          canvas_title=canvas_title, charts=charts,
+                                          table=table, table_title=table_title)
         return job
 
     # ---- animation clip (issue 21) ------------------------------------------

@@ -335,8 +335,13 @@ class CompareView(QWidget):
     def set_results(self, a, b, label_a: str = "A", label_b: str = "B") -> None:
         """Show runs ``a`` and ``b`` (new runs: no banner until the window says so)."""
         self.show_stale("")
+        # Each side's bars beside RMF's carry its run's name, never "model".
+        measured_runs = bool(getattr(a, "measured", None) and getattr(b, "measured", None))
+        self.left.set_run_name(label_a if measured_runs else "")
+        self.right.set_run_name(label_b if measured_runs else "")
         self.left.set_result(a)
         self.right.set_result(b)
+        self.right.align_to(self.left)
         self._share_scales()
         self.label_a.setText(label_a)
         self.label_b.setText(label_b)

@@ -10,12 +10,14 @@ from PySide6.QtCore import Qt, Signal
 from PySide6.QtWidgets import (QAbstractItemView, QComboBox, QHBoxLayout, QHeaderView, QLabel,
                                QPushButton, QTableWidget, QTableWidgetItem, QVBoxLayout, QWidget)
 
-from app import drawing_diff
+from app import drawing_diff, run_names
+from app.run_names import WHATIF
 from app.history import KEY_METRICS, History, HistoryError, RunRecord
 from app.names import experiment_of, metrics_text, param_title, words
 from models import experiments
 
-COLUMNS = ("#", "Time", "Experiment", "What changed (from the case as opened)", "Key metrics")
+COLUMNS = ("#", "Time", "Experiment", "Run (what changed from the case as opened)",
+           "Key metrics")
 
 
 _experiment = experiment_of
@@ -36,11 +38,14 @@ def metric_text(record: RunRecord, limit: int | None = KEY_METRICS) -> str:
 
 
 def changes_text(record: RunRecord, limit: int | None = drawing_diff.SHOWN) -> str:
-    """What the run's drawing changed from the case as opened (a run of the
-    command line: its parameters set away from the defaults)."""
+    """The run as a baseline or a what-if and what it changed from the case as
+    opened ("what-if: SGDB2 on SSD", "baseline as imported"); a run of the
+    command line: its parameters set away from the defaults."""
     if record.changes:
-        return drawing_diff.describe(list(record.changes), limit)
-    return params_text(record, changed_params(record)) or "as opened"
+        return f"{WHATIF}: {run_names.describe(list(record.changes), limit)}"
+    if record.scenario:      # the drawing ran as opened (its values are the case's)
+        return record.run_name().label
+    return params_text(record, changed_params(record)) or record.run_name().label
 
 
 def params_text(record: RunRecord, params: dict, sep: str = ", ") -> str:
@@ -96,9 +101,10 @@ class HistoryPanel(QWidget):
         t.setWordWrap(True)
         t.setHorizontalScrollBarPolicy(Qt.ScrollBarPolicy.ScrollBarAlwaysOff)
         head = t.horizontalHeader()
-        for c in range(3):
+        for c in range(2):
             head.setSectionResizeMode(c, QHeaderView.ResizeMode.ResizeToContents)
-        for c in (3, 4):
+        # The scenario's title can be long (an imported system's): it wraps.
+        for c in (2, 3, 4):
             head.setSectionResizeMode(c, QHeaderView.ResizeMode.Stretch)
         return t
 
@@ -137,11 +143,11 @@ class HistoryPanel(QWidget):
         t.setRowCount(len(self.records))
         for r, rec in enumerate(self.records):
             exp = _experiment(rec.experiment)
-            cells = (f"{rec.id}", rec.when(), exp.title if exp else rec.experiment,
-                     changes_text(rec), metric_text(rec))
+            cells = (f"{rec.id}", rec.when(), rec.title(), changes_text(rec), metric_text(rec))
             changes = [drawing_diff.change_text(c)
                        for c in drawing_diff.grouped(list(rec.changes))]
-            tips = ("", f"seed {rec.seed}", exp.description if exp else "",
+            tips = ("", f"seed {rec.seed}",
+                    f"{exp.description}\n\nExperiment: {exp.title}" if exp else rec.experiment,
                     "\n".join(changes or ["As opened."]) + "\n\nParameters:\n"
                     + params_text(rec, dict(rec.params), "\n"),
                     metric_text(rec, None).replace(", ", "\n"))

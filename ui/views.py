@@ -100,6 +100,7 @@ class RunPage(QWidget):
         self._body = body
         document.changed.connect(self._on_document_changed)
         if document.result is not None:
+            self._name_run()
             show(document.result)
 
     def widget(self) -> QWidget:
@@ -109,4 +110,12 @@ class RunPage(QWidget):
 
     def _on_document_changed(self, change) -> None:
         if change.run:
+            self._name_run()
             self._show(self.document.result)
+
+    def _name_run(self) -> None:
+        """Tell a view that names runs (the charts) what this one is: a
+        what-if's bars beside RMF's are never called "model"."""
+        naming = getattr(self.widget(), "set_run_name", None)
+        if naming is not None and self.document.result is not None:
+            naming(self.document.run_name().beside_rmf())

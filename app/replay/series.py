@@ -610,78 +610,171 @@ def _measured(result) -> tuple[dict, dict, dict] | None:
 
 def _pairs(key: str, title: str, y_label: str, y_unit: str,
            rows: list[tuple[str, float, float]], note: str,
-           y_max: float | None = None) -> ChartData | None:
-    """Grouped bars: per category, the measured figure beside the model's."""
+           y_max: float | None = None, model: str = MODELLED) -> ChartData | None:
+    """Grouped bars: per category, the measured figure beside the run's
+    (named ``model``: "model", or a what-if's name)."""
     if not rows:
         return None
     idx = np.arange(len(rows), dtype=float)
     series = (Series(MEASURED, idx, np.array([r[1] for r in rows], dtype=float), "bar"),
-              Series(MODELLED, idx, np.array([r[2] for r in rows], dtype=float), "bar"))
-    return ChartData(key, title, "", "", y_label, y_unit, series, tuple(r[0] for r in rows),
-                     note=note, source="component figures", y_max=y_max)
+              Series(model, idx, np.array([r[2] for r in rows], dtype=float), "bar"))
+    return ChartData(key, _vs(title, model), "", "", y_label, y_unit, series,
+                     tuple(r[0] for r in rows), note=note, source="component figures",
+                     y_max=y_max)
+
+
+def _vs(title: str, model: str) -> str:
+    """"Measured vs model: I/O rate" of a what-if: "Measured vs what-if (SGDB2
+    on SSD): I/O rate", so a slide never sets RMF against a "model" that is
+    a what-if's answer."""
+    if model == MODELLED:
+        return title
+    head, _, figure = title.partition(": ")
+    kind, _, change = model.partition(": ")
+    shown = f"{kind} ({change})" if change else kind
+    return f"{head.replace(MODELLED, shown)}: {figure}"
+
+
+def _tick(model: str) -> str:
+    """A run's word under its bar: "model", "what-if" or "baseline"."""
+    return model.partition(": ")[0].split(" as ")[0]
 
 
 def _groups(measured: dict, kinds: dict, kind: str) -> list[str]:
     return [label for label in measured if kinds.get(label) == kind]
 
 
-def measured_rate_chart(result) -> ChartData | None:
+def measured_rate_chart(result, model: str = MODELLED) -> ChartData | None:
     """I/O rate per storage group: RMF's beside the model's."""
     found = _measured(result)
     if found is None:
         return None
-    measured, model, kinds = found
-    rows = [(g, float(measured[g]["io_rate"]), float(model[g]["io_rate"]))
+    measured, run, kinds = found
+    rows = [(g, float(measured[g]["io_rate"]), float(run[g]["io_rate"]))
             for g in _groups(measured, kinds, "storage group")
-            if "io_rate" in measured[g] and "io_rate" in model.get(g, {})]
+            if "io_rate" in measured[g] and "io_rate" in run.get(g, {})]
     return _pairs("measured_rate", "Measured vs model: I/O rate", "I/O rate", "/s", rows,
-                  "per storage group; the model's from the run's component figures")
+                  "per storage group; the model's from the run's component figures",
+                  model=model)
 
 
-def measured_response_chart(result) -> ChartData | None:
+def measured_response_chart(result, model: str = MODELLED) -> ChartData | None:
     """Response time per storage group, RMF's bar beside the model's, each
     stacked into its four parts (IOSQ, PEND, DISC, CONN): which part differs
     shows at a glance, and the pair's labels fit a projector's width."""
     found = _measured(result)
     if found is None:
         return None
-    measured, model, kinds = found
+    measured, run, kinds = found
+    tick = _tick(model)
     keys = [key for key, _ in RESPONSE_PARTS[1:]]
     groups = [g for g in _groups(measured, kinds, "storage group")
-              if all(k in measured[g] and k in model.get(g, {}) for k in keys)]
+              if all(k in measured[g] and k in run.get(g, {}) for k in keys)]
     if not groups:
         return None
     cats, values = [], []
     for g in groups:
-        for side, figs in (("RMF", measured[g]), ("model", model[g])):
+        for side, figs in (("RMF", measured[g]), (tick, run[g])):
             cats.append(f"{g}\n{side}")
             values.append([float(figs[k]) for k in keys])
     ms = np.array(values)
     idx = np.arange(len(cats), dtype=float)
     series = tuple(Series(p, idx, ms[:, k].copy(), "stack") for k, p in enumerate(PHASES))
-    return ChartData("measured_response", "Measured vs model: I/O response time", "", "",
-                     "Response time", "ms", series, tuple(cats),
-                     note="per storage group: what RMF measured beside the model, each split "
-                          "into its four parts", source="component figures")
+    return ChartData("measured_response", _vs("Measured vs model: I/O response time", model),
+                     "", "", "Response time", "ms", series, tuple(cats),
+                     note=f"per storage group: what RMF measured beside the {model}, each "
+                          "split into its four parts", source="component figures")
 
 
-def measured_hit_chart(result) -> ChartData | None:
+def measured_hit_chart(result, model: str = MODELLED) -> ChartData | None:
     """Read hit ratio per storage group and control unit (a unit's NORMAL reads),
     counted per read request as RMF counts them."""
     found = _measured(result)
     if found is None:
         return None
-    measured, model, kinds = found
+    measured, run, kinds = found
     rows = []
     for label in (_groups(measured, kinds, "storage group")
                   + _groups(measured, kinds, "control unit")):
-        m, got = measured[label].get("read_hit_ratio"), model.get(label, {}).get(
+        m, got = measured[label].get("read_hit_ratio"), run.get(label, {}).get(
             "req_read_hit_ratio")
         if m is not None and got is not None:
             rows.append((label, float(m), float(got)))
     return _pairs("measured_hit", "Measured vs model: read hit ratio", "Read hit ratio", "",
                   rows, "per storage group and control unit (normal reads), per read request",
-                  y_max=1.0)
+                  y_max=1.0, model=model)
+
+
+def measured_beside(a, b, model_a: str, model_b: str) -> list[ChartData]:
+    """RMF's measured bars beside two runs of drawings imported from the same
+    reports (a baseline and a what-if), each run's bars named: one chart per
+    measured chart both runs have, RMF first, the groups in ``a``'s order."""
+    out = []
+    for fn in MEASURED_CHARTS:
+        ca, cb = fn(a, model_a), fn(b, model_b)
+        if ca is None or cb is None:
+            continue
+        out.append(_stack_beside(ca, cb, model_a, model_b) if _is_stack(ca)
+                   else _bars_beside(ca, cb))
+    return out
+
+
+def _is_stack(data: ChartData) -> bool:
+    return any(s.kind == "stack" for s in data.series)
+
+
+def _bars_beside(ca: ChartData, cb: ChartData) -> ChartData:
+    """Grouped bars: RMF's and ``a``'s series from ``ca``, ``b``'s beside them."""
+    at = {c: i for i, c in enumerate(cb.categories)}
+    idx = np.arange(len(ca.categories), dtype=float)
+    yb = np.array([cb.series[1].y[at[c]] if c in at else np.nan for c in ca.categories])
+    series = (*ca.series, Series(cb.series[1].name, idx, yb, "bar"))
+    title = (f"Measured vs {_tick(ca.series[1].name)} and {_tick(cb.series[1].name)}: "
+             f"{ca.title.partition(': ')[2]}")
+    return replace(ca, title=title, series=series,
+                   note=ca.note.replace("the model's", "each run's"))
+
+
+def _stack_beside(ca: ChartData, cb: ChartData, model_a: str, model_b: str) -> ChartData:
+    """Stacked bars per group: RMF's, ``a``'s and ``b``'s, side by side."""
+    ta, tb = _tick(model_a), _tick(model_b)
+    row_a = {c: i for i, c in enumerate(ca.categories)}
+    row_b = {c: i for i, c in enumerate(cb.categories)}
+    cats, rows = [], []
+    for c in ca.categories:
+        group, _, side = c.partition("\n")
+        if side != "RMF" or f"{group}\n{tb}" not in row_b:
+            continue
+        for data, at, tick in ((ca, row_a, "RMF"), (ca, row_a, ta), (cb, row_b, tb)):
+            cats.append(f"{group}\n{tick}")
+            rows.append([s.y[at[f"{group}\n{tick}"]] for s in data.series])
+    ms = np.array(rows, dtype=float).reshape(len(cats), len(ca.series))
+    idx = np.arange(len(cats), dtype=float)
+    series = tuple(Series(s.name, idx, ms[:, k].copy(), "stack") for k, s in enumerate(ca.series))
+    return replace(ca, title=f"Measured vs {ta} and {tb}: I/O response time", series=series,
+                   categories=tuple(cats),
+                   note=f"per storage group: RMF's, the {model_a}'s and the {model_b}'s, each "
+                        "split into its four parts")
+
+
+def align(data: ChartData, order: tuple[str, ...]) -> ChartData:
+    """Bar chart ``data`` with its categories in ``order`` (another run's), the
+    ones ``order`` lacks after them: the same group in the same place on both
+    sides of a comparison."""
+    if not data.categories or not all(s.kind in ("bar", "stack") for s in data.series):
+        return data
+    place = {c: i for i, c in enumerate(order)}
+    new = sorted(range(len(data.categories)),
+                 key=lambda i: (place.get(data.categories[i], len(place)), i))
+    if new == list(range(len(new))):
+        return data
+    idx = np.arange(len(new), dtype=float)
+    series = tuple(Series(s.name, idx, np.asarray(s.y)[new], s.kind) for s in data.series)
+    extra = dict(data.extra)
+    if extra.get("ci95") is not None:
+        extra["ci95"] = np.asarray(extra["ci95"])[new]
+    return replace(data, series=series, categories=tuple(data.categories[i] for i in new),
+                   extra=extra)
 
 
 CHARTS = (response_chart, throughput_chart, cache_chart, queue_chart, utilisation_chart,
@@ -710,13 +803,20 @@ def trace_scope(result) -> str:
     return ""
 
 
-def derive_charts(result) -> list[ChartData]:
+#: The charts that set RMF's measured figures beside the run's.
+MEASURED_CHARTS = (measured_rate_chart, measured_response_chart, measured_hit_chart)
+
+
+def derive_charts(result, model: str = MODELLED) -> list[ChartData]:
     """Every chart the run's data supports, in display order; a chart drawn
-    from a trace that holds only part of the run carries its ``scope``."""
+    from a trace that holds only part of the run carries its ``scope``.
+    ``model``: what the measured charts call the run's bars ("model", or a
+    what-if's name, :meth:`app.run_names.RunName.beside_rmf`)."""
     if hasattr(result, "seeds"):
         # Replications keep no trace: the per-component means with intervals.
         chart = utilisation_chart(result)
         return [chart] if chart is not None else []
     scope = trace_scope(result)
-    charts = [c for c in (fn(result) for fn in CHARTS) if c is not None]
+    charts = [c for c in (fn(result, model) if fn in MEASURED_CHARTS else fn(result)
+                          for fn in CHARTS) if c is not None]
     return [replace(c, scope=scope) if scope and c.source == "trace" else c for c in charts]

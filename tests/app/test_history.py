@@ -92,7 +92,8 @@ def test_cli_history_lists_runs(hist, tmp_path):
     out = subprocess.run([sys.executable, "-m", "app", "history"], cwd=ROOT, env=env,
                          capture_output=True, text=True, timeout=60)
     assert out.returncode == 0, out.stderr
-    assert "One DB2 I/O, seed 1: I/O response time 0.983 ms" in out.stdout
+    # A run whose drawing changed from the case as opened is a what-if.
+    assert "One DB2 I/O (what-if), seed 1: I/O response time 0.983 ms" in out.stdout
     assert "changed: DB2V01 PAV aliases: 0 → 8" in out.stdout
     out = subprocess.run([sys.executable, "-m", "app", "history", "--json"], cwd=ROOT,
                          env=env, capture_output=True, text=True, timeout=60)

@@ -51,9 +51,10 @@ def test_a_finished_run_lands_in_history_and_shows_in_the_panel(db2, qtbot, tmp_
     assert rec.metrics == pytest.approx(dict(result.metrics))
     p = panel(db2)
     assert p.table.rowCount() == 1
-    assert p.table.item(0, 2).text() == "One DB2 I/O"
+    assert p.table.item(0, 2).text() == "One DB2 list-prefetch I/O"     # the scenario's title
     assert p.table.item(0, 2).toolTip().startswith("One DB2 read I/O of N pages")  # not "db2_io"
-    assert "Pages per I/O: 32 pages → 8 pages" in p.table.item(0, 3).text()  # title, not "pages=8"
+    changed = p.table.item(0, 3).text()
+    assert changed.startswith("what-if: ") and "Pages per I/O: 32 pages → 8 pages" in changed
     assert p.table.item(0, 4).text().startswith("I/O response time ")     # not "io_ms"
     assert p.table.item(0, 4).text().split(",")[0].endswith(" ms")
     db2.study.a.history.trigger()
@@ -147,7 +148,11 @@ def test_history_and_compare_say_what_each_run_changed(window, qtbot):
     # A control unit's cache is its own: the edit changed DS8K-1 alone.
     assert "DS8K-1 Cache size: 1 GB → 64 GB" in cache and "DS8K-2" not in cache
     assert "PAV aliases:" in aliases and "→ 8" in aliases and "Cache" not in aliases
-    assert "PRD001, PRD002 device: 3390 on HDD 15K → 3390 on SSD" in device
+    # Each run is a what-if against the case as opened and names its change;
+    # the tooltip has the change in full.
+    assert all(t.startswith("what-if: ") for t in texts)
+    assert device == "what-if: PRD001, PRD002 on SSD"
+    assert "PRD001, PRD002 device: 3390 on HDD 15K → 3390 on SSD" in p.table.item(0, 3).toolTip()
     ids = [rec.id for rec in p.records]
     select(window, ids[2], ids[0])
     p.compare_selected()

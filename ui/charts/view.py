@@ -15,7 +15,7 @@ from PySide6.QtCore import Signal
 from PySide6.QtGui import QFontMetricsF
 from PySide6.QtWidgets import QLabel, QTabWidget, QVBoxLayout, QWidget
 
-from app.replay.series import ChartData, Series, derive_charts
+from app.replay.series import MODELLED, ChartData, Series, align, derive_charts
 from ui.charts import style
 
 #: Bars beyond this many get no value label each: past it the labels overlap
@@ -477,11 +477,18 @@ class ChartsView(QWidget):
         self.tabs.hide()
         self._widgets: dict[str, ChartWidget] = {}
         self.result = None
+        #: What the measured-vs-model charts call the run's bars: "model", or
+        #: a what-if's name (:meth:`app.run_names.RunName.beside_rmf`).
+        self.run_name = MODELLED
+
+    def set_run_name(self, name: str) -> None:
+        """Name the run's bars beside RMF's in the next :meth:`set_result`."""
+        self.run_name = name or MODELLED
 
     def set_result(self, result) -> None:
         """Show the charts ``result`` supports (reusing each chart's buffers)."""
         self.result = result
-        charts = derive_charts(result) if result is not None else []
+        charts = derive_charts(result, self.run_name) if result is not None else []
         self.tabs.clear()
         for data in charts:
             widget = self._widgets.get(data.key)
@@ -501,6 +508,18 @@ class ChartsView(QWidget):
             self.empty.setText(f"This run ({_experiment_title(result.experiment)}) carries no "
                                "data these charts can show.")
         self.charts_changed.emit([c.key for c in charts])
+
+    def align_to(self, other: "ChartsView") -> None:
+        """Put each bar chart's groups in the order ``other``'s same chart has
+        them (the two sides of Compare read group by group)."""
+        theirs = other.charts()
+        for key, widget in self.charts().items():
+            there = theirs.get(key)
+            if widget.data is None or there is None or there.data is None:
+                continue
+            aligned = align(widget.data, there.data.categories)
+            if aligned is not widget.data:
+                widget.show_data(aligned)
 
     def charts(self) -> dict[str, ChartWidget]:
         """The chart widgets now shown, by key, in display order."""
