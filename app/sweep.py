@@ -27,7 +27,8 @@ Finished points are kept whatever fails: each runner fills the caller's
 process killed, the Dask scheduler gone, no Dask worker left for
 :data:`DASK_NO_WORKER_S`) raises :class:`SweepStopped`, one line, with the
 finished points. Dask's own scheduler resubmits a dead worker's points to
-the survivors; results are fetched as they finish, since a worker takes
+the survivors, and the drawing they share (a task of its own, where a
+scattered copy could not be rebuilt); results are fetched as they finish, since a worker takes
 its results with it when it dies.
 """
 from __future__ import annotations
@@ -40,7 +41,7 @@ import socket
 import threading
 import time
 import traceback
-from concurrent.futures import FIRST_COMPLETED, ProcessPoolExecutor, wait
+from concurrent.futures import FIRST_COMPLETED, CancelledError, ProcessPoolExecutor, wait
 from concurrent.futures.process import BrokenProcessPool
 from typing import Any, Callable, Sequence
 
@@ -248,7 +249,12 @@ def run_points_dask(address: Any, runner: str, experiment: str,
                            f"{type(exc).__name__}: {exc}") from None
     out = _slots(out, len(points))
     try:
-        drawing = None if scenario is None else client.scatter(scenario, broadcast=True)
+        # The drawing goes once, as a task the points depend on (its result is
+        # None for an experiment's own case study): when the worker holding it
+        # dies, the scheduler runs it again, as it runs a dead worker's points
+        # again. A scattered copy could not be rebuilt, and its loss cancelled
+        # every point of a --scenario sweep.
+        drawing = client.submit(_the_drawing, scenario, pure=False)
         futures = [client.submit(point_metrics, runner, experiment, over, seed, None, drawing,
                                  pure=False) for over, seed in points]
         _gather_as_finished(client, address, futures, out, progress, cancel)
@@ -259,6 +265,11 @@ def run_points_dask(address: Any, runner: str, experiment: str,
             pass            # the scheduler is gone already: nothing left to close
         _restore_logs(quiet)
     return out
+
+
+def _the_drawing(scenario: dict | None) -> dict | None:
+    """On a Dask worker: the sweep's drawing, for its points to take."""
+    return scenario
 
 
 def _gather_as_finished(client, address, futures: list, out: list, progress, cancel) -> None:
@@ -274,8 +285,6 @@ def _gather_as_finished(client, address, futures: list, out: list, progress, can
         finished = [f for f in pending if f.done()]
         for fut in finished:
             n = pending.pop(fut)
-            if fut.status == "cancelled":      # not by us: the scheduler went away
-                raise SweepStopped(f"lost the Dask scheduler at {address}", out)
             if fut.status == "error":
                 _point_failed(fut.exception(), out)
             try:
@@ -287,6 +296,8 @@ def _gather_as_finished(client, address, futures: list, out: list, progress, can
                 continue
             except OSError:               # the connection closed under the fetch
                 raise SweepStopped(f"lost the Dask scheduler at {address}", out) from None
+            except CancelledError as exc:     # not by us (we raise before cancelling)
+                raise SweepStopped(_cancelled_why(client, address, exc), out) from None
             out[n] = value
             done_count += 1
             if progress is not None:
@@ -303,6 +314,15 @@ def _gather_as_finished(client, address, futures: list, out: list, progress, can
                                    f"{DASK_NO_WORKER_S:.0f} s", out)
         if not finished:
             time.sleep(0.05)
+
+
+def _cancelled_why(client, address, exc: CancelledError) -> str:
+    """Why Dask cancelled a point: the scheduler is gone, or it dropped the
+    point while it is still there (then say so, not that it was lost)."""
+    reason = getattr(exc, "reason", None) or "no reason given"
+    if reason == "scheduler-connection-lost" or client.status != "running":
+        return f"lost the Dask scheduler at {address}"
+    return f"the Dask scheduler at {address} cancelled a point ({reason})"
 
 
 def _dask_workers(client) -> int:

@@ -24,7 +24,7 @@ from pathlib import Path
 
 import pytest
 
-from app import cli, sweep, sweep_cli
+from app import cli, scenario_io, sweep, sweep_cli
 from models.core.params import ParamError
 
 ROOT = Path(__file__).resolve().parents[2]
@@ -50,6 +50,11 @@ def _stop(proc: subprocess.Popen) -> None:
     proc.wait(timeout=30)
 
 
+def _worker(address: str) -> subprocess.Popen:
+    return _start("distributed.cli.dask_worker", address, "--nthreads", "1", "--no-nanny",
+                  "--no-dashboard")
+
+
 class Cluster:
     """A scheduler and ``workers`` single-threaded workers, each its own process."""
 
@@ -58,8 +63,7 @@ class Cluster:
         self.address = f"tcp://127.0.0.1:{_free_port()}"
         self.scheduler = _start("distributed.cli.dask_scheduler", "--host", "127.0.0.1",
                                 "--port", self.address.rsplit(":", 1)[1], "--no-dashboard")
-        self.workers = [_start("distributed.cli.dask_worker", self.address, "--nthreads", "1",
-                               "--no-nanny", "--no-dashboard") for _ in range(workers)]
+        self.workers = [_worker(self.address) for _ in range(workers)]
         with Client(self.address, timeout=60, set_as_default=False) as client:
             client.wait_for_workers(workers, timeout=90)
 
@@ -168,6 +172,54 @@ def test_a_dead_worker_among_others_loses_nothing(two_workers, tmp_path, capsys,
     rows = list(csv.reader(out.open(encoding="utf-8")))
     assert [r[0] for r in rows[1:]] == ["1", "2", "3", "4", "5", "6"]
     assert two_workers.workers[0].poll() is not None        # it did die
+
+
+@pytest.mark.parametrize("drawing", ["experiment", "scenario file"])
+def test_a_worker_replaced_after_it_died_loses_nothing(one_worker, tmp_path, capsys,
+                                                       monkeypatch, drawing):
+    """The only worker is killed and another takes its place (as a nanny or an
+    orchestrator restarts it): the sweep goes on there, with the drawing of a
+    --scenario file too. Before (issue 39), the file's drawing was scattered
+    once, died with the worker, and the sweep stopped, saying it had lost the
+    scheduler."""
+    head = ["sweep", "db2_io"]
+    if drawing == "scenario file":
+        path = tmp_path / "db2.zpl.json"
+        scenario_io.save(scenario_io.load_case("db2_io"), str(path))
+        head = ["sweep", "--scenario", str(path)]
+    out = tmp_path / "s.csv"
+    victim = one_worker.workers[0]
+
+    class KillAndReplace(cli.Progress):
+        def __call__(self, fraction):
+            super().__call__(fraction)
+            if round(fraction * 6) >= 1 and victim.poll() is None:
+                victim.kill()
+                one_worker.workers.append(_worker(one_worker.address))
+    monkeypatch.setattr(sweep_cli, "Progress", KillAndReplace)
+    code = cli.main([*head, "--over", "pages=1,2,3,4,5,6", "--dask", one_worker.address,
+                     "--csv", str(out)])
+    _no_trace(capsys.readouterr().err)
+    assert code == 0
+    rows = list(csv.reader(out.open(encoding="utf-8")))
+    assert [r[0] for r in rows[1:]] == ["1", "2", "3", "4", "5", "6"]
+    assert victim.poll() is not None and len(one_worker.workers) == 2
+
+
+@pytest.mark.parametrize("status, reason, said", [
+    ("connecting", "scheduler-connection-lost", "lost the Dask scheduler at tcp://s:8786"),
+    ("running", "unknown", "the Dask scheduler at tcp://s:8786 cancelled a point (unknown)"),
+])
+def test_a_cancelled_point_is_blamed_on_the_scheduler_only_when_it_is_gone(status, reason,
+                                                                           said):
+    from distributed.client import FutureCancelledError
+
+    class Client:
+        pass
+    client = Client()
+    client.status = status
+    assert sweep._cancelled_why(client, "tcp://s:8786",
+                                FutureCancelledError("point-1", reason)) == said
 
 
 def test_a_web_server_is_not_a_scheduler(tmp_path, capsys):
