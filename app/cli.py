@@ -7,6 +7,13 @@ interval (:mod:`models.studies.replicate`). ``sweep`` runs the cross product of 
 cluster (``--dask``), each point through :func:`models.studies.sweep.point_metrics`
 like the GUI's Sweep tab, and writes CSV with human column names or JSON.
 
+``--set LABEL.property=VALUE`` (``run`` and ``sweep``) changes one component
+of the drawing in place, by its canvas label (``SGDB2.drive=SSD``,
+:mod:`models.drawing.variants`); ``--set KEY=VALUE`` without a dot sets a
+parameter as before. ``run`` names the change ("What-if: SGDB2 on SSD") and
+the cards that took no part in the run (``"whatif"`` and ``"idle_cards"`` in
+``--json``).
+
 Bad input (an unknown experiment or key, a value out of range, an unreadable
 targets file) prints one line to stderr and exits with status 2; the value
 it echoes is shortened and its control characters escaped. Long runs show
@@ -29,12 +36,13 @@ from typing import Mapping, Sequence
 from app import history
 from app.names import format_number, metric_title, param_value_text, words
 from app.cli_common import (EXIT_INTERNAL, EXIT_INTERRUPTED, EXIT_TERMINATED, Parser, Progress,
-                            Terminated, drawing_of, fail, parse_sets, stop_signals)
+                            Terminated, apply_settings, drawing_of, fail, parse_sets,
+                            split_sets, stop_signals)
 from models import experiments
 from models.studies import calibration, replicate
 from models.core.params import ParamError, shorten
 from models.core.run import Cancelled, NotImplementedYet, RunResult
-from models.drawing.config import from_scenario
+from models.drawing.config import from_scenario, idle_cards
 from models.workloads import params as wp
 from models.workloads.system import workload_values
 
@@ -58,8 +66,10 @@ def _fmt(v: object) -> str:
 def cmd_run(args: argparse.Namespace) -> int:
     cancel = threading.Event()
     try:
-        overrides = parse_sets(args.set or [])
+        plain, changes = split_sets(args.set or [])
+        overrides = parse_sets(plain)
         name, scenario = drawing_of(args)
+        scenario, whatif = apply_settings(name, scenario, changes)
         reps = args.replications
         progress = Progress(f"run {name}" + (f" × {reps} seeds" if reps else ""))
         warmup = {"warmup_s": args.warmup} if args.warmup else {}
@@ -88,10 +98,12 @@ def cmd_run(args: argparse.Namespace) -> int:
         return EXIT_TERMINATED
     # The drawing as the run edited it (its --set hardware values), where the
     # head reads each workload's own values from it (Your own system).
-    drawn = experiments.prepare(name, overrides, scenario)[1] \
-        if _workload_params(experiments.get(result.experiment)) else None
+    ran = experiments.prepare(name, overrides, scenario)[1]
+    drawn = ran if _workload_params(experiments.get(result.experiment)) else None
+    idle = {ran.nodes[i].label: why for i, why in idle_cards(ran).items()}
     if args.json:
         out = result.as_json()
+        out["whatif"], out["idle_cards"] = whatif, idle
         per = _workload_values(experiments.get(result.experiment), result.params, drawn)
         if per is not None:
             # What each drawn workload ran with ("params" holds the run's values).
@@ -100,16 +112,36 @@ def cmd_run(args: argparse.Namespace) -> int:
         print(json.dumps(out, indent=1))
         return 0
     if isinstance(result, replicate.Replicated):     # --replications N
-        _print_replicated(result, drawn)
+        _print_replicated(result, drawn, _whatif_lines(whatif, idle))
     else:
         exp = _print_head(result.experiment, result.params, f"seed {result.seed}", drawn)
+        print(*_whatif_lines(whatif, idle), sep="\n", end="\n" if whatif or idle else "")
         print("Metrics:")
         _print_pairs([(title, f"{_fmt(v)} {unit}".rstrip())
                       for k, v in result.metrics.items()
                       for title, unit in [metric_title(exp, k)]])
         for table in result.reports:
-            _print_table(table)
+            _print_table(_as_whatif(table, whatif))
     return 0
+
+
+def _as_whatif(table, whatif: list[str]):
+    """The Measured vs model table of a what-if names the change: RMF measured
+    the system as imported, the run is the what-if, not "the model" of it."""
+    from dataclasses import replace
+
+    from models.rmf.measured import TABLE_TITLE
+    if not whatif or table.title != TABLE_TITLE:
+        return table
+    names = {"measured": "measured (baseline as imported)", "model": "what-if",
+             "difference": "what-if − measured"}
+    # The reasons explain the model's gap to RMF; a what-if's gap is its change.
+    keep = [i for i, c in enumerate(table.columns) if c != "likely reason"]
+    return replace(table, title=f"Measured vs what-if: {'; '.join(whatif)}",
+                   columns=tuple(names.get(table.columns[i], table.columns[i]) for i in keep),
+                   rows=tuple(tuple(row[i] for i in keep) for row in table.rows),
+                   note="measured: RMF's figures of the system as imported; what-if: "
+                        f"the run with {'; '.join(whatif)}")
 
 
 def _print_head(name: str, params, runs: str, drawing=None):
@@ -181,9 +213,22 @@ def _print_table(table) -> None:
         print("  " + " | ".join(_fmt(words(c)) for c in row))
 
 
-def _print_replicated(rep: replicate.Replicated, drawing=None) -> None:
+def _whatif_lines(whatif: list[str], idle: Mapping[str, str]) -> list[str]:
+    """What the run changed on the drawing (``--set LABEL.property=VALUE``) and
+    the cards that took no part in it, one line each (none when neither)."""
+    out = [f"What-if: {'; '.join(whatif)}"] if whatif else []
+    if idle:
+        shown = [f"{label} ({why})" for label, why in list(idle.items())[:8]]
+        more = f"; and {len(idle) - 8} more" if len(idle) > 8 else ""
+        out.append(f"Took no part in the run: {'; '.join(shown)}{more}")
+    return out
+
+
+def _print_replicated(rep: replicate.Replicated, drawing=None, lines=()) -> None:
     exp = _print_head(rep.experiment, rep.params,
                       f"{rep.n} replications, seeds {rep.seeds[0]}–{rep.seeds[-1]}", drawing)
+    for line in lines:
+        print(line)
     print("Metrics (mean ± half-width of the 95 % confidence interval):")
     _print_pairs([(title, e.text(_fmt, rep.n, unit))
                   for k, e in rep.metrics.items()
@@ -291,7 +336,9 @@ def _build_parser() -> argparse.ArgumentParser:
     r.add_argument("--scenario", metavar="FILE",
                    help="run the drawing in a scenario file (--set edits a copy)")
     r.add_argument("--set", action="append", metavar="KEY=VALUE",
-                   help="set a parameter (JSON value where it parses)")
+                   help="set a parameter (JSON value where it parses), or change one "
+                        "component by its canvas label: LABEL.property=VALUE "
+                        "(SGDB2.drive=SSD, CHP40.protocol=zHPF)")
     r.add_argument("--json", action="store_true", help="print one JSON object")
     r.add_argument("--seed", type=_seed, default=experiments.DEFAULT_SEED,
                    help="run seed (with --replications: the first of the seeds SEED, "

@@ -1,5 +1,6 @@
 """What the ``zperflab`` commands share: exit codes, one-line errors, progress
-on stderr, Ctrl-C and SIGTERM handling and reading ``--set`` and ``--scenario``.
+on stderr, Ctrl-C and SIGTERM handling and reading ``--set`` (a parameter's
+``KEY=VALUE`` or one component's ``LABEL.property=VALUE``) and ``--scenario``.
 
 :mod:`app.cli` (``run``, ``validate``, ``export``, ``gui`` …) and
 :mod:`app.sweep_cli` (``sweep``) both import this module; neither imports
@@ -138,6 +139,47 @@ def stop_signals(cancel: threading.Event, message: str = STOPPING,
     finally:
         for sig, previous in old.items():
             signal.signal(sig, previous)
+
+
+def split_sets(items: Sequence[str]) -> tuple[list[str], list[str]]:
+    """``--set`` items as (``KEY=VALUE`` parameters, ``LABEL.property=VALUE``
+    changes of one component): a parameter's key has no dot."""
+    from models.drawing.variants import is_setting
+
+    plain = [item for item in items if not is_setting(item)]
+    return plain, [item for item in items if is_setting(item)]
+
+
+def apply_settings(name: str, scenario, settings: Sequence[str]):
+    """Make each ``LABEL.property=VALUE`` change on a copy of the drawing
+    (the case study of ``name`` when ``scenario`` is None).
+
+    Returns
+    -------
+    (Scenario or None, list of str)
+        The drawing to run (``scenario`` itself when there is nothing to
+        change) and each change in words ("SGDB2 on SSD").
+
+    Raises
+    ------
+    ParamError
+        One line naming an unknown label, property or value and what is
+        allowed, or a component changed twice.
+    """
+    if not settings:
+        return scenario, []
+    from models import experiments
+    from models.drawing import variants
+
+    seen: set = set()
+    for item in settings:
+        key = item.partition("=")[0].strip().casefold()
+        if key in seen:
+            raise ParamError(f"--set {shorten(item.partition('=')[0].strip())} is given twice: "
+                             "give each once")
+        seen.add(key)
+    sc = experiments.drawing(name, scenario)
+    return sc, [variants.apply_setting(sc, item) for item in settings]
 
 
 def parse_sets(items: Sequence[str]) -> dict:

@@ -37,8 +37,8 @@ import threading
 import time
 
 from app import sweep as pool
-from app.cli_common import (EXIT_INTERRUPTED, EXIT_TERMINATED, Progress, drawing_of, fail,
-                            parse_sets, stop_signals)
+from app.cli_common import (EXIT_INTERRUPTED, EXIT_TERMINATED, Progress, apply_settings,
+                            drawing_of, fail, parse_sets, split_sets, stop_signals)
 from models import experiments
 from models.core.params import ParamError, json_value, parse_cli_value, shorten
 from models.core.run import NotImplementedYet
@@ -72,7 +72,8 @@ def add_parser(sub, seed_type, replications_type, workers_type) -> None:
     s.add_argument("--over", action="append", required=True, metavar="KEY=V1,V2,...",
                    help="a parameter and its values (repeat for a cross product)")
     s.add_argument("--set", action="append", metavar="KEY=VALUE",
-                   help="a parameter every point shares")
+                   help="a parameter every point shares, or one component changed for "
+                        "every point: LABEL.property=VALUE (SGDB2.drive=SSD)")
     s.add_argument("--replications", type=replications_type, default=1, metavar="N",
                    help="run each point over N seeds (SEED, SEED+1, …): mean and 95%% "
                         "confidence interval")
@@ -129,8 +130,12 @@ def _values(text: str) -> list:
 
 def _spec(args: argparse.Namespace) -> GridSpec:
 
-    base = parse_sets(args.set or [])
+    plain, changes = split_sets(args.set or [])
+    base = parse_sets(plain)
     name, scenario = drawing_of(args)
+    scenario, whatif = apply_settings(name, scenario, changes)
+    if whatif:
+        print(f"zperflab: what-if: {'; '.join(whatif)}", file=sys.stderr)
     axes = parse_over(args.over, base)
     spec = GridSpec(name, axes, base, seed=args.seed, replications=args.replications,
                     scenario=None if scenario is None else scenario.to_dict())
