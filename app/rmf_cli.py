@@ -25,14 +25,16 @@ def add_parser(sub) -> None:
     """Add ``import-rmf`` to the ``zperflab`` subcommands."""
     p = sub.add_parser(
         "import-rmf", help="read RMF reports into a drawing of your own system",
-        description="Read RMF Postprocessor reports (text listings or XML) and write a "
-                    "scenario file of the interval: processors, channel groups, control "
+        description="Read RMF Postprocessor reports (text listings or XML), or Monitor "
+                    "III's current minute from a DDS, and write a scenario file of the "
+                    "interval: processors, channel groups, control "
                     "units, storage groups and one fitted I/O workload per group, with "
                     "every assumed value and the measured figures (docs/rmf-drawing.md).",
         epilog="Open the file with 'zperflab gui --open FILE' or run it with 'zperflab run "
                "--scenario FILE --json': its \"measured\" key holds the figures RMF "
                "measured beside the model's.")
-    p.add_argument("reports", nargs="*", metavar="REPORT", help="report files (text or XML)")
+    p.add_argument("reports", nargs="*", metavar="REPORT", help="report files (text, Postprocessor XML or "
+                   "a DDS's Monitor III answers)")
     p.add_argument("--out", required=True, metavar="FILE.zpl.json",
                    help="the scenario file to write")
     p.add_argument("--interval", type=_interval, metavar="N",
