@@ -437,7 +437,8 @@ class Scenario:
             if len(kinds) > 1:
                 shown = ", ".join(sorted(components.kind(k).label for k in kinds))
                 out.append(Issue(rank.id, f"one rank holds one type of drive, but its volumes "
-                                          f"are {shown}: put them on ranks of their own"))
+                                          f"are {shown}: put them on ranks of their own, or "
+                                          "change the rank's drive type for all of them"))
             if "vol_3390" in kinds:
                 out.append(Issue(rank.id, "a native 3390 is a drive of its own, not a volume "
                                           "on a RAID rank: remove the link"))

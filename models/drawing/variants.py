@@ -116,7 +116,8 @@ def choices(scenario, node_id: str) -> dict[str, list[str]]:
     dict
         ``{"drive": ["HDD 10K", "HDD 15K", "SSD"]}`` for a storage group,
         ``{"protocol": ["FICON", "zHPF"]}`` for a channel, … in the words a
-        user sees; empty for a component with no variant.
+        user sees; empty for a component with no variant. A single volume
+        off any rank card may also be a ``native 3390`` (a drive of its own).
     """
     node = scenario.nodes[node_id]
     if node.category == "rank":
@@ -125,7 +126,11 @@ def choices(scenario, node_id: str) -> dict[str, list[str]]:
     if fam is None:
         return {}
     prop, kinds = _FAMILIES[fam]
-    return {prop: list(kinds)}
+    values = list(kinds)
+    if fam == "volume" and scenario.neighbours(node_id, "rank"):
+        # A native 3390 is a drive of its own: not offered on a RAID rank.
+        values = [w for w in values if w in _rank_drives()]
+    return {prop: values}
 
 
 def current(scenario, node_id: str, prop: str) -> str:
