@@ -133,7 +133,7 @@ def _as_whatif(table, whatif: list[str]):
     from models.rmf.measured import TABLE_TITLE
     if not whatif or table.title != TABLE_TITLE:
         return table
-    names = {"measured": "measured (baseline as imported)", "model": "what-if",
+    names = {"measured": "RMF measured", "model": "what-if",
              "difference": "what-if − measured"}
     # The reasons explain the model's gap to RMF; a what-if's gap is its change.
     keep = [i for i, c in enumerate(table.columns) if c != "likely reason"]

@@ -39,7 +39,7 @@ def test_the_text_names_the_what_if_and_never_calls_it_the_model_beside_rmf(caps
     assert "\nWhat-if: SGDB2 on SSD\n" in out
     assert "Measured vs what-if: SGDB2 on SSD" in out and "Measured vs model" not in out
     head = out.split("Measured vs what-if")[1].splitlines()[1]
-    assert "measured (baseline as imported) | what-if" in head
+    assert "RMF measured | what-if | what-if − measured" in head
     assert cli.main(["run", "--scenario", "rmf_sysa"]) == 0
     base = capsys.readouterr().out
     assert "What-if" not in base and "Measured vs model" in base
