@@ -298,7 +298,11 @@ class Mapper:
         if rep.system is None or start is None:
             raise RmfError(self.name, rep.line, "the report has no system (reslabel "
                            "',SYSTEM,MVS_IMAGE') or no start (local-start YYYYMMDDhhmmss)")
-        length = number(rep.range_s, "data-range", 86400) if rep.range_s else None
+        try:
+            length = number(rep.range_s, "data-range (seconds)", 86400)
+        except M3Error as e:
+            raise RmfError(self.name, rep.line, f"{rep.description or rep.metric}: {e}") \
+                from None
         if length is None and rep.local_end and _when(rep.local_end):
             length = (_when(rep.local_end) - start).total_seconds()
         key = (rep.system, start.isoformat())

@@ -105,3 +105,14 @@ def test_a_bad_cell_is_refused_at_its_line(tmp_path, old, new, message):
     assert str(e.value).startswith(f"{bad}:{line}: CHANNEL (I/O Channels): ")
     assert message in str(e.value)
 
+
+
+def test_a_bad_range_length_names_the_report_line(tmp_path):
+    """Found by a mutation fuzz: a duplicated line in <data-range> was an internal error."""
+    text = (DDS / "m3-cpc.xml").read_text()
+    bad = tmp_path / "m3-cpc.xml"
+    bad.write_text(text.replace("\t\t\t\t100\n\t\t\t</data-range>",
+                                "\t\t\t\t100\n\t\t\t\t100\n\t\t\t</data-range>", 1))
+    with pytest.raises(RmfError, match=r"m3-cpc.xml:18: CPC \(Central Processor Complex\): "
+                                       r"data-range \(seconds\) '100\s+100' is not a number"):
+        read_reports([bad])
