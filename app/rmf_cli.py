@@ -160,12 +160,13 @@ def _line(a: dict) -> str:
 
 
 def cmd_import_rmf(args: argparse.Namespace) -> int:
-    from app import scenario_io
+    from app import atomic, scenario_io
     from models.rmf import RmfError
     from models.rmf.drawing import build
 
     try:
         with _term_stops():
+            atomic.check_target(args.out)      # before a long read, not after it
             system = read(args)
             scenario = build(system, refine_s=args.refine)
             scenario_io.save(scenario, args.out)

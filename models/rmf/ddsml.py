@@ -198,6 +198,9 @@ def parse(source, on_report, name: str) -> int:
         raise RmfError(name, handler.line or None,
                        f"the XML declares a DTD or entities ({type(e).__name__}): refused, "
                        "nothing was expanded or fetched; RMF's XML never has one") from None
+    except LookupError as e:                # an encoding="…" Python does not know
+        raise RmfError(name, 1, f"the XML declares an encoding no one knows ({e}): RMF "
+                                "writes its XML in UTF-8") from None
     except xml.sax.SAXParseException as e:
         msg = e.getMessage()
         if "no element found" in msg or "unclosed token" in msg:
@@ -205,6 +208,11 @@ def parse(source, on_report, name: str) -> int:
                            "the XML ends early: the file or the DDS response was cut off "
                            "(truncated); fetch or copy it again") from None
         raise RmfError(name, e.getLineNumber(), f"the XML does not parse: {msg}") from None
+    except ValueError as e:
+        if isinstance(e, RmfError) or "encoding" not in str(e):
+            raise
+        raise RmfError(name, 1, f"the XML's encoding cannot be read ({e}): RMF writes its "
+                                "XML in UTF-8") from None
     if handler.reports == 0 and not handler.stack:
         raise RmfError(name, 1, "this XML is not an RMF Postprocessor report (no "
                                 "<postprocessor> element in a <ddsml> document)")

@@ -14,6 +14,9 @@ nor XML.
 """
 from __future__ import annotations
 
+import codecs
+import io
+import re
 from collections.abc import Iterator
 from pathlib import Path
 
@@ -26,11 +29,26 @@ _SNIFF_LINES = 200
 
 
 def sniff(path: str | Path) -> str:
-    """``"xml"`` or ``"text"`` for a report file; RmfError for EBCDIC or binary."""
+    """``"xml"`` or ``"text"`` for a report file; RmfError for EBCDIC, binary or
+    an XML encoding nobody can read. UTF-16 and UTF-32 (a Windows editor's
+    "Unicode") are decoded (:func:`encoding_of`)."""
     with open(path, "rb") as f:
         head = f.read(_SNIFF_BYTES)
     if not head.strip():
         raise RmfError(str(path), None, "the file is empty")
+    enc = encoding_of(head)
+    if enc is not None:
+        text = head.decode(enc, errors="replace").lstrip("\ufeff \t\r\n")
+        if not text.startswith("<"):
+            return "text"
+        m = _XML_ENCODING.match(text.encode("ascii", errors="replace"))
+        declared = m.group(1).decode("ascii").lower() if m else "utf-8"
+        if enc.startswith("utf-16") and declared.startswith("utf-16"):
+            return "xml"
+        tool = enc.upper().replace("-LE", "LE").replace("-BE", "BE")
+        raise RmfError(str(path), 1, f"the file is {enc.upper()} (a Windows editor's "
+                       f"\"Unicode\") but its XML declaration says {declared}: save it as "
+                       f"UTF-8 (iconv -f {tool} -t UTF-8)")
     if head.startswith(b"\x4c\x6f\xa7\x94") or _looks_ebcdic(head):
         raise RmfError(str(path), 1,
                        "the file is EBCDIC (it was transferred from z/OS in binary mode): "
@@ -41,8 +59,50 @@ def sniff(path: str | Path) -> str:
                                      "(SMF records must go through the Postprocessor first)")
     lead = head.lstrip(b"\xef\xbb\xbf \t\r\n")
     if lead.startswith(b"<"):
+        _check_xml_encoding(path, lead)
         return "xml"
     return "text"
+
+
+def encoding_of(head: bytes) -> str | None:
+    """``"utf-16"``, ``"utf-32"`` (with a byte-order mark), ``"utf-16-le"`` or
+    ``"utf-16-be"`` (without one: every other byte zero), else None (UTF-8 or
+    Latin-1, read as :func:`_decode` does)."""
+    if head.startswith((b"\xff\xfe\x00\x00", b"\x00\x00\xfe\xff")):
+        return "utf-32"
+    if head.startswith((b"\xff\xfe", b"\xfe\xff")):
+        return "utf-16"
+    even, odd = head[0:400:2], head[1:400:2]
+    if len(odd) >= 8:
+        if odd.count(0) >= 0.9 * len(odd) and even.count(0) == 0:
+            return "utf-16-le"
+        if even.count(0) >= 0.9 * len(even) and odd.count(0) == 0:
+            return "utf-16-be"
+    return None
+
+
+_XML_ENCODING = re.compile(rb"^<\?xml[^>]*\sencoding\s*=\s*[\"']([^\"']*)[\"']")
+#: Encodings the XML parser reads itself (others it refuses or cannot decode).
+_XML_OK = {"utf8", "utf-8", "us-ascii", "ascii", "iso-8859-1", "latin-1", "latin1",
+           "iso8859-1", "utf-16", "utf16"}
+
+
+def _check_xml_encoding(path, lead: bytes) -> None:
+    m = _XML_ENCODING.match(lead)
+    if m is None:
+        return
+    name = m.group(1).decode("ascii", errors="replace")
+    try:
+        known = codecs.lookup(name).name
+    except LookupError:
+        known = None
+    if name.lower() in _XML_OK or known in ("utf-8", "ascii", "latin-1", "iso8859-1"):
+        return
+    what = "an encoding no one knows" if known is None else "an encoding the XML reader " \
+        "cannot read"
+    raise RmfError(str(path), 1, f"the XML declares encoding=\"{name[:40]}\", {what}: RMF "
+                                 "writes its XML in UTF-8; convert the file (iconv -t UTF-8) "
+                                 "and correct the declaration")
 
 
 def _looks_ebcdic(head: bytes) -> bool:
@@ -84,9 +144,12 @@ def open_lines(path: str | Path, watch=None) -> Iterator[tuple[int, str]]:
     lines (it may raise to stop the reading: a cancelled import)."""
     path = Path(path)
     with open(path, "rb") as f:
+        enc = encoding_of(f.read(_SNIFF_BYTES))
+        f.seek(0)
+        raw = _lines(f, enc, str(path))
         first: list[str] = []
-        for raw in f:
-            first.append(_decode(raw).rstrip("\r\n"))
+        for line in raw:
+            first.append(line)
             if len(first) >= _SNIFF_LINES:
                 break
         asa = has_asa(first)
@@ -96,13 +159,30 @@ def open_lines(path: str | Path, watch=None) -> Iterator[tuple[int, str]]:
             out = _strip(text, asa)
             if out is not None:
                 yield n, out
-        for raw in f:
+        for text in raw:
             n += 1
             if watch is not None and not n % WATCH_LINES:
                 watch(f.tell())
-            out = _strip(_decode(raw).rstrip("\r\n"), asa)
+            out = _strip(text, asa)
             if out is not None:
                 yield n, out
+
+
+def _lines(f, enc: str | None, name: str) -> Iterator[str]:
+    """The file's lines as text, without their line ends."""
+    if enc is None:
+        for raw in f:
+            yield _decode(raw).rstrip("\r\n")
+        return
+    n = 0
+    try:
+        for line in io.TextIOWrapper(f, encoding=enc, newline=None):
+            n += 1
+            yield line.rstrip("\r\n").lstrip("\ufeff") if n == 1 else line.rstrip("\r\n")
+    except UnicodeDecodeError:
+        raise RmfError(name, n + 1, f"the file is {enc.upper()} (a Windows editor's "
+                                    "\"Unicode\") but this line does not decode: it is "
+                                    "damaged; save it again as UTF-8") from None
 
 
 def _strip(text: str, asa: bool) -> str | None:

@@ -47,12 +47,7 @@ def read_reports(paths, interval: int | None = None,
     RmfError
         On the first bad input, naming the file and line.
     """
-    files = []
-    for p in paths:
-        p = Path(p)
-        if not p.is_file():
-            raise RmfError(str(p), None, "no such file")
-        files.append(p)
+    files = [_regular(Path(p)) for p in paths]
     total = sum(p.stat().st_size for p in files)
     large = total > large_bytes
     watch = _Watch(total * (2 if large else 1), progress, cancel)
@@ -67,19 +62,39 @@ def read_reports(paths, interval: int | None = None,
     return system
 
 
+def _regular(p: Path) -> Path:
+    """``p``, or RmfError saying why it is no report file to read."""
+    if p.is_dir():
+        raise RmfError(str(p), None, "this is a folder, not a regular file: name the report "
+                                     "files in it")
+    if not p.exists():
+        raise RmfError(str(p), None, "no such file")
+    if not p.is_file():
+        raise RmfError(str(p), None, "not a regular file (a device, a pipe or a socket): name "
+                                     "a report file")
+    return p
+
+
 def _read(files: list[Path], reader: TextReader, watch: "_Watch") -> TextReader:
     for p in files:
-        reader.watch = watch.file() if watch.on else None
-        if sniff(p) == "xml":
-            from models.rmf import m3, xmlmap
-            if m3.is_m3(p):
-                m3.read_m3(p, reader)        # Monitor III (/gpm/rmfm3.xml)
-            else:
-                xmlmap.read_xml(p, reader)
-        else:
-            reader.read(p)
-        watch.done_file(p.stat().st_size)
+        try:
+            _read_one(p, reader, watch)
+        except OSError as e:
+            raise RmfError(str(p), None, f"cannot be read: {e.strerror or e}") from None
     return reader
+
+
+def _read_one(p: Path, reader: TextReader, watch: "_Watch") -> None:
+    reader.watch = watch.file() if watch.on else None
+    if sniff(p) == "xml":
+        from models.rmf import m3, xmlmap
+        if m3.is_m3(p):
+            m3.read_m3(p, reader)        # Monitor III (/gpm/rmfm3.xml)
+        else:
+            xmlmap.read_xml(p, reader)
+    else:
+        reader.read(p)
+    watch.done_file(p.stat().st_size)
 
 
 class _Watch:

@@ -159,3 +159,51 @@ def test_a_bad_cell_in_xml_names_its_line(tmp_path):
     p.write_text(text.replace("<col>245.301</col>", "<col>24x.301</col>", 1))
     err = _fails([p], r"Device Activity Rate: '24x.301' is not a number")
     assert "24x.301" in p.read_text().splitlines()[err.line - 1]
+
+
+# ---- issue 39: files that are no report, or not in the encoding expected ------------------
+def test_a_utf16_listing_is_decoded_not_called_binary_smf(tmp_path):
+    """A Windows editor's "Unicode" save: before, 'the file is binary … SMF records'."""
+    want = read_reports([FULL]).interval
+    for enc in ("utf-16", "utf-16-le", "utf-32"):
+        p = tmp_path / f"{enc}.txt"
+        p.write_bytes(FULL.read_text().encode(enc))
+        assert read_reports([p]).interval == want, enc
+
+
+def test_a_utf16_xml_file_says_so(tmp_path):
+    p = tmp_path / "u16.xml"
+    p.write_bytes((DATA / "sysa-0900-full.xml").read_text().encode("utf-16"))
+    _fails([p], r"the file is UTF-16 \(a Windows editor's \"Unicode\"\) but its XML declaration "
+                r"says utf-8: save it as UTF-8 \(iconv -f UTF-16 -t UTF-8\)", line=1)
+
+
+@pytest.mark.parametrize("encoding,match", [
+    ("x-klingon", 'encoding="x-klingon", an encoding no one knows'),
+    ("shift_jis", 'encoding="shift_jis", an encoding the XML reader cannot read'),
+])
+def test_an_xml_encoding_that_cannot_be_read(tmp_path, encoding, match):
+    text = (DATA / "sysa-0900-full.xml").read_text()
+    p = tmp_path / "enc.xml"
+    p.write_text(text.replace('encoding="UTF-8"', f'encoding="{encoding}"', 1))
+    _fails([p], match, line=1)
+
+
+def test_an_unknown_encoding_straight_to_the_xml_parser(tmp_path):
+    """The DDS's answer goes to the parser without the file check: the same error type."""
+    import io
+
+    from models.rmf import ddsml
+    data = (DATA / "sysa-0900-full.xml").read_bytes().replace(b'"UTF-8"', b'"x-klingon"', 1)
+    with pytest.raises(RmfError, match="an encoding no one knows"):
+        ddsml.parse(io.BytesIO(data), lambda rep: None, "https://dds:8803/gpm/rmfpp.xml")
+
+
+def test_a_folder_or_a_device_is_not_a_regular_file(tmp_path):
+    with pytest.raises(RmfError, match="this is a folder, not a regular file: name the report "
+                                       "files in it"):
+        read_reports([tmp_path])
+    with pytest.raises(RmfError, match=r"/dev/zero: not a regular file \(a device"):
+        read_reports(["/dev/zero"])
+    with pytest.raises(RmfError, match="no such file"):
+        read_reports([tmp_path / "nope.txt"])
