@@ -11,6 +11,7 @@ from typing import Any
 
 from PySide6.QtGui import QUndoCommand
 
+from models.drawing import variants
 from models.drawing.scenario import Link, Node, Scenario
 
 
@@ -161,6 +162,29 @@ class RenameCommand(QUndoCommand):
 
     def undo(self) -> None:
         self.scenario.set_label(self.node_id, self.old)
+
+
+class ChangeKindCommand(QUndoCommand):
+    """Change a component's type in place (SGDB2 on SSD, CHPID 40 on zHPF).
+
+    Redo calls :func:`models.drawing.variants.change`, which keeps label,
+    serials, counts and links and returns the old kinds (a rank's drive
+    changes the volumes on it too); undo gives each its old kind back.
+    """
+
+    def __init__(self, scenario: Scenario, node_id: str, prop: str, value: str,
+                 parent: Macro | None = None):
+        super().__init__(f"Change {scenario.nodes[node_id].label} to {value}")
+        _keep(self, parent)
+        self.scenario, self.node_id, self.prop, self.value = scenario, node_id, prop, value
+        self.old: dict[str, str] = {}
+
+    def redo(self) -> None:
+        self.old = variants.change(self.scenario, self.node_id, self.prop, self.value)
+
+    def undo(self) -> None:
+        for node_id, key in self.old.items():
+            variants.set_kind(self.scenario, node_id, key)
 
 
 class SetTitleCommand(QUndoCommand):

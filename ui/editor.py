@@ -14,7 +14,7 @@ from PySide6.QtCore import QObject, Signal
 from PySide6.QtGui import QUndoStack
 
 from app.document import Document
-from models.drawing import components, hardware, labels
+from models.drawing import components, hardware, labels, variants
 from models.core.params import ParamError
 from models.drawing.scenario import Link, Node, Scenario
 from ui import commands as cmd
@@ -170,8 +170,11 @@ class Editor(QObject):
         if param is None:
             return self._refuse(f"'{key}' is not a parameter of this experiment")
         if sc.fixed_by_kind(node_id, key):
+            how = ", ".join(variants.choices(sc, node_id))
             return self._refuse(f"{sc.nodes[node_id].label} fixes '{param.title}': "
-                                "replace the component to change it")
+                                + (f"change its {how} instead (Properties, or right-click "
+                                   "▸ Change to)" if how else "replace the component to "
+                                   "change it"))
         try:
             value = None if value is None else param.coerce(value)
         except ParamError as exc:
@@ -185,6 +188,26 @@ class Editor(QObject):
             for nid in targets:
                 cmd.SetPropertyCommand(sc, nid, key, value, parent)
             self.undo_stack.push(parent)
+        return None
+
+    def change_kind(self, node_id: str, prop: str, value: str) -> str | None:
+        """Change one component's type in place (``drive`` to ``SSD``, ``protocol``
+        to ``zHPF``) as one undo step, keeping its label, serials, counts and
+        links (:mod:`models.drawing.variants`). ``None`` or the one-line
+        reason it is refused (naming what is allowed)."""
+        sc = self.scenario
+        try:
+            # Tried on a copy first: a refusal changes nothing and leaves no step.
+            if not variants.change(sc.copy(), node_id, prop, value):
+                return None                      # it already is
+        except ParamError as exc:
+            return self._refuse(str(exc))
+        label = sc.nodes[node_id].label
+        parent = BatchMacro(sc, f"Change {label} to {value}")
+        command = cmd.ChangeKindCommand(sc, node_id, prop, value, parent)
+        self.undo_stack.push(parent)
+        self.message.emit(f"Changed {variants.describe(sc, node_id, prop, command.old)}: "
+                          "label, serials, counts and links kept (Ctrl+Z undoes).")
         return None
 
     def set_parameter(self, key: str, value: Any) -> str | None:

@@ -15,6 +15,7 @@ from PySide6.QtGui import QColor, QPen
 from PySide6.QtWidgets import QGraphicsLineItem, QGraphicsScene, QToolTip
 
 from models.drawing.scenario import Issue, Link, Node, Scenario
+from ui.canvas import menus
 from ui.canvas.items import LinkItem, NodeItem, PortItem
 from ui.editor import GRID, Editor
 
@@ -251,6 +252,19 @@ class CanvasScene(QGraphicsScene):
         return None
 
     # ---- gestures ------------------------------------------------------
+    def contextMenuEvent(self, event) -> None:
+        """Right-click a card: its menu ("Change to ▸" another version of it)."""
+        node_id = self.node_at(event.scenePos())
+        if node_id is None:
+            super().contextMenuEvent(event)
+            return
+        if node_id not in self.selected_node_ids():
+            self.select_nodes([node_id])
+        menu = menus.card_menu(self.editor, node_id, event.widget())
+        menus.popup(menu, event.screenPos())
+        menu.deleteLater()
+        event.accept()
+
     def mousePressEvent(self, event) -> None:
         port = next((i for i in self.items(event.scenePos()) if isinstance(i, PortItem)), None)
         if port is not None and event.button() == Qt.MouseButton.LeftButton:

@@ -6,6 +6,7 @@ from PySide6.QtGui import QPainter
 from PySide6.QtWidgets import QGraphicsView
 
 from ui.canvas.items import NODE_H, NODE_W
+from ui.canvas import menus
 from ui.canvas.mime import decode_kind
 from ui.canvas.place import drop_spot
 from ui.canvas.scene import CanvasScene
@@ -16,7 +17,7 @@ ZOOM_MIN, ZOOM_MAX = 0.25, 4.0
 class CanvasView(QGraphicsView):
     """Shows a :class:`CanvasScene`; drops create components through the editor."""
 
-    #: A component was dropped: its new id.
+    #: A component was dropped: its new id (or the card it changed).
     dropped = Signal(str)
 
     def __init__(self, scene: CanvasScene, parent=None) -> None:
@@ -61,12 +62,29 @@ class CanvasView(QGraphicsView):
         if key is None:
             event.ignore()
             return
-        # Centred on the pointer, on the grid; beside the card it was dropped
-        # on, never hiding it.
         pos = self.mapToScene(event.position().toPoint())
         editor = self.scene().editor
-        x, y = drop_spot(editor.scenario, pos.x() - NODE_W / 2, pos.y() - NODE_H / 2)
-        node_id = editor.add_component(key, x, y)
+
+        def add() -> str:
+            # Centred on the pointer, on the grid; beside the card it was
+            # dropped on, never hiding it.
+            x, y = drop_spot(editor.scenario, pos.x() - NODE_W / 2, pos.y() - NODE_H / 2)
+            return editor.add_component(key, x, y)
+
+        target = self.scene().node_at(pos)
+        # Onto another version of the card (SSD onto an HDD group): ask.
+        menu = menus.drop_menu(editor, target, key, add, self) if target else None
+        if menu is None:
+            node_id = add()
+        else:
+            before = set(editor.scenario.nodes)
+            chosen = menus.popup(menu, self.viewport().mapToGlobal(event.position().toPoint()))
+            menu.deleteLater()
+            if chosen is None:
+                event.ignore()
+                return
+            added = set(editor.scenario.nodes) - before
+            node_id = added.pop() if added else target
         event.acceptProposedAction()
         self.dropped.emit(node_id)
 

@@ -16,8 +16,9 @@ from PySide6.QtWidgets import (QCheckBox, QComboBox, QFormLayout, QLabel, QLineE
 
 from app.names import format_mix, format_value, words
 from models import experiments
-from models.drawing import components
+from models.drawing import components, variants
 from models.core.params import Param
+from ui.canvas.menus import VARIANT_TITLES
 from ui.canvas.scene import CanvasScene
 from ui.editor import Editor
 
@@ -143,7 +144,12 @@ class Inspector(QScrollArea):
         label_edit.editingFinished.connect(lambda: self._on_label_edited(label_edit))
         form.addRow("Label", label_edit)
         self.fields["label"] = label_edit
-        params = sc.params_for(node.id)
+        kinds = variants.choices(sc, node.id)
+        for prop, values in kinds.items():
+            form.addRow(self._variant_label(prop), self._variant_field(prop, values))
+        # A value the kind fixes (a volume's device) is what the combo above changes.
+        params = [p for p in sc.params_for(node.id)
+                  if not (kinds and sc.fixed_by_kind(node.id, p.name))]
         for p in params:
             form.addRow(self._row_label(p), self._field(p))
         layout.addLayout(form)
@@ -161,6 +167,40 @@ class Inspector(QScrollArea):
                                    f"are this {what}'s own.</i>")
         for msg in self.scene.issues_for(node.id):
             self._note(layout, "⚠ " + msg, "color: #8a1c00;")
+
+    def _variant_label(self, prop: str) -> QLabel:
+        label = QLabel(VARIANT_TITLES.get(prop, prop.capitalize()))
+        label.setToolTip(self._variant_tip(prop))
+        return label
+
+    def _variant_tip(self, prop: str) -> str:
+        label = self.editor.scenario.nodes[self.node_id].label
+        what = ("the drives of every volume on it" if
+                self.editor.scenario.nodes[self.node_id].category == "rank" else "this card")
+        return (f"<b>{VARIANT_TITLES.get(prop, prop)}</b>: changes {what} in place; the "
+                "label, serials, counts and links stay (one undo step). Also: right-click "
+                f"the card ▸ Change to.<br><span style='color:#555'>Command line: --set "
+                f"{label}.{prop}=…</span>")
+
+    def _variant_field(self, prop: str, values: list[str]) -> QComboBox:
+        """The card's type as a combo: choosing another changes it in place."""
+        w = QComboBox()
+        w.addItems(values)
+        now = variants.current(self.editor.scenario, self.node_id, prop)
+        if now in values:
+            w.setCurrentIndex(values.index(now))
+        w.activated.connect(lambda i, prop=prop, values=values:
+                            self._on_variant_chosen(prop, values[i]))
+        w.setObjectName(prop)
+        w.setToolTip(self._variant_tip(prop))
+        self.fields[prop] = w
+        return w
+
+    def _on_variant_chosen(self, prop: str, value: str) -> None:
+        why = self.editor.change_kind(self.node_id, prop, value)
+        self.error.setText(why or "")
+        if why:
+            self.rebuild(keep_error=True)     # the combo goes back to what the card is
 
     def _row_label(self, p: Param) -> QLabel:
         label = QLabel(f"{p.title}" + (f" ({p.unit})" if p.unit else ""))
