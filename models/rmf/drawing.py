@@ -36,8 +36,8 @@ from models.drawing.scenario import Scenario
 from models.io.geometry import MODELS
 from models.rmf import measured as measured_mod
 from models.rmf import fitcheck
-from models.rmf.fit import (EXCERPT_VOLUMES, FitError, GroupMeasure, WorkloadFit, fit_workload,
-                            measure_group, measure_unit)
+from models.rmf.fit import (EXCERPT_VOLUMES, MIN_IO_RATE, FitError, GroupMeasure, WorkloadFit,
+                            fit_workload, idle, measure_group, measure_unit)
 from models.rmf.records import Assumption, CacheUnit, Interval, RmfSystem, Volume
 
 #: Volumes per RAID rank when the ESS report does not give the ranks.
@@ -366,6 +366,12 @@ def _fit(b: _Builder, groups: list[_Group], units: dict, refine_s: float = 0.0,
     sequential reads on its volumes, with or without the LPO (``lpo``)."""
     from models.workloads import system as wsys
     for g in groups:
+        rate = sum(v.rate for v in g.volumes)
+        if g.volumes and idle(rate):
+            b.assume(f"I/O workload of {g.label}", "none", f"{rate:g} I/O per second in "
+                     f"{b.iv.label}, below the {MIN_IO_RATE:g} a workload runs at: the group "
+                     "is drawn idle", g.volumes[0].source)
+            continue
         if g.measure is None:
             try:
                 g.measure = _named(measure_group(_only(b.iv, g), g.sg), g.label)
@@ -465,6 +471,8 @@ def _draw_group(b: _Builder, g: _Group, kind: str, rank_cards: list, units: dict
                   "read_pct": round(100 * m.read_share, 2),
                   "seq_pct": round(100 * m.seq_share, 2),
                   "pages_per_io": max(1, min(32, round(m.bytes_per_read / 4096)))}
+    elif idle(sum(v.rate for v in g.volumes)):
+        return                                  # idle in the interval: said in _fit
     else:
         values = {"io_rate": round(sum(v.rate for v in g.volumes), 3)}
     values["duration_s"] = run_s

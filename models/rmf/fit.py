@@ -45,6 +45,14 @@ TOLERANCE = 0.002
 #: Volumes drawn for a group the reports name no volumes of (an excerpt), and
 #: the fit's default: one sequential stream on each (models.rmf.seqfit).
 EXCERPT_VOLUMES = 4
+#: The lowest I/O rate a workload runs at (its ``io_rate``'s minimum): a storage
+#: group below it was idle in the interval and is drawn without a workload.
+MIN_IO_RATE = float(BY_NAME["io_rate"].min)
+
+
+def idle(io_rate: float) -> bool:
+    """Whether a group's measured I/O rate is too low for a workload of its own."""
+    return io_rate < MIN_IO_RATE
 
 
 class FitError(ValueError):

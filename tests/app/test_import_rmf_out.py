@@ -22,3 +22,25 @@ def test_an_unwritable_out_is_said_before_reading(tmp_path, monkeypatch, capsys,
     err = capsys.readouterr().err
     assert err.startswith(f"zperflab: error: cannot write {target}: ") and why in err
     assert err.count("\n") == 1 and read == []
+
+
+def test_a_storage_group_idle_in_the_interval_gets_no_workload(tmp_path, capsys):
+    """Before: SGTSO's workload was written with io_rate 0.0, which ``run`` refused
+    ("bad value for 'io_rate': 0.0 (out of range)")."""
+    import json
+    lines = FULL.read_text().splitlines()
+    for k, ln in enumerate(lines):
+        if ln.startswith(" SGTSO"):
+            cells = ln.split()
+            lines[k] = " ".join(cells[:7] + ["0.000"] * 9 + ["0.00", "0.00"] + cells[18:])
+    src = tmp_path / "idle.txt"
+    src.write_text("\n".join(lines) + "\n")
+    out = tmp_path / "idle.zpl.json"
+    assert main(["import-rmf", str(src), "--out", str(out), "--json"]) == 0
+    said = json.loads(capsys.readouterr().out)["assumptions"]
+    assert any(a.startswith("I/O workload of SGTSO = none (assumed: 0 I/O per second in "
+                            "interval 1") and "the group is drawn idle" in a for a in said)
+    labels = [n["label"] for n in json.loads(out.read_text())["nodes"]]
+    assert "SGTSO" in labels and "SGTSO I/O" not in labels and "SGDB2 I/O" in labels
+    assert main(["run", "--scenario", str(out), "--set", "duration_s=0.1",
+                 "--set", "cache_gb=0.1"]) == 0
