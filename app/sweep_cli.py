@@ -70,7 +70,9 @@ def add_parser(sub, seed_type, replications_type, workers_type) -> None:
                         "with --scenario")
     s.add_argument("--scenario", metavar="FILE", help="sweep the drawing in a scenario file")
     s.add_argument("--over", action="append", required=True, metavar="KEY=V1,V2,...",
-                   help="a parameter and its values (repeat for a cross product)")
+                   help="a parameter and its values (repeat for a cross product); "
+                        "LABEL.property=V1,V2 runs one component in each version "
+                        "(SGDB2.drive=HDD 15K,SSD)")
     s.add_argument("--set", action="append", metavar="KEY=VALUE",
                    help="a parameter every point shares, or one component changed for "
                         "every point: LABEL.property=VALUE (SGDB2.drive=SSD)")
@@ -134,9 +136,9 @@ def _spec(args: argparse.Namespace) -> GridSpec:
     base = parse_sets(plain)
     name, scenario = drawing_of(args)
     scenario, whatif = apply_settings(name, scenario, changes)
-    if whatif:
-        print(f"zperflab: what-if: {'; '.join(whatif)}", file=sys.stderr)
-    axes = parse_over(args.over, base)
+    # A component changed with --set cannot be an axis too.
+    axes = parse_over(args.over, {**base, **dict.fromkeys(
+        item.partition("=")[0].strip() for item in changes)})
     spec = GridSpec(name, axes, base, seed=args.seed, replications=args.replications,
                     scenario=None if scenario is None else scenario.to_dict())
     check_grid(spec)
@@ -149,6 +151,8 @@ def _spec(args: argparse.Namespace) -> GridSpec:
             atomic.check_target(args.csv)
         except atomic.WriteError as exc:
             raise ParamError(f"--csv {exc}") from None
+    if whatif:          # said once the sweep is known to start
+        print(f"zperflab: what-if: {'; '.join(whatif)}", file=sys.stderr)
     return spec
 
 

@@ -13,7 +13,10 @@ the sweeps and the target files: :func:`apply` turns each into an edit of a
   wired like the one it copies (``tape_drives=2`` draws a second drive on
   the same channel);
 * any other parameter of a hardware category is set as a property on every
-  component of that category.
+  component of that category;
+* a key ``LABEL.property`` changes that one component in place
+  (:func:`models.drawing.variants.apply_setting`: ``SGDB2.drive=SSD``), so a
+  sweep can run one storage group on each drive type.
 
 :func:`derive` reads the same parameters back from a drawing, so the
 parameter values a run reports are the drawing's, whichever way it was made.
@@ -185,9 +188,15 @@ def apply(sc, overrides: Mapping[str, Any]) -> dict:
     ParamError
         A bad value, or a count the drawing cannot reach (nothing to copy).
     """
+    from models.drawing import variants
+
     schema = catalog.experiment(sc.experiment).schema
     rest = {}
     for key, raw in overrides.items():
+        if "." in key and key not in schema.names():
+            # One component by its label (``SGDB2.drive``: a sweep's axis).
+            variants.apply_setting(sc, f"{key}={raw}")
+            continue
         param = schema[key] if key in schema.names() else None
         shape = STRUCTURAL.get(key)
         if param is None and isinstance(shape, KindParam):

@@ -1,6 +1,7 @@
 """``--set LABEL.property=VALUE``: a scripted what-if on one component, by its
 canvas label, on the built-in imported system (rmf_sysa) and the Large shop;
 and the cards that take no part in a run, named by ``run``."""
+import csv
 import json
 
 import pytest
@@ -117,3 +118,21 @@ def test_run_names_the_cards_that_took_no_part(tmp_path, capsys):
     assert line == ["Took no part in the run: SGSSD (no dataset a workload uses is on it)"]
     assert _json(capsys, "--scenario", str(path))["idle_cards"] == {
         "SGSSD": "no dataset a workload uses is on it"}
+
+
+def test_a_sweep_over_one_component_s_drive(tmp_path, capsys):
+    out = tmp_path / "drives.csv"
+    assert cli.main(["sweep", "--scenario", "rmf_sysa", "--over",
+                     "SGDB2.drive=HDD 10K,HDD 15K,SSD", "--workers", "1", "--csv", str(out)]) == 0
+    capsys.readouterr()
+    rows = list(csv.reader(out.open()))
+    col = rows[0].index("I/O response time (ms)")
+    assert rows[0][0] == "SGDB2.drive"
+    assert [r[0] for r in rows[1:]] == ["HDD 10K", "HDD 15K", "SSD"]
+    resp = [float(r[col]) for r in rows[1:]]
+    assert resp[0] > resp[1] > 2 * resp[2]
+    err = _fails(capsys, "sweep", "--scenario", "rmf_sysa", "--over", "SGDB2.drive=SSD,tape")
+    assert "'tape' is not a drive of SGDB2; allowed: HDD 10K, HDD 15K, SSD" in err
+    err = _fails(capsys, "sweep", "--scenario", "rmf_sysa", "--set", "SGDB2.drive=SSD",
+                 "--over", "SGDB2.drive=HDD 10K,SSD")
+    assert "--over SGDB2.drive is also given with --set" in err

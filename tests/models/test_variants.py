@@ -222,6 +222,18 @@ def test_sgdb2_on_ssd_answers_faster_and_its_rank_works_less():
     assert what_if.components["SGTSO"]["io_rate"] == base.components["SGTSO"]["io_rate"]
 
 
+def test_a_run_takes_a_component_s_change_as_an_override():
+    """``run_experiment(..., {"SGDB2.drive": "SSD"})``: what a sweep's axis
+    and a comparison pass; the drawing given is not edited."""
+    sc = _case("rmf_sysa")
+    before = sc.to_dict()
+    ssd = experiments.run_experiment("custom", {"SGDB2.drive": "SSD"}, scenario=sc)
+    assert sc.to_dict() == before
+    assert ssd.components["SGDB2"]["resp_ms"] < 0.5 * _run(sc).components["SGDB2"]["resp_ms"]
+    with pytest.raises(ParamError, match="no component is labelled 'SGXX'"):
+        experiments.run_experiment("custom", {"SGXX.drive": "SSD"}, scenario=sc)
+
+
 def test_ficon_chpids_on_zhpf_changes_the_channel_figures():
     base = _run(_case("rmf_sysa"))
     sc = _case("rmf_sysa")
