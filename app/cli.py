@@ -386,7 +386,10 @@ def _build_parser() -> argparse.ArgumentParser:
     g.add_argument("--run", action="store_true", help="run the scenario after opening it")
     g.add_argument("--view", choices=("canvas", "charts", "animation", "history", "sweep", "compare"),
                    help="the tab in front (default: the canvas)")
-    g.add_argument("--size", default="1280x800", help="window size WxH")
+    g.add_argument("--size", default=None,
+                   help="window size WxH (default: 1280x800 for --screenshot; on a screen, "
+                        "1280x800 where it fits with its title bar, else the screen's "
+                        "available area)")
     g.add_argument("--screenshot", metavar="FILE", help="render the window to FILE and exit")
     g.set_defaults(func=cmd_gui)
     # Guided lessons (docs/lessons.md).

@@ -15,11 +15,17 @@ import sys
 from models.core.params import shorten
 
 
+#: The window's size for screenshots without --size (the docs' pictures).
+FIRST_SIZE = (1280, 800)
+
+
 class UsageError(ValueError):
     """A bad ``gui`` option; ``str()`` is one line."""
 
 
-def _parse_size(text: str) -> tuple[int, int]:
+def _parse_size(text: str | None) -> tuple[int, int] | None:
+    if text is None:
+        return None
     shown = shorten(text, 40)
     parts = text.lower().split("x")
     if len(parts) != 2 or not all(p.strip().isascii() and p.strip().isdigit()
@@ -178,8 +184,9 @@ def tear_down(window) -> None:
     gc.collect()
 
 
-def _show(app, window, args: argparse.Namespace, size: tuple[int, int]) -> int:
-    window.resize(*size)
+def _show(app, window, args: argparse.Namespace, size: tuple[int, int] | None) -> int:
+    if size is not None or args.screenshot:
+        window.resize(*(size or FIRST_SIZE))
     if not getattr(args, "open", None):
         window.show_start_page()
     if getattr(args, "open", None):
@@ -187,9 +194,12 @@ def _show(app, window, args: argparse.Namespace, size: tuple[int, int]) -> int:
         if error:
             print(f"zperflab: error: {shorten(error, 300)}", file=sys.stderr)
             return 2
-    window.show()
+    if args.screenshot:
+        window.show()
+    else:
+        window.show_first(size)     # on the screen whole, title and status bars included
     if getattr(args, "lesson", None):
-        return _lesson(app, window, args, size)
+        return _lesson(app, window, args, size or FIRST_SIZE)
     if args.screenshot:
         app.processEvents()
         if args.run:

@@ -92,7 +92,7 @@ def build_actions(win) -> SimpleNamespace:
                       "one group card with their count (Ctrl+G)")
     a.zoom_in = _act(win, "Zoom &in", lambda: win.view.zoom(1.25), ["Ctrl++", "Ctrl+="], "Zoom in (Ctrl++)")
     a.zoom_out = _act(win, "Zoom &out", lambda: win.view.zoom(0.8), ["Ctrl+-"], "Zoom out (Ctrl+-)")
-    a.fit = _act(win, "&Fit scenario", win.view.fit, ["Ctrl+0"], "Show the whole scenario (Ctrl+0)")
+    a.fit = _act(win, "&Fit scenario", win.view.fit_whole, ["Ctrl+0"], "Show the whole scenario (Ctrl+0)")
     a.run = _act(win, "&Run", win.run, ["F5"], "Run the scenario's experiment (F5)")
     a.cancel = _act(win, "&Cancel run", win.cancel_run, ["Esc"], "Stop the running experiment (Esc)")
     a.cancel.setEnabled(False)

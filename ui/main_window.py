@@ -47,16 +47,40 @@ DOCK_PLAN = {"canvas": {"palette", "inspector", "results"}, "charts": {"results"
 RIGHT_DOCK_WIDTH = 400
 
 
+#: The window's size where the screen has room for it (docs and tests use it).
+FIRST_SIZE = (1280, 800)
+#: What a window manager adds around a window (borders, title bar), allowed
+#: for before the first show, when Qt cannot know it yet.
+FRAME_ALLOWANCE = (16, 48)
+
+
 def first_size(widget) -> tuple[int, int]:
     """The window's first size: 1280×800, or less where the screen's
-    available area is smaller (a 1024×768 projector, a small laptop)."""
+    available area is smaller (a 1024×768 projector, a small laptop), with
+    room left for the window manager's title bar and borders."""
     from PySide6.QtGui import QGuiApplication
 
     screen = widget.screen() if widget is not None else None
     if screen is None or QGuiApplication.platformName() == "offscreen":
-        return 1280, 800          # no real screen: the size the tests and docs use
+        return FIRST_SIZE         # no real screen: the size the tests and docs use
     avail = screen.availableGeometry()
-    return min(1280, avail.width()), min(800, avail.height())
+    return (min(FIRST_SIZE[0], avail.width() - FRAME_ALLOWANCE[0]),
+            min(FIRST_SIZE[1], avail.height() - FRAME_ALLOWANCE[1]))
+
+
+def first_placement(avail, size: tuple[int, int]):
+    """Where the first window goes on a screen whose available area (without
+    panels and docks) is ``avail``: ``None`` to maximise it, where
+    ``size`` and a window manager's frame would not fit whole, else the
+    top-left corner that centres it. A maximised window is the available
+    area exactly, its title bar, status bar and progress bar included."""
+    from PySide6.QtCore import QPoint
+
+    w, h = size[0] + FRAME_ALLOWANCE[0], size[1] + FRAME_ALLOWANCE[1]
+    if w > avail.width() or h > avail.height() or size[0] < FIRST_SIZE[0] \
+            or size[1] < FIRST_SIZE[1]:
+        return None
+    return QPoint(avail.x() + (avail.width() - w) // 2, avail.y() + (avail.height() - h) // 2)
 
 
 class MainWindow(QMainWindow):
@@ -412,6 +436,27 @@ class MainWindow(QMainWindow):
     def show_canvas(self) -> None:
         self.canvas_stack.setCurrentWidget(self.view)
         self.tabs.setCurrentWidget(self.canvas_stack)
+
+    def show_first(self, size: tuple[int, int] | None = None) -> None:
+        """Show the window the first time, wholly on the screen's available
+        area: at ``size`` if given (``gui --size``), else 1280×800 centred
+        where that fits with the window manager's frame, maximised where it
+        does not (1024×768, 1280×800), so the status bar and the run's
+        progress bar are never below the screen's edge."""
+        from PySide6.QtGui import QGuiApplication
+
+        if size is not None:
+            self.resize(*size)
+        screen = self.screen()
+        if size is not None or screen is None or QGuiApplication.platformName() == "offscreen":
+            self.show()
+            return
+        where = first_placement(screen.availableGeometry(), (self.width(), self.height()))
+        if where is None:
+            self.showMaximized()
+        else:
+            self.move(where)
+            self.show()
 
     def show_start_page(self) -> None:
         self.canvas_stack.setCurrentWidget(self.start_holder)

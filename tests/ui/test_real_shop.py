@@ -116,3 +116,60 @@ def test_results_open_with_the_storage_groups_and_fold_the_thousand_volumes(qtbo
     qtbot.mouseClick(fold, Qt.MouseButton.LeftButton)
     assert device.isVisible()
     assert panel.horizontalScrollBar().maximum() == 0
+
+
+def test_the_large_shop_opens_with_legible_labels_and_scrolls(window, qtbot):
+    """Fitted whole at 1280×800 its labels were 7 px; now they keep 9 px and
+    the canvas scrolls to the rest, starting from the workloads."""
+    from PySide6.QtGui import QFont, QFontInfo
+
+    from ui.canvas import items
+    assert window.open_case_or_file("resources/scenarios/large_shop.json") is None
+    qtbot.wait(50)
+    view = window.view
+    font = QFont()
+    font.setPointSizeF(items.LABEL_PT)
+    font.setBold(True)
+    assert QFontInfo(font).pixelSize() * view.transform().m11() >= 9 - 1e-6
+    assert view.horizontalScrollBar().isVisible()
+    shown = view.mapToScene(view.viewport().rect()).boundingRect()
+    oltp = window.scene.node_items[_node(window, "OLTP")].sceneBoundingRect()
+    assert shown.contains(oltp)
+    # Fit scenario (Ctrl+0) still shows it whole, when asked.
+    window.actions_.fit.trigger()
+    drawn = view.mapFromScene(window.scene.itemsBoundingRect()).boundingRect()
+    assert view.viewport().rect().contains(drawn)
+
+
+def test_the_first_window_fits_the_available_screen():
+    """1280×800 plus a title bar went below a 1280×800 screen's edge (and its
+    status and progress bars with it): there the window is maximised."""
+    from PySide6.QtCore import QRect
+
+    from ui.main_window import first_placement
+    assert first_placement(QRect(0, 0, 1024, 768), (1008, 720)) is None
+    assert first_placement(QRect(0, 0, 1280, 800), (1264, 752)) is None
+    assert first_placement(QRect(0, 0, 1366, 1024), (1280, 800)) is not None
+    where = first_placement(QRect(0, 30, 1920, 1050), (1280, 800))
+    assert where.y() >= 30 and where.y() + 800 + 48 <= 1080
+
+
+def test_on_a_1280x800_screen_the_first_window_is_maximised(qtbot, monkeypatch):
+    from PySide6.QtCore import QRect
+    from PySide6.QtGui import QGuiApplication
+
+    from ui.main_window import MainWindow
+
+    class Screen:
+        def availableGeometry(self):
+            return QRect(0, 0, 1280, 800)
+
+    monkeypatch.setattr(QGuiApplication, "platformName", staticmethod(lambda: "xcb"))
+    win = MainWindow()
+    qtbot.addWidget(win)
+    monkeypatch.setattr(win, "screen", lambda: Screen())
+    try:
+        win.show_first()
+        assert win.isMaximized()
+    finally:
+        win.shutdown()

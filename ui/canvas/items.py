@@ -19,6 +19,8 @@ from models.drawing import components, config
 from ui.icons import icon_for
 
 NODE_W, NODE_H = 150.0, 92.0
+#: Point size of a card's label (bold), before :data:`LABEL_SCALE`.
+LABEL_PT = 10.5
 #: Text size factor of the cards' labels and badges (presentation mode: larger).
 LABEL_SCALE = 1.0
 PRESENT_LABEL_SCALE = 1.5
@@ -143,7 +145,7 @@ class NodeItem(QGraphicsObject):
         if kind.is_group:
             self._paint_count(painter, node, icon)
         font = QFont(painter.font())
-        font.setPointSizeF(10.5 * LABEL_SCALE)
+        font.setPointSizeF(LABEL_PT * LABEL_SCALE)
         font.setBold(True)
         painter.setFont(font)
         painter.setPen(INK)

@@ -2,7 +2,7 @@
 from __future__ import annotations
 
 from PySide6.QtCore import QPoint, QPointF, Qt, QTimer, Signal
-from PySide6.QtGui import QPainter
+from PySide6.QtGui import QPainter, QTransform
 from PySide6.QtWidgets import QGraphicsView
 
 from ui.canvas.items import NODE_H, NODE_W
@@ -12,6 +12,22 @@ from ui.canvas.place import drop_spot
 from ui.canvas.scene import CanvasScene
 
 ZOOM_MIN, ZOOM_MAX = 0.25, 4.0
+#: The smallest size, in pixels on screen, at which a fit shows the cards'
+#: labels (a 1,000-volume shop fitted whole at 1280×800 drew them at 7 px).
+LEGIBLE_PX = 9.0
+
+
+def legible_scale() -> float:
+    """The zoom below which a fit would draw the cards' labels under
+    :data:`LEGIBLE_PX` (their font as the cards paint it, presentation mode
+    included)."""
+    from PySide6.QtGui import QFont, QFontInfo
+
+    from ui.canvas import items
+    font = QFont()
+    font.setPointSizeF(items.LABEL_PT * items.LABEL_SCALE)
+    font.setBold(True)
+    return min(1.0, LEGIBLE_PX / max(1.0, QFontInfo(font).pixelSize()))
 
 
 class CanvasView(QGraphicsView):
@@ -36,6 +52,9 @@ class CanvasView(QGraphicsView):
         # docks change size, until the user zooms by hand, or an edit puts a
         # component outside the view (the scroll bars come back to reach it).
         self._keep_fitted = False
+        # Fitted at the smallest legible size, the drawing being larger.
+        self._legible_only = False
+        self._fit_legible = True
         # Checked once the edit is drawn; the timer dies with the view, and
         # its connection with it.
         self._fit_check = QTimer(self)
@@ -104,7 +123,7 @@ class CanvasView(QGraphicsView):
         self._set_fitted(False)
         self.resetTransform()
 
-    def _set_fitted(self, fitted: bool) -> None:
+    def _set_fitted(self, fitted: bool, bars: bool = False) -> None:
         """Enter or leave "fitted" mode, where the scroll bars stay hidden.
 
         A fitted drawing is wholly in view, so scroll bars would only reach
@@ -112,10 +131,12 @@ class CanvasView(QGraphicsView):
         shown as needed, a fit could make one appear, which narrows the
         viewport, whose resize fits again, which hides it, and so on for
         ever at some window sizes. With the bars fixed the viewport's size
-        no longer depends on the fit, and one pass converges.
+        no longer depends on the fit, and one pass converges. A drawing too
+        large to fit legibly (``bars``) keeps its bars: its fit is decided
+        on the viewport's size without them, so it converges too.
         """
         self._keep_fitted = fitted
-        policy = (Qt.ScrollBarPolicy.ScrollBarAlwaysOff if fitted
+        policy = (Qt.ScrollBarPolicy.ScrollBarAlwaysOff if fitted and not bars
                   else Qt.ScrollBarPolicy.ScrollBarAsNeeded)
         if self.verticalScrollBarPolicy() != policy:
             self.setVerticalScrollBarPolicy(policy)
@@ -125,28 +146,48 @@ class CanvasView(QGraphicsView):
         self._fit_check.start()
 
     def _leave_fit_if_outgrown(self) -> None:
-        if not self._keep_fitted or self.scene() is None:
+        if not self._keep_fitted or self.scene() is None or self._legible_only:
             return
         drawn = self.mapFromScene(self.scene().itemsBoundingRect()).boundingRect()
         if not self.viewport().rect().contains(drawn):
             self._set_fitted(False)
 
     def fit(self) -> None:
-        """Show every component, never magnified above 100 %."""
-        self._set_fitted(True)
+        """Show every component, never magnified above 100 % nor shrunk
+        below :func:`legible_scale`: a drawing too large for that (the
+        Large shop at 1280×800) is shown from its top left at the smallest
+        legible size, and scrolls."""
+        self._fit(legible=True)
+
+    def fit_whole(self) -> None:
+        """Show every component, however small (Fit scenario, Ctrl+0)."""
+        self._fit(legible=False)
+
+    def _fit(self, legible: bool) -> None:
+        self._fit_legible = legible
         rect = self.scene().itemsBoundingRect()
         if rect.isEmpty():
+            self._set_fitted(True)
             self.resetTransform()
             return
-        self.fitInView(rect.adjusted(-30, -30, 30, 30), Qt.AspectRatioMode.KeepAspectRatio)
-        if self.transform().m11() > 1.0:
-            self.resetTransform()
-            self.centerOn(rect.center())
+        box = rect.adjusted(-30, -30, 30, 30)
+        room = self.maximumViewportSize()           # without scroll bars: see _set_fitted
+        scale = min(room.width() / box.width(), room.height() / box.height(), 1.0)
+        floor = legible_scale() if legible else 0.0
+        self._legible_only = scale < floor
+        self._set_fitted(True, bars=self._legible_only)
+        self.setTransform(QTransform.fromScale(max(scale, floor), max(scale, floor)))
+        # Centred where it fits; else from the workloads (left) and the top,
+        # where a drawing reads from.
+        seen = self.mapToScene(self.viewport().rect()).boundingRect()
+        c = box.center()
+        self.centerOn(c.x() if box.width() <= seen.width() else box.left() + seen.width() / 2,
+                      c.y() if box.height() <= seen.height() else box.top() + seen.height() / 2)
 
     def resizeEvent(self, event) -> None:
         super().resizeEvent(event)
         if self._keep_fitted:
-            self.fit()
+            self._fit(self._fit_legible)
 
     def wheelEvent(self, event) -> None:
         if event.modifiers() & Qt.KeyboardModifier.ControlModifier:
