@@ -38,6 +38,7 @@ from models.rmf import measured as measured_mod
 from models.rmf import fitcheck
 from models.rmf.fit import (EXCERPT_VOLUMES, MIN_IO_RATE, FitError, GroupMeasure, WorkloadFit,
                             fit_workload, idle, measure_group, measure_unit)
+from models.rmf.reader import no_volumes
 from models.rmf.records import Assumption, CacheUnit, Interval, RmfSystem, Volume
 
 #: Volumes per RAID rank when the ESS report does not give the ranks.
@@ -142,12 +143,18 @@ class _Builder:
                     report="CPU")
 
     def channels(self, cpus: list[Node]) -> list[Node]:
-        chans = [c for c in self.iv.channels.values() if c.type.upper().startswith("FC")
+        ficon = [c for c in self.iv.channels.values() if c.type.upper().startswith("FC")
                  or c.ficon_rate is not None or c.zhpf_rate is not None]
-        skipped = sorted(set(self.iv.channels) - {c.chpid for c in chans})
-        if skipped:
-            self.assume("CHPIDs " + ", ".join(skipped), "not drawn", "not FICON: they carry "
-                        "no DASD I/O", report="CHAN")
+        offline = [c.chpid for c in ficon if (c.status or "").upper() == "OFFLINE"]
+        idle = [c.chpid for c in ficon if c.chpid not in offline and _idle(c)]
+        chans = [c for c in ficon if c.chpid not in offline and c.chpid not in idle]
+        others = sorted(set(self.iv.channels) - {c.chpid for c in ficon})
+        for names, why in ((others, "not FICON: they carry no DASD I/O"),
+                           (offline, "offline in the interval"),
+                           (idle, "idle: no FICON or zHPF operation and no utilisation in the "
+                                  "interval, so they reach none of the measured devices")):
+            if names:
+                self.assume("CHPIDs " + ", ".join(names), "not drawn", why, report="CHAN")
         by: dict[str, list] = {}
         for c in chans:
             by.setdefault("zHPF" if (c.zhpf_share or 0.0) >= 0.5 else "FICON", []).append(c)
@@ -258,10 +265,22 @@ class _Builder:
                 split.setdefault((self.unit_of(v, units), "" if sg else v.lcu or "?"),
                                  []).append(v)
             for (key, lcu), vs in split.items():
-                name = sg or f"LCU {lcu}"
                 ssid = units[key][1].ssid if units[key][1] is not None else key
-                label = name if len(split) == 1 or not sg else f"{name}/{ssid}"
+                if not sg:
+                    on_unit = [k for k in split if k[0] == key]
+                    label = (f"SSID {ssid} volumes" if units[key][1] is not None
+                             and len(on_unit) == 1 else f"LCU {lcu} volumes")
+                else:
+                    label = sg if len(split) == 1 else f"{sg}/{ssid}"
                 out.append(_Group(label, sg, key, vs))
+        loose = [v for v in sgs.get("", [])]
+        if loose:
+            by_ssid = any(g.label.startswith("SSID ") for g in out if not g.sg)
+            self.assume(f"storage group of {len(loose)} volumes",
+                        "one group per " + ("control unit (SSID)" if by_ssid else "LCU") +
+                        ": " + ", ".join(g.label for g in out if not g.sg),
+                        "the device report's Storage Group column is empty for them (volumes "
+                        "SMS does not manage)", report="DEVICE")
         if out and any(len({g.unit for g in out if g.sg == sg}) > 1 for sg in sgs):
             self.assume("storage groups over several control units", "one card per group "
                         "and unit", "a storage group card sits behind one control unit",
@@ -306,6 +325,7 @@ def build(system: RmfSystem, refine_s: float = 0.0, run_s: float = RUN_S) -> Sce
         source, the interval, the assumptions and the measured figures.
     """
     b = _Builder(system)
+    _check_device(b)
     cpus = b.processors()
     chans = b.channels(cpus)
     units = b.units()
@@ -342,11 +362,40 @@ def build(system: RmfSystem, refine_s: float = 0.0, run_s: float = RUN_S) -> Sce
         "assumptions": [_plain(a) for a in b.assumed],
         **measured_mod.collect(b.iv, {g.label: [v.volser for v in g.volumes] for g in groups},
                                {n.label: u for n, u in units.values()},
-                               {ch.label: ch.properties.get("names", "") for ch in chans}),
+                               {ch.label: ch.properties.get("names", "") for ch in chans},
+                               _unit_lcus(groups, units)),
     }
     if system.skipped:
         b.sc.imported["skipped"] = list(system.skipped)
     return b.sc
+
+
+def _unit_lcus(groups: list[_Group], units: dict) -> dict[str, set]:
+    """Each control unit card's LCUs (of the volumes drawn behind it)."""
+    out: dict[str, set] = {}
+    for g in groups:
+        out.setdefault(units[g.unit][0].label, set()).update(
+            v.lcu for v in g.volumes if v.lcu)
+    return out
+
+
+def _idle(c) -> bool:
+    """A CHPID with no operation and no utilisation in the interval."""
+    return not any((x or 0.0) > 0 for x in (c.ficon_rate, c.zhpf_rate, c.busy_pct,
+                                             c.part_busy_pct))
+
+
+def _check_device(b: _Builder) -> None:
+    """A device report that gives no volume to draw is refused; offline
+    devices (no volume) are stated as not drawn."""
+    iv = b.iv
+    refused = no_volumes(iv, b.system.files or [b.file])
+    if refused is not None:
+        raise refused
+    if iv.offline:
+        b.assume("devices " + ", ".join(d for d, _, _ in iv.offline), "not drawn",
+                 "offline: the device report lists them with no volume and no figures",
+                 iv.offline[0][2])
 
 
 def _seconds(length: float | None) -> str:

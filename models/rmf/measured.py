@@ -44,6 +44,21 @@ BANDS = {
     "read_bytes_per_req": (512.0, 0.1), "disk_read_bytes_per_req": (4096.0, 0.25),
 }
 
+#: Figures kept under "measured" as read (configuration, counts, what other
+#: systems did, the delays inside PEND) and left out of the table and the
+#: comparisons: the model has nothing to set beside them.
+READ_ONLY = frozenset((
+    "pav", "cylinders", "cache_mb", "nvs_mb", "read_count", "read_hits", "seq_read_count",
+    "seq_read_hits", "write_rate", "seq_write_rate", "write_count", "seq_write_count",
+    "read_miss_rate", "write_miss_rate", "total_read_rate", "total_read_hit_ratio",
+    "pct_read", "cache_io_rate", "cache_read_hit_rate", "write_hit_ratio", "dfw_rate",
+    "stage_rate", "write_bytes_per_req", "disk_read_resp_ms", "disk_write_resp_ms",
+    "lcu_io_rate", "lcu_resp_ms", "lcu_iosq_ms", "lcu_pend_ms", "lcu_disc_ms", "lcu_conn_ms",
+    "lcu_busy_pct", "read_mb_s", "write_mb_s", "ficon_rate", "zhpf_rate", "mvs_busy_pct",
+    # the delays inside PEND, and every system's use of a CHPID: the model has
+    # neither (its PEND and its CHPIDs' utilisation are this system's)
+    "cmr_ms", "db_ms", "total_utilization_pct"))
+
 #: Likely reasons for a difference beyond the band: (model lower, model higher).
 #: Short, to fit a table cell; docs/rmf-drawing.md says more of each.
 REASONS = {
@@ -92,7 +107,7 @@ REASONS["read_rate"] = REASONS["seq_read_rate"] = REASONS["io_rate"]
 
 # ---- what was measured ----------------------------------------------------------
 def collect(iv: Interval, groups: dict[str, list[str]], units: dict[str, CacheUnit | None],
-            channels: dict[str, str]) -> dict:
+            channels: dict[str, str], lcus: dict[str, set] | None = None) -> dict:
     """``{"measured": {label: figures}, "members": {group: {member: figures}}}``.
 
     Parameters
@@ -104,6 +119,9 @@ def collect(iv: Interval, groups: dict[str, list[str]], units: dict[str, CacheUn
         Control unit card label → its cache unit (None: no cache report row).
     channels : dict
         Channel group card label → its CHPIDs, comma separated.
+    lcus : dict or None
+        Control unit card label → the LCUs of its volumes (their summary rows
+        of the device report go under the unit as ``lcu_…``).
     """
     measured: dict[str, dict] = {}
     members: dict[str, dict] = {}
@@ -114,36 +132,53 @@ def collect(iv: Interval, groups: dict[str, list[str]], units: dict[str, CacheUn
         if not vols:
             continue
         members[label] = vols
-        measured[label] = {**group_totals(vols), **_reads(vols.values())}
+        measured[label] = {**group_totals(vols), **_reads(vols.values()),
+                           **_delays(vols.values())}
     for label, unit in units.items():
-        if unit is not None and unit.activity is not None:
-            measured[label] = _unit(unit)
+        figs = _unit(unit) if unit is not None and unit.activity is not None else {}
+        figs.update(_lcu(iv, (lcus or {}).get(label, ())))
+        if figs:
+            measured[label] = figs
     for label, names in channels.items():
         chps = {c: _channel(iv.channels[c]) for c in names.split(",") if c in iv.channels}
         if chps:
             members[label] = chps
-            measured[label] = group_totals(chps)
+            measured[label] = {**group_totals(chps), **_chan_totals(chps.values())}
     kinds = {**dict.fromkeys(groups, "storage group"), **dict.fromkeys(units, "control unit"),
              **dict.fromkeys(channels, "channel group")}
     for e in iv.engines:
         if e.type in ("CP", "zIIP") and e.busy_pct is not None:
-            measured[f"{e.type} {e.number}"] = {"busy_pct": e.busy_pct}
+            measured[f"{e.type} {e.number}"] = {"busy_pct": e.busy_pct, **_some(
+                mvs_busy_pct=e.mvs_busy_pct)}
             kinds[f"{e.type} {e.number}"] = "engine"
     return {"measured": measured, "members": members,
             "kinds": {k: v for k, v in kinds.items() if k in measured}}
 
 
+def _some(**figs) -> dict:
+    """The figures that were given (None: not in the report)."""
+    return {k: v for k, v in figs.items() if v is not None}
+
+
 def _volume(v, vc) -> dict:
     out = {"io_rate": v.rate, "resp_ms": v.resp_ms, "iosq_ms": v.iosq_ms,
            "pend_ms": v.pend_ms, "disc_ms": v.disc_ms, "conn_ms": v.conn_ms,
-           "busy_pct": v.busy_pct}
+           "busy_pct": v.busy_pct,
+           **_some(cmr_ms=v.cmr_ms, db_ms=v.db_ms, pav=v.pav, cylinders=v.cylinders)}
+    if vc is not None:
+        # The cache report counts every system's I/O to the volume.
+        out.update(_some(cache_io_rate=vc.io_rate, cache_read_hit_rate=vc.read_hit_rate,
+                         dfw_rate=vc.dfw_rate, stage_rate=vc.stage_rate,
+                         write_hit_ratio=vc.write_hit_ratio, pct_read=vc.pct_read))
     if vc is not None and vc.pct_read is not None:
+        # This system's reads: its I/O rate at the read share the cache report
+        # gives (which counts every system's I/O to the volume).
+        out["read_rate"] = v.rate * vc.pct_read / 100
         reads = vc.io_rate * vc.pct_read / 100
-        out["read_rate"] = reads
         if vc.read_hit_ratio is not None:
             out["read_hit_ratio"] = vc.read_hit_ratio
         elif vc.read_hit_rate is not None and reads:
-            out["read_hit_ratio"] = vc.read_hit_rate / reads
+            out["read_hit_ratio"] = min(1.0, vc.read_hit_rate / reads)
     return out
 
 
@@ -156,6 +191,17 @@ def _reads(vols) -> dict:
             "read_hit_ratio": sum(f["read_rate"] * f["read_hit_ratio"] for f in with_hr) / reads}
 
 
+def _delays(vols) -> dict:
+    """A group's CMR and device-busy delays, I/O-rate-weighted as PEND is."""
+    out = {}
+    for k in ("cmr_ms", "db_ms"):
+        figs = [f for f in vols if k in f]
+        rate = sum(f["io_rate"] for f in figs)
+        if figs:
+            out[k] = sum(f[k] * f["io_rate"] for f in figs) / rate if rate else 0.0
+    return out
+
+
 def _unit(u: CacheUnit) -> dict:
     a = u.activity
     rows = {"read_rate": a.read_normal.rate, "seq_read_rate": a.read_seq.rate,
@@ -163,8 +209,36 @@ def _unit(u: CacheUnit) -> dict:
             "staged_tracks_rate": a.miss_normal.tracks_rate,
             "seq_staged_tracks_rate": a.miss_seq.tracks_rate,
             "read_bytes_per_req": a.host_read.bytes_per_req,
-            "disk_read_bytes_per_req": a.disk_read.bytes_per_req}
+            "disk_read_bytes_per_req": a.disk_read.bytes_per_req,
+            # read as printed, not compared (READ_ONLY)
+            "cache_mb": u.cache_mb, "nvs_mb": u.nvs_mb,
+            "read_count": a.read_normal.count, "read_hits": a.read_normal.hits,
+            "seq_read_count": a.read_seq.count, "seq_read_hits": a.read_seq.hits,
+            "write_rate": a.write_normal.rate, "seq_write_rate": a.write_seq.rate,
+            "write_count": a.write_normal.count, "seq_write_count": a.write_seq.count,
+            "read_miss_rate": a.miss_normal.read_rate, "write_miss_rate": a.miss_normal.write_rate,
+            "total_read_rate": a.read_total.rate, "total_read_hit_ratio": _ratio(a.read_total),
+            "pct_read": a.pct_read, "write_bytes_per_req": a.host_write.bytes_per_req,
+            "disk_read_resp_ms": a.disk_read.resp_ms, "disk_write_resp_ms": a.disk_write.resp_ms,
+            "cache_io_rate": u.overview.io_rate if u.overview else None}
     return {k: v for k, v in rows.items() if v is not None}
+
+
+def _lcu(iv: Interval, lcus) -> dict:
+    """The device report's LCU summary rows of a unit's LCUs, summed (times
+    I/O-rate-weighted)."""
+    rows = [iv.lcus[k] for k in sorted(lcus) if k in iv.lcus]
+    if not rows:
+        return {}
+    rate = sum(r.rate for r in rows)
+    out = {"lcu_io_rate": rate}
+    for f in ("resp_ms", "iosq_ms", "pend_ms", "disc_ms", "conn_ms", "busy_pct"):
+        got = [r for r in rows if getattr(r, f) is not None]
+        if got and rate:
+            out[f"lcu_{f}"] = sum(getattr(r, f) * r.rate for r in got) / rate
+        elif got:
+            out[f"lcu_{f}"] = sum(getattr(r, f) for r in got) / len(got)
+    return out
 
 
 def _ratio(r) -> float | None:
@@ -176,8 +250,25 @@ def _ratio(r) -> float | None:
 
 
 def _channel(c) -> dict:
+    # This LPAR's utilisation: the drawing holds this system's I/O only. The
+    # total (every system's) is kept beside it.
     busy = c.part_busy_pct if c.part_busy_pct is not None else c.busy_pct
-    return {"utilization_pct": busy or 0.0}
+    return {"utilization_pct": busy or 0.0, **_some(
+        total_utilization_pct=c.busy_pct, read_mb_s=c.read_mb_s, write_mb_s=c.write_mb_s,
+        ficon_rate=c.ficon_rate, zhpf_rate=c.zhpf_rate)}
+
+
+def _chan_totals(chps) -> dict:
+    """A channel group's summed rates and mean total utilisation."""
+    out = {}
+    for k in ("read_mb_s", "write_mb_s", "ficon_rate", "zhpf_rate"):
+        got = [f[k] for f in chps if k in f]
+        if got:
+            out[k] = sum(got)
+    total = [f["total_utilization_pct"] for f in chps if "total_utilization_pct" in f]
+    if total:
+        out["total_utilization_pct"] = sum(total) / len(total)
+    return out
 
 
 # ---- beside the model -------------------------------------------------------------
@@ -226,7 +317,7 @@ def _when(imported: dict) -> str:
 def _rows(label: str, figs: dict, model: dict, kind: str) -> list[tuple]:
     out: list[tuple] = []
     for key, m in figs.items():
-        if key == "members":
+        if key == "members" or key in READ_ONLY:
             continue
         got = model.get(MODEL_NAME.get(key, key))
         title = figure_title(key, kind)
@@ -262,7 +353,7 @@ def beside(a, b) -> list[tuple[str, str, str, float, float, float]]:
         for key, m in figs.items():
             name = MODEL_NAME.get(key, key)
             va, vb = ca.get(label, {}).get(name), cb.get(label, {}).get(name)
-            if key == "members" or va is None or vb is None:
+            if key == "members" or key in READ_ONLY or va is None or vb is None:
                 continue
             rows.append((label, key, figure_title(key, kinds.get(label, "")), float(m),
                          float(va), float(vb)))

@@ -162,7 +162,22 @@ def activity_text(iv: Interval) -> str:
     return f"activity {iv.activity():,.1f}"
 
 
+def no_volumes(iv: Interval, files: list[str]) -> RmfError | None:
+    """The error for a device report that gives no volume to draw (None: it gives some,
+    or there is no device report)."""
+    if "DEVICE" not in iv.reports or iv.volumes or iv.tally[0]:
+        return None
+    src = iv.sources.get("DEVICE")
+    return RmfError(src.file if src else files[0], src.line if src else None,
+                    f"the device report of {iv.label} has no volume with a volume serial "
+                    f"({len(iv.offline)} offline devices, {len(iv.lcus)} LCU totals): there "
+                    "is nothing to draw; import an interval with online volumes")
+
+
 def _idle(iv: Interval, files: list[str]) -> RmfError:
+    refused = no_volumes(iv, files)
+    if refused is not None:
+        return refused
     src = next(iter(iv.sources.values()), None)
     file, line = (src.file, src.line) if src else (files[0], None)
     return RmfError(file, line, f"{iv.label} shows no activity (no I/O, no cache requests, "
@@ -183,8 +198,3 @@ def _missing_reports(system: RmfSystem) -> None:
         if kind not in iv.reports:
             system.assumptions.append(Assumption(
                 what, stand_in, f"no {kind} report for {iv.label}", file, None))
-    if iv.volumes and all(v.storage_group is None for v in iv.volumes.values()):
-        system.assumptions.append(Assumption(
-            "storage groups", "one group per LCU", "the device report has no STORAGE GROUP "
-            "column values", iv.sources.get("DEVICE").file if iv.sources.get("DEVICE")
-            else file, iv.sources["DEVICE"].line if iv.sources.get("DEVICE") else None))

@@ -71,7 +71,16 @@ LIMITS: dict[str, dict[str, tuple[float, str, str]]] = {
                "conn_ms": (MAX_MS, "AVG CONN TIME", " ms"),
                "busy_pct": (100.0, "% DEV UTIL", " %"),
                "pav": (256.0, "PAV (base and alias exposures)", ""),
-               "cylinders": (1e7, "NUMBER OF CYL", "")},
+               "cylinders": (1e7, "NUMBER OF CYL", ""),
+               "cmr_ms": (MAX_MS, "AVG CMR DLY", " ms"),
+               "db_ms": (MAX_MS, "AVG DB DLY", " ms")},
+    "LcuTotal": {"rate": (MAX_RATE, "LCU DEVICE ACTIVITY RATE", "/s"),
+                 "resp_ms": (MAX_MS, "LCU AVG RESP TIME", " ms"),
+                 "iosq_ms": (MAX_MS, "LCU AVG IOSQ TIME", " ms"),
+                 "pend_ms": (MAX_MS, "LCU AVG PEND TIME", " ms"),
+                 "disc_ms": (MAX_MS, "LCU AVG DISC TIME", " ms"),
+                 "conn_ms": (MAX_MS, "LCU AVG CONN TIME", " ms"),
+                 "busy_pct": (100.0, "LCU % DEV UTIL", " %")},
     "Requests": {"count": (MAX_COUNT, "COUNT", ""), "rate": (MAX_RATE, "RATE", "/s"),
                  "hits": (MAX_COUNT, "HITS", ""), "hit_rate": (MAX_RATE, "hit RATE", "/s"),
                  "hit_ratio": (1.0, "H/R", ""), "fast": (MAX_COUNT, "FAST", ""),
@@ -193,6 +202,28 @@ class Volume:
     busy_pct: float                  # % DEV UTIL
     pav: float | None                # exposures (base + aliases, average)
     hyperpav: bool = False
+    # The delays inside PEND; only the XML reader keeps them so far, so they
+    # take no part in equality (a text report and its XML compare equal).
+    cmr_ms: float | None = field(default=None, compare=False)  # AVG CMR DLY
+    db_ms: float | None = field(default=None, compare=False)   # AVG DB DLY: device busy
+    source: Source | None = field(default=None, compare=False, repr=False)
+
+    def __post_init__(self) -> None:
+        check(self)
+
+
+@dataclass
+class LcuTotal:
+    """An LCU summary row of Direct Access Device Activity (all its devices)."""
+
+    lcu: str
+    rate: float
+    resp_ms: float | None = None
+    iosq_ms: float | None = None
+    pend_ms: float | None = None
+    disc_ms: float | None = None
+    conn_ms: float | None = None
+    busy_pct: float | None = None
     source: Source | None = field(default=None, compare=False, repr=False)
 
     def __post_init__(self) -> None:
@@ -257,6 +288,8 @@ class CacheActivity:
     disk_read: Transfer = field(default_factory=Transfer)
     disk_write: Transfer = field(default_factory=Transfer)
     pct_read: float | None = None
+    #: The TOTAL row of reads (normal, sequential and CFW together), where printed.
+    read_total: Requests = field(default_factory=Requests)
     source: Source | None = field(default=None, compare=False, repr=False)
 
     def __post_init__(self) -> None:
@@ -306,6 +339,8 @@ class CacheUnit:
     nvs_mb: float | None = None
     activity: CacheActivity | None = None
     volumes: dict[str, VolumeCache] = field(default_factory=dict)
+    #: The Device Overview's ``*ALL`` row: the whole subsystem's figures.
+    overview: VolumeCache | None = field(default=None, compare=False)
     source: Source | None = field(default=None, compare=False, repr=False)
 
 
@@ -322,6 +357,7 @@ class Channel:
     read_mb_s: float | None = None
     write_mb_s: float | None = None
     generation: str | None = None
+    status: str | None = None        # Online, Offline (the DDS's Status column)
     source: Source | None = field(default=None, compare=False, repr=False)
 
     def __post_init__(self) -> None:
@@ -397,6 +433,11 @@ class Interval:
     #: I/O/s, busy): enough to choose, not to draw.
     tally: list[float] = field(default_factory=lambda: [0.0, 0.0, 0.0], compare=False,
                                repr=False)
+    #: The device report's LCU summary rows and the devices it lists without a
+    #: volume (offline: devnum, LCU, source); the XML reader fills them.
+    lcus: dict[str, LcuTotal] = field(default_factory=dict, compare=False)
+    offline: list[tuple[str, str | None, Source | None]] = field(default_factory=list,
+                                                                  compare=False)
 
     @property
     def label(self) -> str:

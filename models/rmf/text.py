@@ -385,8 +385,8 @@ class TextReader:
         elif st.table in ("read", "miss") and label in _ROW_LABELS and st.owner is not None:
             self._cache_row(st, st.table, _ROW_LABELS[label], cells[1:])
         elif st.table == "read" and label == "TOTAL" and st.owner is not None:
-            _, _, pct = R.request_row(cells[1:])
-            st.owner.pct_read = pct
+            read, _, pct = R.request_row(cells[1:])
+            st.owner.pct_read, st.owner.read_total = pct, read
         elif st.table == "overview" and not label.startswith("*") and len(cells) >= 15 and \
                 R.HEX4.match(cells[1]):
             self._overview(st, cells, n)

@@ -15,9 +15,9 @@ from pathlib import Path
 from models.rmf import numbers as nm
 from models.rmf import rows as R
 from models.rmf import ddsml
-from models.rmf.ddsml import XPart, XReport, XTable
-from models.rmf.records import CacheActivity, CacheUnit, Channel, Engine, Interval, Misses, \
-    Rank, Requests, RmfError, Source, Transfer, Volume, VolumeCache
+from models.rmf.ddsml import XReport, XTable
+from models.rmf.records import Channel, Engine, Interval, LcuTotal, Rank, RmfError, Source, \
+    Volume
 
 KNOWN = {"DEVICE", "CACHE", "CHAN", "CPU", "ESS"}
 
@@ -26,20 +26,31 @@ def key(name: str) -> str:
     return re.sub(r"[^a-z0-9]", "", name.lower())
 
 
-#: field: names it goes by (as :func:`key` makes them).
+#: field: names it goes by (as :func:`key` makes them). The z/OS 2.5 DDS's
+#: own names (``../shared/rmf/dds-zos25``) come first; the others are our
+#: samples' and the manuals' (docs/rmf-import.md says which are confirmed).
 COLUMNS = {
     "sg": ("storagegroup", "stggrp"), "devnum": ("devicenumber", "devnum", "devicenum"),
     "dtype": ("devicetype",), "cyl": ("numberofcylinders", "numberofcyl"),
-    "volser": ("volumeserial", "volser", "volume"), "pav": ("pav",), "lcu": ("lcu",),
+    "volser": ("volumeserialnumber", "volumeserial", "volser", "volume"),
+    "pav": ("availablepavdevices", "pav"), "hyperpav": ("hyperpav",),
+    "lcu": ("lcunumber", "lcu"),
     "rate": ("deviceactivityrate", "activityrate"),
-    "resp": ("avgresptime", "responsetime"), "iosq": ("avgiosqtime", "iosqtime"),
-    "pend": ("avgpendtime", "pendtime"), "disc": ("avgdisctime", "disctime"),
-    "conn": ("avgconntime", "conntime"), "util": ("devutil", "deviceutilization"),
+    "resp": ("averageresponsetime", "avgresptime", "responsetime"),
+    "iosq": ("averageiosqueuetime", "avgiosqtime", "iosqtime"),
+    "cmr": ("averagecmrdelay", "avgcmrdly", "avgcmrdelay"),
+    "db": ("averagedevicebusydelay", "avgdbdly", "avgdbdelay"),
+    "pend": ("averagedevicependingtime", "avgpendtime", "pendtime"),
+    "disc": ("averagedevicedisconnecttime", "avgdisctime", "disctime"),
+    "conn": ("averagedeviceconnecttime", "avgconntime", "conntime"),
+    "util": ("deviceutilized", "devutil", "deviceutilization"), "message": ("message",),
     "chpid": ("channelpathid", "chpid", "id"), "ctype": ("channelpathtype", "type"),
-    "gen": ("generation", "g"), "part": ("utilizationpartition", "utilizationpart"),
-    "total": ("utilizationtotal",), "read_mb": ("readmbsectotal",),
-    "write_mb": ("writembsectotal",), "ficon": ("ficonoperationsrate",),
-    "zhpf": ("zhpfoperationsrate",),
+    "gen": ("generation", "g"), "status": ("status",),
+    "part": ("utillpar", "utilizationpartition", "utilizationpart"),
+    "total": ("utiltotal", "utilizationtotal",),
+    "read_mb": ("readmbsectotal",), "write_mb": ("writembsectotal",),
+    "ficon": ("ficonopsrate", "ficonoperationsrate"),
+    "zhpf": ("zhpfopsrate", "zhpfoperationsrate"),
     "cpu": ("cpunumber",), "cputype": ("cputype",), "lpar": ("timelparbusy", "lparbusy"),
     "mvs": ("timemvsbusy", "mvsbusy"),
     "pool": ("extentpoolid", "extentpool"), "rrid": ("rankid", "rrid"),
@@ -47,12 +58,38 @@ COLUMNS = {
     "wops": ("writeopssec",), "wbop": ("writebytesop",), "wresp": ("writeresptimeop",),
     "ssd": ("ssd",), "arrays": ("numberofarrays",), "rpm": ("minrpm",),
     "cap": ("rankcapacity",), "raid": ("raidtype",),
-    "io": ("iorate",), "rhit": ("readhitrate",), "dfw": ("dfwrate",),
-    "stage": ("stagerate",), "rhr": ("readhr",), "whr": ("writehr",), "pctread": ("read",),
+    "io": ("iorate",), "rhit": ("cachehitreadrate", "readhitrate"),
+    "dfw": ("cachehitdfwrate", "dfwrate"), "stage": ("dasdiostagerate", "stagerate"),
+    "rhr": ("readhitratio", "readhr"), "whr": ("writehitratio", "writehr"),
+    "pctread": ("readofreadwrite", "read"),
 }
-_REQ = ("readcount", "readrate", "readhits", "readhitrate", "readhr", "writecount",
-        "writerate", "writefast", "writefastrate", "writehits", "writehitrate", "writehr",
-        "read")
+#: The request table's columns (READ and WRITE I/O REQUESTS; the DDS adds
+#: the misses to it): field: names.
+REQUESTS = {
+    "rcount": ("readcount",), "rrate": ("readrate",), "rhits": ("readhits",),
+    "rhitrate": ("readhitsrate", "readhitrate"), "rhr": ("readhitratio", "readhr"),
+    "wcount": ("writecount",), "wrate": ("writerate",), "fast": ("fastwrite", "writefast"),
+    "fastrate": ("fastwriterate", "writefastrate"), "whits": ("writehits",),
+    "whitrate": ("writehitsrate", "writehitrate"), "whr": ("writehitratio", "writehr"),
+    "pct": ("readofreadwrite", "read"),
+    "mread": ("readmisses",), "mreadrate": ("readmissrate",), "mwrite": ("writemisses",),
+    "mwriterate": ("writemissrate",), "tracks": ("cachemissestracks",),
+    "tracksrate": ("cachemissestracksrate",),
+}
+#: The control unit's header variables: field: names.
+HEADER = {"ssid": ("subsystemid", "ssid"), "cuid": ("physicalcuid", "cuid"),
+          "typemodel": ("typemodel",),
+          "cache": ("storageconfigured", "subsystemstorageconfigured"),
+          "nvs": ("nvsconfigured", "nonvolatilestorageconfigured")}
+#: Per report, the field a row must have to be read (what the error names).
+NEEDS = {"DEVICE": ("volser", "Volume Serial Number"), "CHAN": ("chpid", "Channel Path ID"),
+         "CPU": ("cpu", "CPU Number and CPU Type"), "ESS": ("rrid", "Rank ID"),
+         "CACHE": ("ssid", "Subsystem ID (SSID) or Volume Serial")}
+
+
+def _field(name: str, table: dict) -> str:
+    n = key(name)
+    return next((f for f, al in table.items() if n in al), n)
 
 
 class Mapper:
@@ -63,6 +100,7 @@ class Mapper:
         self.name = name
         self.known = 0
         self.other: list[tuple[str, int]] = []
+        self._row_line = 0
 
     def add(self, rep: XReport) -> None:
         if rep.messages:
@@ -83,10 +121,12 @@ class Mapper:
         # a large input's first pass keeps only the activity of what one report gave
         into = Interval(number=0) if self.reg.mode == "summary" else iv
         try:
-            getattr(self, f"_{metric.lower()}")(rep, into)
+            found = getattr(self, f"_{metric.lower()}")(rep, into)
         except R.RowError as e:
             raise RmfError(self.name, self._row_line, f"{rep.description or metric}: {e}") \
                 from None
+        if not found:
+            self._unmapped(rep, metric)
         if into is not iv:
             iv.tally[0] += sum(v.rate for v in into.volumes.values())
             iv.tally[1] += sum((u.activity.read_rate if u.activity else 0.0) +
@@ -95,6 +135,21 @@ class Mapper:
             iv.tally[2] += sum(c.busy_pct or 0.0 for c in into.channels.values()) + \
                 sum(e.busy_pct or 0.0 for e in into.engines) + \
                 sum((r.read_ops_s or 0.0) + (r.write_ops_s or 0.0) for r in into.ranks.values())
+
+    def _unmapped(self, rep: XReport, metric: str) -> None:
+        """A known report none of whose rows was read: say so, with the columns found."""
+        tables = [t for p in rep.parts() for t in p.tables]
+        rows = sum(len(t.rows) for t in tables)
+        if not rows and not any(p.vars for p in rep.parts()):
+            return                    # an empty report: the interval has nothing of it
+        cols = list(dict.fromkeys(h for t in tables for h in t.headers))
+        names = ", ".join(f"'{c}'" for c in cols[:24]) + (" …" if len(cols) > 24 else "")
+        line = tables[0].line if tables else rep.line
+        raise RmfError(self.name, line, f"{rep.description or metric}: none of its {rows} "
+                       f"rows could be read: no column zPerfLab knows as "
+                       f"{NEEDS[metric][1]}; the columns found are {names or 'none'}. "
+                       "This layout is not one zPerfLab reads (docs/rmf-import.md lists "
+                       "the names it knows)")
 
     def finish(self) -> None:
         if not self.known and self.other:
@@ -116,12 +171,9 @@ class Mapper:
         iv.length_s = iv.length_s or length
         return iv
 
-    def _rows(self, table: XTable):
-        """Each row as {field: cell} (fields of :data:`COLUMNS`), with its line."""
-        names = [key(h) for h in table.headers]
-        fields = []
-        for n in names:
-            fields.append(next((f for f, al in COLUMNS.items() if n in al), n))
+    def _rows(self, table: XTable, names: dict = COLUMNS):
+        """Each row as {field: cell} (fields of ``names``), with its line."""
+        fields = [_field(h, names) for h in table.headers]
         for line, cells in table.rows:
             self._row_line = line
             yield dict(zip(fields, cells))
@@ -137,31 +189,61 @@ class Mapper:
         return v
 
     # ---- reports -------------------------------------------------------------------
-    def _device(self, rep: XReport, iv) -> None:
+    def _device(self, rep: XReport, iv) -> bool:
+        """Volumes, LCU summary rows and offline devices; False when rows
+        with figures were there and not one volume was read."""
+        volumes = unread = 0
         for part in rep.parts():
             for table in part.tables:
                 for row in self._rows(table):
-                    if not row.get("volser"):
-                        continue
-                    self._volume(row, iv)
+                    volser = row.get("volser", "")
+                    if volser.upper() == "LCU" and not row.get("devnum") and row.get("lcu"):
+                        self._lcu(row, iv)               # the LCU's summary row
+                    elif volser:
+                        self._volume(row, iv)
+                        volumes += 1
+                    elif row.get("devnum") and not row.get("rate"):
+                        # no volume and no figures (the DDS says "Offline")
+                        iv.offline.append((row["devnum"], row.get("lcu") or None,
+                                           Source(self.name, self._row_line)))
+                    else:
+                        unread += 1
+        return bool(volumes or not unread)
+
+    def _lcu(self, row: dict, iv) -> None:
+        lcu = row["lcu"]
+        iv.lcus[lcu] = LcuTotal(
+            lcu=lcu, rate=self._need(row, "rate", "Device Activity Rate"),
+            resp_ms=self._num(row, "resp", "Average Response Time"),
+            iosq_ms=self._num(row, "iosq", "Average IOS Queue Time"),
+            pend_ms=self._num(row, "pend", "Average Device Pending Time"),
+            disc_ms=self._num(row, "disc", "Average Device Disconnect Time"),
+            conn_ms=self._num(row, "conn", "Average Device Connect Time"),
+            busy_pct=self._num(row, "util", "% Device Utilized"),
+            source=Source(self.name, self._row_line))
 
     def _volume(self, row: dict, iv) -> None:
         try:
             pav, hyper = nm.pav(row["pav"]) if row.get("pav") else (None, False)
         except nm.NumberError as e:
             raise R.RowError(f"PAV: {e}") from None
+        # The DDS has a HyperPAV column of its own (empty in the z/OS 2.5
+        # recording, so what it holds when set is not confirmed).
+        hyper = hyper or row.get("hyperpav", "").upper() not in ("", "N", "NO", "0")
         cyl = self._num(row, "cyl", "Number of Cylinders")
         v = Volume(devnum=row.get("devnum", ""), volser=row["volser"],
                    storage_group=row.get("sg") or None, lcu=row.get("lcu") or None,
                    device_type=row.get("dtype") or None,
                    cylinders=int(cyl) if cyl is not None else None,
                    rate=self._need(row, "rate", "Device Activity Rate"),
-                   resp_ms=self._need(row, "resp", "Avg Resp Time"),
-                   iosq_ms=self._need(row, "iosq", "Avg IOSQ Time"),
-                   pend_ms=self._need(row, "pend", "Avg PEND Time"),
-                   disc_ms=self._need(row, "disc", "Avg DISC Time"),
-                   conn_ms=self._need(row, "conn", "Avg CONN Time"),
-                   busy_pct=self._need(row, "util", "% Dev Util"), pav=pav, hyperpav=hyper,
+                   resp_ms=self._need(row, "resp", "Average Response Time"),
+                   iosq_ms=self._need(row, "iosq", "Average IOS Queue Time"),
+                   pend_ms=self._need(row, "pend", "Average Device Pending Time"),
+                   disc_ms=self._need(row, "disc", "Average Device Disconnect Time"),
+                   conn_ms=self._need(row, "conn", "Average Device Connect Time"),
+                   busy_pct=self._need(row, "util", "% Device Utilized"), pav=pav,
+                   hyperpav=hyper, cmr_ms=self._num(row, "cmr", "Average CMR Delay"),
+                   db_ms=self._num(row, "db", "Average Device Busy Delay"),
                    source=Source(self.name, self._row_line))
         old = iv.volumes.get(v.volser)
         if old is not None and old.devnum != v.devnum:
@@ -170,7 +252,8 @@ class Mapper:
                            f"{old.devnum} and {v.devnum}; each volume must have its own volser")
         iv.volumes[v.volser] = v
 
-    def _chan(self, rep: XReport, iv) -> None:
+    def _chan(self, rep: XReport, iv) -> int:
+        found = 0
         for part in rep.parts():
             for table in part.tables:
                 for row in self._rows(table):
@@ -178,16 +261,20 @@ class Mapper:
                         continue
                     c = Channel(chpid=row["chpid"], type=row.get("ctype", ""),
                                 generation=row.get("gen") or None,
-                                busy_pct=self._num(row, "total", "Utilization% Total"),
-                                part_busy_pct=self._num(row, "part", "Utilization% Partition"),
-                                read_mb_s=self._num(row, "read_mb", "Read MB/Sec"),
-                                write_mb_s=self._num(row, "write_mb", "Write MB/Sec"),
-                                ficon_rate=self._num(row, "ficon", "FICON Operations Rate"),
-                                zhpf_rate=self._num(row, "zhpf", "zHPF Operations Rate"),
+                                busy_pct=self._num(row, "total", "Util% (Total)"),
+                                part_busy_pct=self._num(row, "part", "Util% (LPAR)"),
+                                read_mb_s=self._num(row, "read_mb", "Read MB/Sec (Total)"),
+                                write_mb_s=self._num(row, "write_mb", "Write MB/Sec (Total)"),
+                                ficon_rate=self._num(row, "ficon", "FICON Ops Rate"),
+                                zhpf_rate=self._num(row, "zhpf", "zHPF Ops Rate"),
+                                status=row.get("status") or None,
                                 source=Source(self.name, self._row_line))
                     iv.channels[c.chpid] = c
+                    found += 1
+        return found
 
-    def _cpu(self, rep: XReport, iv) -> None:
+    def _cpu(self, rep: XReport, iv) -> int:
+        found = 0
         for part in rep.parts():
             for table in part.tables:
                 if "cputype" not in [key(h) for h in table.headers] or \
@@ -202,8 +289,11 @@ class Mapper:
                                              busy_pct=self._num(row, "lpar", "LPAR Busy"),
                                              mvs_busy_pct=self._num(row, "mvs", "MVS Busy"),
                                              source=Source(self.name, self._row_line)))
+                    found += 1
+        return found
 
-    def _ess(self, rep: XReport, iv) -> None:
+    def _ess(self, rep: XReport, iv) -> int:
+        found = 0
         for part in rep.parts():
             for table in part.tables:
                 for row in self._rows(table):
@@ -223,116 +313,12 @@ class Mapper:
                              capacity=row.get("cap") or None, raid=row.get("raid") or None,
                              source=Source(self.name, self._row_line))
                     iv.ranks[r.rank_id] = r
+                    found += 1
+        return found
 
-    # ---- cache -------------------------------------------------------------------------
-    def _cache(self, rep: XReport, iv) -> None:
-        for seg in rep.segments:
-            head = {key(k): v for p in seg.parts for k, v in p.vars.items()}
-            if "volumeserial" in head and "ssid" not in head:
-                self._cache_detail(seg, head, iv)
-                continue
-            ssid = head.get("ssid", ("?", seg.line))[0]
-            unit = iv.cache_units.get(ssid)
-            if unit is None:
-                unit = iv.cache_units[ssid] = CacheUnit(ssid=ssid, source=Source(self.name,
-                                                                                   seg.line))
-            unit.cu_id = head.get("cuid", (None, 0))[0]
-            unit.type_model = head.get("typemodel", (None, 0))[0]
-            unit.cache_mb = _storage(head.get("subsystemstorageconfigured"), self.name)
-            unit.nvs_mb = _storage(head.get("nonvolatilestorageconfigured"), self.name)
-            unit.activity = self._activity(seg.parts, seg.line)
-            for part in seg.parts:
-                for table in part.tables:
-                    if "volumeserial" in [key(h) for h in table.headers]:
-                        self._overview(table, unit)
-
-    def _cache_detail(self, seg, head: dict, iv) -> None:
-        volser = head["volumeserial"][0]
-        unit = next((u for u in iv.cache_units.values() if volser in u.volumes), None)
-        if unit is None:
-            unit = iv.cache_units.setdefault("?", CacheUnit(ssid=None))
-        vc = unit.volumes.get(volser)
-        if vc is None:
-            vc = unit.volumes[volser] = VolumeCache(volser=volser,
-                                                    devnum=head.get("devicenumber",
-                                                                    (None, 0))[0],
-                                                    io_rate=0.0)
-        vc.detail = self._activity(seg.parts, seg.line)
-
-    def _activity(self, parts: list[XPart], line: int) -> CacheActivity:
-        a = CacheActivity(source=Source(self.name, line))
-        for part in parts:
-            for table in part.tables:
-                names = [key(h) for h in table.headers]
-                if "readhr" in names:
-                    self._requests(table, names, a)
-                elif "tracks" in names:
-                    self._misses(table, names, a)
-            v = {key(k): val for k, val in part.vars.items()}
-            if any(k.startswith("hostadapter") for k in v):
-                self._transfers(v, a)
-        return a
-
-    def _requests(self, table: XTable, names: list[str], a: CacheActivity) -> None:
-        for line, cells in table.rows:
-            self._row_line = line
-            row = dict(zip(names, cells))
-            label = (cells[0] if cells else "").upper()
-            vals = [R.num(row[c], c) if row.get(c, "") != "" else None for c in _REQ]
-            read = Requests(*vals[:5])
-            write = Requests(count=vals[5], rate=vals[6], fast=vals[7], fast_rate=vals[8],
-                             hits=vals[9], hit_rate=vals[10], hit_ratio=vals[11])
-            if label == "NORMAL":
-                a.read_normal, a.write_normal = read, write
-            elif label == "SEQUENTIAL":
-                a.read_seq, a.write_seq = read, write
-            elif label == "TOTAL":
-                a.pct_read = vals[12]
-
-    def _misses(self, table: XTable, names: list[str], a: CacheActivity) -> None:
-        cols = ("read", "readrate", "write", "writerate", "tracks", "tracksrate")
-        for line, cells in table.rows:
-            self._row_line = line
-            row = dict(zip(names, cells))
-            m = Misses(*[R.num(row[c], c) if row.get(c, "") != "" else None for c in cols])
-            label = (cells[0] if cells else "").upper()
-            if label == "NORMAL":
-                a.miss_normal = m
-            elif label == "SEQUENTIAL":
-                a.miss_seq = m
-
-    def _transfers(self, v: dict, a: CacheActivity) -> None:
-        def g(k):
-            cell = v.get(k)
-            if cell is None:
-                return None
-            self._row_line = cell[1]
-            return R.num(cell[0], k)
-        a.host_read = Transfer(g("hostadapterreadbytesreq"), g("hostadapterreadbytessec"))
-        a.host_write = Transfer(g("hostadapterwritebytesreq"), g("hostadapterwritebytessec"))
-        a.disk_read = Transfer(g("diskreadbytesreq"), g("diskreadbytessec"),
-                               g("diskreadresptime"))
-        a.disk_write = Transfer(g("diskwritebytesreq"), g("diskwritebytessec"),
-                                g("diskwriteresptime"))
-
-    def _overview(self, table: XTable, unit: CacheUnit) -> None:
-        for row in self._rows(table):
-            volser = row.get("volser", "")
-            if not volser or volser.startswith("*"):
-                continue
-            vc = VolumeCache(volser=volser, devnum=row.get("devnum") or None,
-                             io_rate=self._need(row, "io", "I/O Rate"),
-                             read_hit_rate=self._num(row, "rhit", "Read Hit Rate"),
-                             dfw_rate=self._num(row, "dfw", "DFW Rate"),
-                             stage_rate=self._num(row, "stage", "Stage Rate"),
-                             read_hit_ratio=self._num(row, "rhr", "Read H/R"),
-                             write_hit_ratio=self._num(row, "whr", "Write H/R"),
-                             pct_read=self._num(row, "pctread", "% Read"),
-                             source=Source(self.name, self._row_line))
-            old = unit.volumes.get(volser)
-            if old is not None:
-                vc.detail = old.detail
-            unit.volumes[volser] = vc
+    def _cache(self, rep: XReport, iv) -> int:
+        from models.rmf.xmlcache import read_cache
+        return read_cache(self, rep, iv)
 
 
 def _when(text: str | None) -> datetime | None:
@@ -353,15 +339,6 @@ def _length(text: str | None) -> float | None:
         return None
     mm, ss, ttt = m.groups()
     return int(mm) * 60 + int(ss) + int(ttt) / 1000
-
-
-def _storage(cell, name: str) -> float | None:
-    if cell is None:
-        return None
-    try:
-        return nm.storage_mb(cell[0])
-    except nm.NumberError as e:
-        raise RmfError(name, cell[1], f"cache size: {e}") from None
 
 
 def read_xml(path: str | Path, registry) -> None:

@@ -27,16 +27,24 @@ PUBLISHED = {
     "redp4862-fig06-skip17-ficon.txt": {
         "read_rate": 1066.0, "seq_read_rate": 0.0, "read_hit_ratio": 0.001,
         "staged_tracks_rate": 1067.0, "seq_staged_tracks_rate": 0.0,
-        "read_bytes_per_req": 4100.0, "disk_read_bytes_per_req": 55200.0},
+        "read_bytes_per_req": 4100.0, "disk_read_bytes_per_req": 55200.0,
+        "read_count": 457329.0, "read_hits": 597.0, "seq_read_count": 0.0,
+        "seq_read_hits": 0.0, "read_miss_rate": 1065.0, "write_miss_rate": 0.0,
+        "disk_read_resp_ms": 1.463},
     "redp4862-fig09-runstats50-ficon.txt": {
         "read_rate": 3629.0, "seq_read_rate": 455.3, "read_hit_ratio": 0.746,
         "seq_read_hit_ratio": 0.991, "staged_tracks_rate": 1179.0,
         "seq_staged_tracks_rate": 142.3, "read_bytes_per_req": 8000.0,
-        "disk_read_bytes_per_req": 55300.0},
+        "disk_read_bytes_per_req": 55300.0, "read_count": 1832000.0, "read_hits": 1366000.0,
+        "seq_read_count": 229902.0, "seq_read_hits": 227853.0, "read_miss_rate": 923.2,
+        "write_miss_rate": 0.0, "disk_read_resp_ms": 0.952},
     "redp4862-fig14-index12-ficon.txt": {
         "read_rate": 717.5, "seq_read_rate": 0.0, "read_hit_ratio": 0.469,
         "staged_tracks_rate": 381.9, "seq_staged_tracks_rate": 0.0,
-        "read_bytes_per_req": 4100.0, "disk_read_bytes_per_req": 55300.0},
+        "read_bytes_per_req": 4100.0, "disk_read_bytes_per_req": 55300.0,
+        "read_count": 42333.0, "read_hits": 19847.0, "seq_read_count": 0.0,
+        "seq_read_hits": 0.0, "read_miss_rate": 381.1, "write_miss_rate": 0.0,
+        "disk_read_resp_ms": 4.706},
 }
 #: Short runs on a small cache: only the measured figures are checked here.
 QUICK = ["--set", "duration_s=0.1", "--set", "cache_gb=0.1"]
