@@ -24,6 +24,7 @@ from models import experiments
 from models.core.run import RunResult
 from models.drawing import components
 from models.drawing.scenario import Scenario, ScenarioError
+from ui import idle
 from ui.about import add_help_menu, app_icon
 from ui.actions import build_actions, extend_menus
 from ui.actions_export import ExportActions
@@ -244,7 +245,8 @@ class MainWindow(QMainWindow):
             # its title; "Your own system" alone does not say which it is.
             doc = self.document.run_document or {}
             title = doc.get("title") if result.experiment == "custom" else None
-            self.results.show_result(result, title or None)
+            self.results.show_result(result, title or None,
+                                     idle.run_line_html(self.document.run_document))
 
     def _build_status(self) -> None:
         self.status = QLabel("Ready")
@@ -695,7 +697,9 @@ class MainWindow(QMainWindow):
         # The results dock, charts, replay and canvas tint follow the document.
         self.document.set_result(result, self._starting_document)
         self.show_results()
-        self.say(f"Finished {experiments.get(result.experiment).title}.")
+        left_out = idle.run_line(self._starting_document)
+        self.say(f"Finished {experiments.get(result.experiment).title}."
+                 + (f" {left_out}" if left_out else ""))
         self.run_finished.emit(result)
 
     def _on_worker_failed(self, message: str) -> None:

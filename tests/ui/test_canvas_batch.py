@@ -39,6 +39,14 @@ def _open_large(window, tmp_path, qtbot):
     return announced
 
 
+IDLE_VOLUME = "takes no part in the run: no dataset a workload uses is on it"
+
+
+def _problems(scene, node_id) -> list[str]:
+    """A card's notes that stop the run (not that it takes no part in it)."""
+    return [m for m in scene.issues_for(node_id) if not m.startswith("takes no part")]
+
+
 def _card(item) -> QRectF:
     return QRectF(item.pos().x(), item.pos().y(), NODE_W, NODE_H)
 
@@ -64,10 +72,12 @@ def test_large_scenario_opens_with_every_component_link_and_note(window, tmp_pat
                           for e in (link.source, link.target))
         assert source.contains(start.x, start.y) and target.contains(end.x, end.y)
 
-    # Exactly one yellow note: the dataset that is on no volume.
-    noted = {nid for nid in sc.nodes if scene.issues_for(nid)}
+    # Exactly one problem: the dataset that is on no volume. The extra
+    # volumes hold no dataset: each says it takes no part in the run.
+    noted = {nid for nid in sc.nodes if _problems(scene, nid)}
     assert noted == {"n4000"}
     assert "needs a volume" in scene.issues_for("n4000")[0]
+    assert all(scene.issues_for(f"n{1000 + i}") == [IDLE_VOLUME] for i in range(10))
     # ... announced once for the whole scenario, not once per component.
     assert len(announced) == 1
 
@@ -109,6 +119,6 @@ def test_large_paste_and_delete_are_one_batch_and_undo_cleanly(window, tmp_path,
     editor.undo_stack.undo()
     editor.undo_stack.undo()
     assert set(scene.node_items) == nodes_before and set(scene.link_items) == links_before
-    assert {nid for nid in sc.nodes if scene.issues_for(nid)} == {"n4000"}
+    assert {nid for nid in sc.nodes if _problems(scene, nid)} == {"n4000"}
     assert len(announced) == 4
     assert editor.undo_stack.isClean()

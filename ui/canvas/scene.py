@@ -8,6 +8,7 @@ one move command, a drag from a port onto another component becomes a link
 """
 from __future__ import annotations
 
+import html
 from contextlib import contextmanager
 
 from PySide6.QtCore import QLineF, QPointF, QRectF, Qt, Signal
@@ -15,6 +16,7 @@ from PySide6.QtGui import QColor, QPen
 from PySide6.QtWidgets import QGraphicsLineItem, QGraphicsScene, QToolTip
 
 from models.drawing.scenario import Issue, Link, Node, Scenario
+from ui import idle
 from ui.canvas import menus
 from ui.canvas.items import LinkItem, NodeItem, PortItem
 from ui.editor import GRID, Editor
@@ -169,23 +171,31 @@ class CanvasScene(QGraphicsScene):
     def _tooltip(self, node: Node) -> str:
         from models.drawing import components
         k = components.kind(node.kind)
-        return f"<b>{node.label}</b> — {k.label}<br>{k.help}"
+        notes = "".join(f"<br><b style='color:#8a1c00'>⚠ {html.escape(m)}</b>"
+                        for m in self._issues_by_node.get(node.id, ()))
+        return f"<b>{node.label}</b> — {k.label}<br>{k.help}{notes}"
 
     def _refresh_issues(self) -> None:
         self._issues = self.editor.document.issues()
         by_node: dict[str | None, list[str]] = {}
         for issue in self._issues:
             by_node.setdefault(issue.node, []).append(issue.message)
+        # A card the run leaves out says so, after what stops the run.
+        for node_id, note in idle.notes(self.scenario).items():
+            by_node.setdefault(node_id, []).append(note)
         # Repaint only the components whose notes appeared, changed or went.
         old = self._issues_by_node
         self._issues_by_node = by_node
         for node_id in set(old) | set(by_node):
             if old.get(node_id) != by_node.get(node_id) and node_id in self.node_items:
-                self.node_items[node_id].update()
+                item = self.node_items[node_id]
+                item.setToolTip(self._tooltip(self.scenario.nodes[node_id]))
+                item.update()
         self.issues_changed.emit(list(self._issues))
 
     def issues_for(self, node_id: str) -> list[str]:
-        """Problems attached to one component, for drawing next to it."""
+        """Problems attached to one component, and why it takes no part in
+        the run if so, for drawing next to it."""
         return list(self._issues_by_node.get(node_id, ()))
 
     def set_activity(self, tints: dict, note: str = "") -> None:

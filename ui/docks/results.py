@@ -50,9 +50,11 @@ class ResultsPanel(QScrollArea):
         layout.addWidget(self.headline)
         layout.addStretch(1)
 
-    def show_result(self, result: RunResult, title: str | None = None) -> None:
+    def show_result(self, result: RunResult, title: str | None = None,
+                    warning: str = "") -> None:
         """Show a finished run's metrics and report tables (``title``: the
-        drawing's own name, shown before the experiment's)."""
+        drawing's own name, shown before the experiment's; ``warning``: rich
+        text under it, the cards the run left out)."""
         layout = self._page()
         exp = experiments.get(result.experiment)
         if title and not title.startswith(exp.title):
@@ -65,6 +67,8 @@ class ResultsPanel(QScrollArea):
         self.headline.setWordWrap(True)
         self.headline.setObjectName("resultsHeadline")
         layout.addWidget(self.headline)
+        if warning:
+            layout.addWidget(_wrapped(warning))
         self._metrics(layout, exp, ("Metric", "Value"),
                       {k: format_number(v) for k, v in result.metrics.items()})
         for note in result.notes:
