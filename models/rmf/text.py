@@ -17,6 +17,7 @@ from __future__ import annotations
 import re
 from collections import deque
 from dataclasses import dataclass, field
+from datetime import datetime
 from pathlib import Path
 
 from models.rmf import numbers as nm
@@ -32,7 +33,7 @@ _TITLE = re.compile(r"^[A-Z0-9/&-](?: {1,4}[A-Z0-9/&-]){5,}$")
 _START = re.compile(r"START\s+(\d\d)/(\d\d)/(\d{4})-(\d\d)\.(\d\d)\.(\d\d)")
 _DATE = re.compile(r"\bDATE\s+(\d\d)/(\d\d)/(\d{4})")
 _TIME = re.compile(r"\bTIME\s+(\d\d)\.(\d\d)\.(\d\d)")
-_INTERVAL = re.compile(r"\bINTERVAL\s+(\d+)\.(\d+)\.(\d+)")
+_INTERVAL = re.compile(r"\bINTERVAL\s+(\d{1,3})\.(\d\d)\.(\d{2,3})\b")
 _SYSTEM = re.compile(r"SYSTEM ID\s+(\S+)")
 _SUBSYSTEM = re.compile(r"SUBSYSTEM\s+\S+\s+CU-ID\s+(\S+)\s+SSID\s+(\S+)")
 _TYPE_MODEL = re.compile(r"TYPE-MODEL\s+(\S+)")
@@ -256,6 +257,7 @@ class TextReader:
             st.length_s, found = _interval_s(m.groups()), True
         if st.system and st.start and len(st.start) == 19 and "?" not in st.start and \
                 st.length_s:
+            _check_date(st.start, self.file, n)
             st.header_seen = True
             st.iv = self._interval(st.system, st.start, n)
             st.iv.length_s = st.iv.length_s or st.length_s
@@ -450,6 +452,10 @@ class TextReader:
             return
         vc = R.overview_row(cells)
         vc.source = Source(self.file, n)
+        if st.unit is None:
+            raise RmfError(self.file, n, f"Cache Subsystem Activity: device overview row of "
+                           f"{vc.volser} before any SUBSYSTEM line named its control unit "
+                           "(SSID): the report is cut or its lines out of order")
         old = st.unit.volumes.get(vc.volser)
         if old is not None and old.devnum != vc.devnum:
             raise RmfError(self.file, n, f"volume serial {vc.volser} appears twice under "
@@ -457,6 +463,14 @@ class TextReader:
         if old is not None:
             vc.detail = old.detail
         st.unit.volumes[vc.volser] = vc
+
+
+def _check_date(start: str, file: str, n: int) -> None:
+    try:
+        datetime.fromisoformat(start)
+    except ValueError:
+        raise RmfError(file, n, f"the page header's date and time ({start.replace('T', ' ')}) "
+                                "is no date: the header is damaged") from None
 
 
 def _new_page(st: _State) -> None:

@@ -334,7 +334,7 @@ def _when(text: str | None) -> datetime | None:
 
 def _length(text: str | None) -> float | None:
     """``15:00:000`` (mm:ss:ttt), as the DDS's report-interval gives it."""
-    m = re.match(r"^(\d+):(\d+):(\d+)$", (text or "").strip())
+    m = re.match(r"^(\d{1,4}):(\d{1,2}):(\d{1,3})$", (text or "").strip())
     if not m:
         return None
     mm, ss, ttt = m.groups()
