@@ -154,3 +154,24 @@ def test_a_duplicated_cpu_row_names_both_lines(tmp_path):
 def test_the_same_listing_given_twice_still_reads(tmp_path, full):
     p = _write(tmp_path, LINES, "copy.txt")
     assert read_reports([FULL, p]).interval == full
+
+
+def test_a_device_overview_row_before_its_subsystem_line(tmp_path):
+    """Found by the fuzz: the cache report's first page gone, its overview page
+    names no control unit (an internal error before)."""
+    first, second = TITLES[1], TITLES[2]
+    lines = LINES[:first] + LINES[second:]
+    row = next(i for i, ln in enumerate(lines) if ln.startswith(" DB2001   9000"))
+    with pytest.raises(RmfError, match="device overview row of DB2001 before any SUBSYSTEM "
+                                       r"line named its control unit \(SSID\)") as e:
+        read_reports([_write(tmp_path, lines)])
+    assert e.value.line == row + 1
+
+
+def test_a_page_header_whose_date_is_no_date(tmp_path):
+    k = _k("START 11/25/2026-09.00.00")
+    lines = list(LINES)
+    lines[k] = lines[k].replace("11/25/2026-09.00.00", "13/45/2026-09.00.00")
+    with pytest.raises(RmfError, match=r"date and time \(2026-13-45 09:00:00\) is no date") as e:
+        read_reports([_write(tmp_path, lines)])
+    assert e.value.line == k + 1
