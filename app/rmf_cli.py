@@ -42,6 +42,10 @@ def add_parser(sub) -> None:
                         "busiest)")
     p.add_argument("--json", action="store_true", help="print what was read as one JSON "
                                                        "object")
+    p.add_argument("--join", action="store_true",
+                   help="where the interval drawn lacks a report that another interval has "
+                        "(a channel report of the day before), take it from the nearest; "
+                        "each joined report is stated (default: named as not used)")
     p.add_argument("--dds", metavar="URL", help="read from an RMF Distributed Data Server "
                                                 "(https://HOST:8803) instead of files")
     p.add_argument("--date", metavar="YYYYMMDD[,YYYYMMDD]", help="with --dds: the day(s) "
@@ -117,7 +121,7 @@ def read(args: argparse.Namespace):
                             interval=args.interval)
     if not args.reports:
         raise ValueError("name the report files to read, or give --dds URL --date DAY")
-    return read_reports(args.reports, interval=args.interval)
+    return read_reports(args.reports, interval=args.interval, join=args.join)
 
 
 @contextmanager
@@ -142,7 +146,10 @@ def summary(system, scenario, out: str) -> dict:
     """What ``--json`` prints: the reader's summary, the cards drawn, the file."""
     from models.drawing import components
 
+    from models.rmf.readout import read_lines
+
     data = system.summary()
+    data["read"] = read_lines(system)
     data["assumptions"] = [_line(a) for a in scenario.imported["assumptions"]]
     drawn: dict[str, int] = {}
     for n in scenario.nodes.values():
@@ -184,6 +191,9 @@ def cmd_import_rmf(args: argparse.Namespace) -> int:
         print(f"Read {', '.join(system.files)}: {system.reason}{more}")
         counts = system.summary()["counts"]
         print("  " + ", ".join(f"{v} {k.replace('_', ' ')}" for k, v in counts.items()))
+        from models.rmf.readout import read_lines
+        for line in read_lines(system):
+            print(f"  read: {line}")
         for line in system.skipped:
             print(f"  skipped: {line}")
         print(f"Assumed ({len(scenario.imported['assumptions'])}):")

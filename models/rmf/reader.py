@@ -11,6 +11,7 @@ from __future__ import annotations
 
 from pathlib import Path
 
+from models.rmf import join as joins
 from models.rmf.lines import sniff
 from models.rmf.records import Assumption, Interval, RmfError, RmfSystem
 from models.rmf.text import TextReader
@@ -21,7 +22,8 @@ LARGE_BYTES = 8_000_000
 
 
 def read_reports(paths, interval: int | None = None,
-                 large_bytes: int = LARGE_BYTES, progress=None, cancel=None) -> RmfSystem:
+                 large_bytes: int = LARGE_BYTES, progress=None, cancel=None,
+                 join: bool = False) -> RmfSystem:
     """Read RMF report files (text or XML) into an :class:`RmfSystem`.
 
     Inputs of more than ``large_bytes`` are read twice: first keeping only
@@ -41,6 +43,10 @@ def read_reports(paths, interval: int | None = None,
     cancel : callable or None
         ``cancel()`` true stops the reading at once with
         :class:`models.core.run.Cancelled` (checked as the bytes are read).
+    join : bool
+        Take each report the chosen interval lacks from the interval nearest in
+        time that has it (:mod:`models.rmf.join`), stated; else reports of
+        other intervals are only named as not meeting it.
 
     Raises
     ------
@@ -52,13 +58,16 @@ def read_reports(paths, interval: int | None = None,
     large = total > large_bytes
     watch = _Watch(total * (2 if large else 1), progress, cancel)
     first = _read(files, TextReader("summary" if large else "all"), watch)
-    system = assemble(first, [str(p) for p in files], interval)
+    system = assemble(first, [str(p) for p in files], interval, join)
     if large:
-        chosen = system.interval
-        second = _read(files, TextReader("chosen", frozenset([chosen.key])), watch)
-        full = second.intervals[chosen.key]
-        full.number = chosen.number
-        system.intervals[system.chosen] = full
+        keep = [system.interval, *(joins.donors(system).values() if join else ())]
+        second = _read(files, TextReader("chosen", frozenset(iv.key for iv in keep)), watch)
+        for iv in keep:
+            full = second.intervals[iv.key]
+            full.number = iv.number
+            system.intervals[iv.number - 1] = full
+    if join:
+        joins.join(system)
     return system
 
 
@@ -120,7 +129,7 @@ class _Watch:
             self.file()(0)
 
 
-def assemble(reader, files: list[str], interval: int | None) -> RmfSystem:
+def assemble(reader, files: list[str], interval: int | None, join: bool = False) -> RmfSystem:
     """Number the intervals read, pick one, and complete the assumptions."""
     ivs = sorted(reader.intervals.values(), key=lambda i: (i.start is None, i.start or ""))
     if not ivs:
@@ -132,7 +141,7 @@ def assemble(reader, files: list[str], interval: int | None) -> RmfSystem:
     system = RmfSystem(intervals=ivs, assumptions=list(reader.assumptions), files=files,
                        skipped=list(reader.skipped))
     system.chosen, system.reason = _choose(ivs, interval, files)
-    _missing_reports(system)
+    _missing_reports(system, join)
     return system
 
 
@@ -184,7 +193,7 @@ def _idle(iv: Interval, files: list[str]) -> RmfError:
                                 "no busy channel or engine): pick an interval with work in it")
 
 
-def _missing_reports(system: RmfSystem) -> None:
+def _missing_reports(system: RmfSystem, join: bool = False) -> None:
     """State which reports the chosen interval lacks, and what stands in."""
     iv = system.interval
     file = system.files[0] if system.files else "input"
@@ -194,7 +203,11 @@ def _missing_reports(system: RmfSystem) -> None:
                "CHAN": ("channel paths", "the model's default channel paths"),
                "CPU": ("processors", "no processors"),
                "ESS": ("ranks", "one rank per volume")}
+    elsewhere = joins.donors(system)
     for kind, (what, stand_in) in missing.items():
-        if kind not in iv.reports:
-            system.assumptions.append(Assumption(
-                what, stand_in, f"no {kind} report for {iv.label}", file, None))
+        if kind in iv.reports or (join and kind in elsewhere):
+            continue                  # read, or joined (models.rmf.join says so)
+        system.assumptions.append(Assumption(
+            what, stand_in, f"no {kind} report for {iv.label}", file, None))
+        if kind in elsewhere:
+            system.assumptions.append(joins.not_joined(kind, iv, elsewhere[kind], file))

@@ -161,3 +161,68 @@ def test_refine_checks_the_fit_on_the_models_own_runs_and_says_so(tmp_path, caps
         main(["import-rmf", str(SHARED / name), "--out", str(tmp_path / "x.json"), "--refine", "0"])
     assert stop.value.code == 2 and "out of range" in capsys.readouterr().err
     assert not (tmp_path / "x.json").exists()
+
+
+# ---- the real answers of a z/OS 2.5 DDS (../shared/rmf/dds-zos25, its README) ----------
+DDS = SHARED / "dds-zos25"
+FOUR = [str(DDS / f"{n}.xml") for n in ("device", "cache", "chan", "cpu")]
+
+
+def _import_json(capsys, tmp_path, *argv) -> tuple[dict, dict]:
+    out = tmp_path / "real.zpl.json"
+    capsys.readouterr()
+    assert main(["import-rmf", *argv, "--out", str(out), "--json"]) == 0
+    return json.loads(capsys.readouterr().out), json.loads(out.read_text())["imported"]
+
+
+@pytest.mark.parametrize("name, kind, card, member, figures", [
+    ("device", "DEVICE", "LCU 000F", None, {"lcu_io_rate": 2.469, "lcu_resp_ms": 0.621}),
+    ("device", "DEVICE", "LCU 000F volumes", "Z22IPL",
+     {"io_rate": 1.999, "resp_ms": 0.391, "iosq_ms": 0.001, "pend_ms": 0.077, "disc_ms": 0.0,
+      "conn_ms": 0.313, "busy_pct": 16.69, "pav": 3.0}),
+    ("cache", "CACHE", "SSID 5000", None,
+     {"read_count": 37024.0, "read_rate": 20.6, "read_hits": 36761.0, "read_hit_ratio": 0.993,
+      "seq_read_count": 13092.0, "seq_read_rate": 7.3, "seq_read_hit_ratio": 1.0,
+      "total_read_hit_ratio": 0.995, "pct_read": 83.9, "cache_io_rate": 33.2,
+      "read_bytes_per_req": 7000.0, "cache_mb": 25152.0, "nvs_mb": 2048.0}),
+    ("cache", "CACHE", "SSID 5001", None,
+     {"cache_io_rate": 67.6, "read_rate": 14.6, "read_hit_ratio": 1.0, "seq_write_rate": 43.9,
+      "pct_read": 23.2}),
+    ("chan", "CHAN", "FICON CHPIDs", "10",
+     {"total_utilization_pct": 0.21, "utilization_pct": 0.01, "ficon_rate": 28.5,
+      "zhpf_rate": 2.2, "read_mb_s": 0.09}),
+    ("cpu", "CPU", "CP 0", None, {"busy_pct": 1.26, "mvs_busy_pct": 1.24}),
+])
+def test_each_real_dds_answer_imports_alone_with_its_figures_measured(
+        tmp_path, capsys, name, kind, card, member, figures):
+    data, imported = _import_json(capsys, tmp_path, str(DDS / f"{name}.xml"))
+    assert [line.split(" ")[0] for line in data["read"]] == [kind]
+    got = imported["members"][card][member] if member else imported["measured"][card]
+    assert {k: got.get(k) for k in figures} == figures
+
+
+def test_the_four_answers_do_not_meet_unless_joined(tmp_path, capsys):
+    data, imported = _import_json(capsys, tmp_path, *FOUR)
+    assert data["chosen"] == 3 and data["counts"]["channels"] == 0
+    said = " | ".join(data["assumptions"])
+    assert "the CHAN report of interval 2 (2022-07-26 00:00:00) = not used" in said
+    assert "the CPU report of interval 1 (2022-04-06 12:30:00) = not used" in said
+    assert "CP 0" not in imported["measured"]
+
+
+def test_the_four_answers_joined_run_with_every_figure_measured(tmp_path, capsys):
+    data, imported = _import_json(capsys, tmp_path, *FOUR, "--join")
+    assert [line.split(" ")[0] for line in data["read"]] == ["DEVICE", "CACHE", "CHAN", "CPU"]
+    said = " | ".join(data["assumptions"])
+    assert "CHAN report = of interval 2 (2022-07-26 00:00:00) (assumed: joined" in said
+    run = _run_json(capsys, "--scenario", str(tmp_path / "real.zpl.json"), "--seed", "1")
+    m, members = run["measured"], run["measured_members"]
+    assert members["SSID 5001 volumes"]["Z22IPL"]["io_rate"] == 1.999
+    assert members["SSID 5001 volumes"]["CBTCAT"]["cache_io_rate"] == 48.7
+    assert members["FICON CHPIDs"]["41"]["total_utilization_pct"] == 0.22
+    assert (m["SSID 5000"]["read_hit_ratio"], m["SSID 5000"]["lcu_io_rate"]) == (0.993, 5.999)
+    assert m["CP 1"] == {"busy_pct": 0.22, "mvs_busy_pct": 0.22}
+    # the model beside: the cards RMF measured all ran
+    for card in ("SSID 5000 volumes", "STGWORK", "SSID 5000", "FICON CHPIDs", "CP 0"):
+        assert card in run["components"], card
+    assert run["components"]["STGWORK"]["io_rate"] > 0

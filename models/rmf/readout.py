@@ -1,0 +1,94 @@
+"""What an import read, in words: one line per report of the chosen interval.
+
+:func:`read_lines` is what ``import-rmf --json`` lists under ``"read"`` and
+the import's summary in the app shows under *Read*, beside what was
+assumed: the counts, the busiest figures and what was read but not drawn
+(LCU totals, offline devices, idle or offline CHPIDs, other channel types),
+each with the file and line of its report.
+"""
+from __future__ import annotations
+
+import os
+
+from models.rmf.records import Interval, RmfSystem
+
+
+def read_lines(system: RmfSystem) -> list[str]:
+    """One line per report of the chosen interval (and of each report joined)."""
+    iv = system.interval
+    out = []
+    for kind, line in (("DEVICE", _device), ("CACHE", _cache), ("CHAN", _chan),
+                       ("CPU", _cpu), ("ESS", _ess)):
+        if kind in iv.reports:
+            out.append(f"{kind} ({_where(iv, kind)}): {line(iv)}")
+    return out
+
+
+def _where(iv: Interval, kind: str) -> str:
+    src = iv.sources.get(kind)
+    if src is None:
+        return "?"
+    name = os.path.basename(src.file)
+    return f"{name}:{src.line}" if src.line else name
+
+
+def _device(iv: Interval) -> str:
+    vols = sorted(iv.volumes.values(), key=lambda v: -v.rate)
+    groups = {v.storage_group for v in vols if v.storage_group}
+    loose = sum(1 for v in vols if not v.storage_group)
+    text = f"{len(vols)} volumes, {sum(v.rate for v in vols):,.3f} I/O/s"
+    if vols:
+        b = vols[0]
+        text += f" (busiest {b.volser} {b.rate:g}/s at {b.resp_ms:g} ms)"
+    text += f"; {len(vols) - loose} in {len(groups)} storage groups, {loose} in none"
+    if iv.lcus:
+        text += "; LCU totals " + ", ".join(f"{k} {t.rate:g}/s" for k, t in
+                                            sorted(iv.lcus.items()))
+    if iv.offline:
+        text += "; offline, not drawn: " + ", ".join(d for d, _, _ in iv.offline)
+    return text
+
+
+def _cache(iv: Interval) -> str:
+    parts = []
+    for key, u in sorted(iv.cache_units.items()):
+        bits = [f"CU-ID {u.cu_id}" if u.cu_id else "", u.type_model or "",
+                f"{u.cache_mb:g} MB cache" if u.cache_mb is not None else "no cache size",
+                f"{u.nvs_mb:g} MB NVS" if u.nvs_mb is not None else ""]
+        a = u.activity
+        if u.overview is not None:
+            bits.append(f"{u.overview.io_rate:g} I/O/s")
+        if a is not None and a.read_normal.hit_ratio is not None:
+            bits.append(f"normal read H/R {a.read_normal.hit_ratio:g}")
+        bits.append(f"{len(u.volumes)} volumes")
+        parts.append(f"SSID {key} (" + ", ".join(b for b in bits if b) + ")")
+    return f"{len(iv.cache_units)} control units: " + "; ".join(parts)
+
+
+def _chan(iv: Interval) -> str:
+    by_type: dict[str, list[str]] = {}
+    for c in iv.channels.values():
+        by_type.setdefault(c.type or "?", []).append(c.chpid)
+    busy = [c for c in iv.channels.values() if (c.busy_pct or 0) > 0 and
+            (c.ficon_rate is not None or c.zhpf_rate is not None)]
+    text = f"{len(iv.channels)} CHPIDs (" + "; ".join(
+        f"{t} {', '.join(ids)}" for t, ids in sorted(by_type.items())) + ")"
+    if busy:
+        text += "; busy: " + "; ".join(
+            f"{c.chpid} ({c.busy_pct:g} % total, {c.part_busy_pct or 0:g} % LPAR, "
+            f"{c.ficon_rate or 0:g} FICON + {c.zhpf_rate or 0:g} zHPF ops/s)" for c in busy)
+    off = [c.chpid for c in iv.channels.values() if (c.status or "").upper() == "OFFLINE"]
+    if off:
+        text += "; offline: " + ", ".join(off)
+    return text
+
+
+def _cpu(iv: Interval) -> str:
+    return f"{len(iv.engines)} engines: " + ", ".join(
+        f"{e.type} {e.number} {e.busy_pct if e.busy_pct is not None else '?'} % LPAR busy"
+        + (f" (MVS {e.mvs_busy_pct:g} %)" if e.mvs_busy_pct is not None else "")
+        for e in iv.engines)
+
+
+def _ess(iv: Interval) -> str:
+    return f"{len(iv.ranks)} ranks"
