@@ -369,13 +369,19 @@ def _build_parser() -> argparse.ArgumentParser:
         "export", help="run a case study or scenario file and write slides, tables or a chart",
         epilog="The format comes from OUT's extension: .pptx the slide deck, .csv the results "
                "tables, .png or .svg one chart (the first, or --chart NAME). The same code as "
-               "the app's Export menu.")
+               "the app's Export menu. With --whatif the deck is before/after: each chart "
+               "of the baseline beside the what-if's, named, and on a drawing imported from "
+               "RMF the measured figures beside both.")
     e.add_argument("case", metavar="CASE_OR_FILE", help="built-in case study or scenario file")
     e.add_argument("out", nargs="?", metavar="OUT", help="file to write (.pptx, .csv, .png, .svg)")
     e.add_argument("--chart", metavar="NAME", help="the chart to write (a name or title from "
                    "--list-charts)")
     e.add_argument("--set", action="append", metavar="KEY=VALUE",
                    help="set a parameter on the drawing before the run")
+    e.add_argument("--whatif", action="append", metavar="LABEL.PROPERTY=VALUE",
+                   help="run the drawing as it is (the baseline) and again with this "
+                        "component changed (e.g. SGDB2.drive=SSD; repeatable: all in one "
+                        "what-if), and write a before/after deck (.pptx) or table (.csv)")
     e.add_argument("--list-charts", action="store_true", help="name the run's charts and exit")
     e.add_argument("--timeout", type=float, default=600.0, metavar="SECONDS",
                    help="give up on a run after this long (default 600)")

@@ -146,25 +146,6 @@ def _svg_bytes(size: tuple[float, float], title: str, draw: Callable[[QPainter],
 LABEL_BAND = 34
 
 
-def side_by_side(images: list[QImage], labels: list[str], scale: float = 1.0) -> QImage:
-    """Images next to each other, each under its label (Compare: A and B)."""
-    band = round(LABEL_BAND * scale)
-    width = sum(i.width() for i in images)
-    height = max(i.height() for i in images) + band
-    out = QImage(width, height, QImage.Format.Format_ARGB32)
-    out.fill(QColor("white"))
-    painter = QPainter(out)
-    try:
-        _draw_labels(painter, [i.width() for i in images], labels, band, scale)
-        x = 0
-        for image in images:
-            painter.drawImage(x, band, image)
-            x += image.width()
-    finally:
-        painter.end()
-    return out
-
-
 def _draw_labels(painter: QPainter, widths: list[float], labels: list[str], band: float,
                  scale: float = 1.0) -> None:
     """Each half's label, bold and centred in the band above its ``width``."""
@@ -182,10 +163,37 @@ def _draw_labels(painter: QPainter, widths: list[float], labels: list[str], band
         x += width
 
 
+#: A comparison's picture at 1×: 16:9, each half laid out at half its width
+#: (a slide's shape; at screen size it was a 1242×318 strip).
+COMPARE_SIZE = (1280, 720)
+
+
+def compare_image(charts, labels, scale: float = 1.0) -> QImage:
+    """Both halves of a comparison side by side, each under its run's label,
+    as one 16:9 picture of ``COMPARE_SIZE`` × ``scale`` pixels: each chart is
+    laid out at its half of that (labels keep their point size)."""
+    charts = list(charts)
+    band = round(LABEL_BAND * scale)
+    width, height = (round(v * scale) for v in COMPARE_SIZE)
+    half = width // len(charts)
+    layout = (round(half / scale), round((height - band) / scale))
+    images = [chart_image(c, scale, size=layout) for c in charts]
+    # Rounding may leave a pixel over or short: the canvas is the exact size.
+    out = QImage(width, height, QImage.Format.Format_ARGB32)
+    out.fill(QColor("white"))
+    painter = QPainter(out)
+    try:
+        _draw_labels(painter, [half] * len(images), list(labels), band, scale)
+        for i, image in enumerate(images):
+            painter.drawImage(i * half, band, image)
+    finally:
+        painter.end()
+    return out
+
+
 def save_compare_png(charts, labels, path: str | Path, scale: float = 1.0) -> Path:
-    """Both halves of a comparison as one PNG, each headed by its run's label."""
-    image = side_by_side([chart_image(c, scale) for c in charts], list(labels), scale)
-    return atomic_write(path, png_bytes(image))
+    """Both halves of a comparison as one 16:9 PNG, each headed by its run's label."""
+    return atomic_write(path, png_bytes(compare_image(charts, labels, scale)))
 
 
 def save_compare_svg(charts, labels, path: str | Path) -> Path:

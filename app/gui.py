@@ -264,10 +264,15 @@ def _export_problem(args: argparse.Namespace) -> str | None:
             return f"--list-charts only names the charts: drop OUT ({args.out}) or --list-charts"
         if args.chart is not None:
             return "--list-charts names every chart: drop --chart"
+        if getattr(args, "whatif", None):
+            return "--list-charts names the baseline's charts: drop --whatif"
         return None
     ext = str(args.out or "").lower().rsplit(".", 1)[-1]
     if ext not in ("pptx", "csv", "png", "svg"):
         return f"cannot tell the format of {args.out}: end it in .pptx, .csv, .png or .svg"
+    if getattr(args, "whatif", None) and ext not in ("pptx", "csv"):
+        return (f"--whatif writes a before/after deck (.pptx) or table (.csv), not a "
+                f".{ext}: end OUT in .pptx or .csv")
     if args.chart is not None and ext not in ("png", "svg"):
         held = "every chart" if ext == "pptx" else "the results tables"
         return (f"--chart picks the chart of a .png or .svg; a .{ext} holds {held}: "
@@ -296,6 +301,9 @@ def _export(app, window, args: argparse.Namespace) -> int:
     window.editor.undo_stack.setClean()           # a scripted edit, nothing to save
     if window.runnable_experiment() is None:
         return fail(window.results.headline.text())
+    if getattr(args, "whatif", None):
+        from ui.whatif_deck import export_whatif
+        return export_whatif(window, args, fail)
     window.run_and_wait(timeout_s=args.timeout)
     if window.document.result is None:
         return fail(f"the run did not finish: {window.status.text()}", 1)

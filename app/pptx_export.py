@@ -101,12 +101,19 @@ def _title_slide(prs, title: str, subtitle: str) -> None:
     slide = prs.slides.add_slide(prs.slide_layouts[0])
     margin = Inches(0.9)
     width = prs.slide_width - 2 * margin
-    for shape, top, height, size in ((slide.shapes.title, Inches(2.0), Inches(1.7), 44),
-                                     (slide.placeholders[1], Inches(4.0), Inches(1.4), 24)):
+    for shape, top, height, size, text in (
+            (slide.shapes.title, Inches(1.3), Inches(2.6), _title_points(title), title),
+            (slide.placeholders[1], Inches(4.1), Inches(1.6), 24, subtitle)):
         shape.left, shape.top, shape.width, shape.height = margin, top, width, height
-        shape.text = title if size == 44 else subtitle
+        shape.text = text
         for para in shape.text_frame.paragraphs:
             para.font.size = Pt(size)
+
+
+def _title_points(title: str) -> int:
+    """The title slide's font size: 44 pt, smaller for a long title (an
+    imported system's) so it keeps to three lines above the subtitle."""
+    return 44 if len(title) <= 60 else 36 if len(title) <= 90 else 30
 
 
 def _title_only(prs, text: str):

@@ -320,12 +320,26 @@ class ExportActions:
         if not path:
             return False
         try:
-            job = self._deck_job(path, exp_name)
+            job = self._compare_deck_job(path) or self._deck_job(path, exp_name)
         except export.ExportError as exc:
             win.alert("Slides not saved", str(exc))
             return False
         win.begin_task("Building slides…", self.deck_runner.cancel)
         return self.deck_runner.start(job)
+
+    def _compare_deck_job(self, path: str):
+        """With Compare in front showing two runs: the before/after deck of
+        them (:mod:`ui.whatif_deck`), each named as its half is; else None."""
+        if self._compare_halves() is None:
+            return None
+        from ui import whatif_deck      # it draws with this module's canvas_image
+
+        view = self.shell.study.compare_view
+        a, b = view.left.result, view.right.result
+        pair = whatif_deck.Pair(a, b, view.label_a.text(), view.label_b.text(),
+                                self.document.title())
+        self.deck_note = ""
+        return whatif_deck.build(path, view, pair)
 
     def _chart_slides(self) -> list:
         """Every chart of the last run as a slide picture.
