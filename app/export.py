@@ -346,17 +346,20 @@ def result_tables(result, name=None) -> list:
 
 
 def _named(table, label: str):
-    """``table`` of a what-if: its title names the run, and a "model" column
-    is called by the run's name."""
+    """``table`` of a what-if: its title names the run; the "Measured vs
+    model" table heads its columns as ``zperflab run --set LABEL.prop=…``
+    does (RMF measured, the what-if, their difference) and leaves out the
+    likely reasons, which explain the model's gap to RMF, not a change."""
     from models.core.run import Table
     from models.rmf.measured import TABLE_TITLE
-    title = table.title
-    if title == TABLE_TITLE:                              # "Measured vs model"
-        title = f"Measured vs {label}"
-    else:
-        title = f"{title} ({label})"
-    columns = tuple(label if c == "model" else c for c in table.columns)
-    return Table(title, columns, table.rows, table.note)
+    if table.title != TABLE_TITLE:
+        return Table(f"{table.title} ({label})", table.columns, table.rows, table.note)
+    names = {"measured": "RMF measured", "model": label, "difference": "what-if − measured"}
+    keep = [i for i, c in enumerate(table.columns) if c != "likely reason"]
+    return Table(f"Measured vs {label}",
+                 tuple(names.get(table.columns[i], table.columns[i]) for i in keep),
+                 tuple(tuple(row[i] for i in keep) for row in table.rows),
+                 f"measured: RMF's figures of the system as imported; {label}")
 
 
 def save_tables_csv(tables, path: str | Path) -> Path:
