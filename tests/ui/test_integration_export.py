@@ -94,7 +94,9 @@ def test_compare_exports_give_both_halves_labelled_in_png_svg_and_csv(ran, save_
         act.trigger()
     assert alerts == []
     width = cv.left.current_chart().width() + cv.right.current_chart().width()
-    assert abs(QImage(str(tmp_path / "c.png")).width() - width) <= 4
+    # The picture is 16:9, each half laid out at its half (was a strip at screen size).
+    png = QImage(str(tmp_path / "c.png"))
+    assert (png.width(), png.height()) == (1280, 720)
     svg = xml.dom.minidom.parse(str(tmp_path / "c.svg")).documentElement
     assert abs(float(svg.getAttribute("width")) - width) <= 4
     text = (tmp_path / "c.svg").read_text(encoding="utf-8")
