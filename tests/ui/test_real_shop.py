@@ -173,3 +173,33 @@ def test_on_a_1280x800_screen_the_first_window_is_maximised(qtbot, monkeypatch):
         assert win.isMaximized()
     finally:
         win.shutdown()
+
+
+def test_wires_of_the_large_shop_run_around_cards_not_through_them(window, qtbot):
+    """'DB2 data' → DB2D ran straight across DB2C; now no link passes
+    through a card it does not join (its arrowhead aside)."""
+    from ui.canvas.routing import crosses
+
+    assert window.open_case_or_file("resources/scenarios/large_shop.json") is None
+    scene, sc = window.scene, window.editor.scenario
+    through = []
+    for link_id, item in scene.link_items.items():
+        link = sc.links[link_id]
+        path = item.path()
+        # The drawn line (its first subpath; a rounded corner's control point
+        # stands for its curve), without the two arrowhead strokes.
+        points = []
+        for k in range(path.elementCount()):
+            e = path.elementAt(k)
+            if k and e.isMoveTo():
+                break
+            points.append((e.x, e.y))
+        for nid, card in scene.node_items.items():
+            if nid in (link.source, link.target):
+                continue
+            body = (card.x() + 2, card.y() + 2, card.x() + NODE_W - 2, card.y() + NODE_H - 2)
+            if any(crosses(p, q, body) for p, q in zip(points, points[1:])):
+                through.append(f"{sc.nodes[link.source].label} → {sc.nodes[link.target].label} "
+                               f"crosses {sc.nodes[nid].label}")
+    assert not through
+    assert sum(item.routed for item in scene.link_items.values()) >= 5

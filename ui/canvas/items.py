@@ -16,6 +16,7 @@ from PySide6.QtGui import QColor, QFont, QPainterPath, QPainterPathStroker, QPen
 from PySide6.QtWidgets import QGraphicsItem, QGraphicsObject, QGraphicsPathItem
 
 from models.drawing import components, config
+from ui.canvas import routing
 from ui.icons import icon_for
 
 NODE_W, NODE_H = 150.0, 92.0
@@ -235,12 +236,17 @@ class LinkItem(QGraphicsPathItem):
         self.setPen(QPen(QColor("#4a5663"), 2.5, Qt.PenStyle.SolidLine, Qt.PenCapStyle.RoundCap))
         self.setZValue(0)
 
-    def update_ends(self, a: NodeItem, b: NodeItem) -> None:
-        """Redraw between the two component items' current positions."""
+    def update_ends(self, a: NodeItem, b: NodeItem, cards: list | None = None) -> None:
+        """Redraw between the two component items' current positions:
+        straight, or around ``cards`` (other cards' rectangles, see
+        :func:`ui.canvas.routing.route`) where the straight line crosses one."""
         start, end = _edge_point(a, b.center()), _edge_point(b, a.center())
-        path = QPainterPath(start)
-        path.lineTo(end)
-        line = QLineF(end, start)
+        points = [(start.x(), start.y()), (end.x(), end.y())]
+        if cards:
+            points = routing.route(points[0], points[1], card_rect(a), card_rect(b), cards)
+        path = _rounded([QPointF(x, y) for x, y in points])
+        end, before = QPointF(*points[-1]), QPointF(*points[-2])
+        line = QLineF(end, before)
         if line.length() > 1:
             angle = math.radians(line.angle())
             for da in (0.45, -0.45):
@@ -248,6 +254,11 @@ class LinkItem(QGraphicsPathItem):
                 path.moveTo(end)
                 path.lineTo(tip)
         self.setPath(path)
+
+    @property
+    def routed(self) -> bool:
+        """True when the link goes around cards (not one straight line)."""
+        return self.path().elementCount() > 6
 
     def paint(self, painter, option, widget=None) -> None:
         pen = QPen(self.pen())
@@ -264,6 +275,23 @@ class LinkItem(QGraphicsPathItem):
         stroker = QPainterPathStroker()
         stroker.setWidth(12)
         return stroker.createStroke(self.path())
+
+
+def card_rect(item: NodeItem) -> tuple[float, float, float, float]:
+    """A card's rectangle in the scene, as :mod:`ui.canvas.routing` takes it."""
+    return item.x(), item.y(), item.x() + NODE_W, item.y() + NODE_H
+
+
+def _rounded(points: list[QPointF], radius: float = 10.0) -> QPainterPath:
+    """A path through ``points`` whose corners are rounded."""
+    path = QPainterPath(points[0])
+    for prev, corner, nxt in zip(points, points[1:], points[2:]):
+        a, b = QLineF(corner, prev), QLineF(corner, nxt)
+        r = min(radius, a.length() / 2, b.length() / 2)
+        path.lineTo(a.pointAt(r / a.length()) if a.length() else corner)
+        path.quadTo(corner, b.pointAt(r / b.length()) if b.length() else corner)
+    path.lineTo(points[-1])
+    return path
 
 
 def _hottest(activity) -> float:

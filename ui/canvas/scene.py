@@ -11,14 +11,15 @@ from __future__ import annotations
 import html
 from contextlib import contextmanager
 
-from PySide6.QtCore import QLineF, QPointF, QRectF, Qt, Signal
+from PySide6.QtCore import QLineF, QPointF, QRectF, Qt, QTimer, Signal
 from PySide6.QtGui import QColor, QPen
 from PySide6.QtWidgets import QGraphicsLineItem, QGraphicsScene, QToolTip
 
 from models.drawing.scenario import Issue, Link, Node, Scenario
 from ui import idle
 from ui.canvas import menus
-from ui.canvas.items import LinkItem, NodeItem, PortItem
+from ui.canvas import routing
+from ui.canvas.items import LinkItem, NodeItem, PortItem, card_rect
 from ui.editor import GRID, Editor
 
 _CALLBACKS = ("node_added", "node_removed", "link_added", "link_removed", "moved",
@@ -29,6 +30,9 @@ _CALLBACKS = ("node_added", "node_removed", "link_added", "link_removed", "moved
 _MIN_RECT = QRectF(-400, -300, 2400, 1600)
 #: Room kept around the components (as much as the view's "fit" shows).
 _MARGIN = 30.0
+#: Links of a drawing of more cards than this are drawn straight (routing
+#: them all on every move would cost more than it shows).
+ROUTE_MAX = 200
 
 
 class CanvasScene(QGraphicsScene):
@@ -65,6 +69,11 @@ class CanvasScene(QGraphicsScene):
         self._rubber_line: QGraphicsLineItem | None = None
         self._press_positions: dict[str, tuple[float, float]] = {}
         self.setSceneRect(_MIN_RECT)
+        # Links are rerouted once after a batch of moves, adds and deletes.
+        self._reroute_soon = QTimer(self)
+        self._reroute_soon.setSingleShot(True)
+        self._reroute_soon.setInterval(0)
+        self._reroute_soon.timeout.connect(self._reroute)
         # The document says when a scenario is put in and when a batch of
         # edits is over (then the issues, which it checks once, are redrawn).
         editor.document.changed.connect(self._on_document_changed)
@@ -121,18 +130,39 @@ class CanvasScene(QGraphicsScene):
         self.link_items[link.id] = item
         self._links_at[link.source].add(link.id)
         self._links_at[link.target].add(link.id)
-        item.update_ends(self.node_items[link.source], self.node_items[link.target])
+        self._draw_link(item, link)
         self.addItem(item)
         return item
+
+    def _draw_link(self, item: LinkItem, link: Link) -> None:
+        """Draw a link between its cards' current places, around the cards
+        in its way (a drawing of more than :data:`ROUTE_MAX` cards: straight)."""
+        a, b = self.node_items[link.source], self.node_items[link.target]
+        cards = None
+        if len(self.node_items) <= ROUTE_MAX:
+            cards = routing.nearby(card_rect(a), card_rect(b),
+                                   [card_rect(i) for i in self.node_items.values()
+                                    if i is not a and i is not b])
+        item.update_ends(a, b, cards)
+
+    def _reroute(self) -> None:
+        """Redraw every link: a card moved, came or went, and may now stand
+        in another link's way (or no longer)."""
+        for link_id, item in self.link_items.items():
+            link = self.scenario.links.get(link_id)
+            if link is not None:
+                self._draw_link(item, link)
 
     def _on_model_node_added(self, node: Node) -> None:
         item = self._add_node_item(node)
         self._take_in(item.sceneBoundingRect())
+        self._reroute_soon.start()
 
     def _on_model_node_removed(self, node: Node) -> None:
         self.removeItem(self.node_items.pop(node.id))
         # The model removes a component's links first, so none are left here.
         self._links_at.pop(node.id, None)
+        self._reroute_soon.start()
 
     def _on_model_link_added(self, link: Link) -> None:
         self._add_link_item(link)
@@ -146,6 +176,7 @@ class CanvasScene(QGraphicsScene):
         item = self.node_items[node.id]
         item.setPos(node.x, node.y)
         self._take_in(item.sceneBoundingRect())
+        self._reroute_soon.start()
 
     def _take_in(self, rect: QRectF) -> None:
         """Grow the scene (never shrink it) so scrolling and "fit" reach ``rect``."""
@@ -238,8 +269,7 @@ class CanvasScene(QGraphicsScene):
         for link_id in self._links_at.get(node_id, ()):
             link = self.scenario.links.get(link_id)
             if link is not None and link_id in self.link_items:
-                self.link_items[link_id].update_ends(self.node_items[link.source],
-                                                     self.node_items[link.target])
+                self._draw_link(self.link_items[link_id], link)
 
     # ---- selection -----------------------------------------------------
     def selected_node_ids(self) -> list[str]:
