@@ -2,6 +2,7 @@
 the ``--timeout`` it takes, and SIGTERM while an answer streams in. Each
 server runs on 127.0.0.1 and each test is bounded in time."""
 import http.server
+import json
 import os
 import signal
 import subprocess
@@ -62,6 +63,24 @@ def dds_server():
     yield f"http://127.0.0.1:{httpd.server_address[1]}"
     httpd.shutdown()
     httpd.server_close()
+
+
+def test_monitor_iii_current_minute_imports_and_runs(dds_server, tmp_path, capsys):
+    out = tmp_path / "now.zpl.json"
+    assert main(["import-rmf", "--dds", dds_server, "--system", "RPRT", "--out", str(out),
+                 "--json"]) == 0
+    said = json.loads(capsys.readouterr().out)
+    assert [(p, q["report"], q["resource"]) for p, q in _DDS.seen] == [
+        ("/gpm/rmfm3.xml", [r], [",RPRT,MVS_IMAGE"]) for r in ("DEVR", "CHANNEL", "CPC")]
+    assert said["counts"] == {"volumes": 6, "cache_units": 0, "channels": 13, "engines": 2,
+                              "ranks": 0}
+    # the three answers are of different ranges: one interval, and it says so
+    assert len(said["intervals"]) == 1
+    assert any("joined to the range of 2022-08-24 05:15:00" in a for a in said["assumptions"])
+    capsys.readouterr()
+    assert main(["run", "--scenario", str(out), "--json", "--seed", "1"]) == 0
+    result = json.loads(capsys.readouterr().out)
+    assert result["metrics"]["io_rate"] > 0
 
 
 def test_dds_needs_a_date_or_a_system_not_both(tmp_path, capsys):
