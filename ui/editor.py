@@ -206,8 +206,8 @@ class Editor(QObject):
         parent = BatchMacro(sc, f"Change {label} to {value}")
         command = cmd.ChangeKindCommand(sc, node_id, prop, value, parent)
         self.undo_stack.push(parent)
-        self.message.emit(f"Changed {variants.describe(sc, node_id, prop, command.old)}: "
-                          "label, serials, counts and links kept (Ctrl+Z undoes).")
+        self.message.emit(f"What-if: {variants.describe(sc, node_id, prop, command.old)} "
+                          "(label, serials, counts and links kept; Ctrl+Z undoes).")
         return None
 
     def set_parameter(self, key: str, value: Any) -> str | None:

@@ -3,7 +3,7 @@
 Issue 40: "Storage group on SSD" dropped onto SGDB2 stacked an unlinked card
 exactly on top of it; the run then silently left the new card out.
 """
-from ui.canvas.items import NODE_H, NODE_W, NodeItem
+from ui.canvas.items import ISSUE_H, NODE_H, NODE_W, NodeItem
 from tests.ui.helpers import centre, drop
 
 
@@ -17,8 +17,10 @@ def _by_label(sc, label):
 
 
 def _covers(a, b) -> bool:
+    """Whether card ``a`` or the note under it covers card ``b`` or its note."""
+    h = NODE_H + ISSUE_H
     return not (a.x + NODE_W <= b.x or b.x + NODE_W <= a.x
-                or a.y + NODE_H <= b.y or b.y + NODE_H <= a.y)
+                or a.y + h <= b.y or b.y + h <= a.y)
 
 
 def _top_card_at(win, point):
@@ -37,7 +39,7 @@ def test_a_card_of_another_family_dropped_onto_a_card_lands_beside_it(window):
         assert not any(_covers(placed, n) for n in sc.nodes.values() if n.id != new), kind
         # Near SGDB2: the nearest free spot, within two cards' steps of it.
         assert abs(placed.x - sgdb2.x) <= 2 * (NODE_W + 40)
-        assert abs(placed.y - sgdb2.y) <= 2 * (NODE_H + 40)
+        assert abs(placed.y - sgdb2.y) <= 2 * (NODE_H + ISSUE_H + 40)
         assert _top_card_at(win, at) == sgdb2.id       # SGDB2 still shows
     win.editor.undo_stack.undo()
     assert len([n for n in sc.nodes.values() if n.kind == "vol_raid"]) == 2
