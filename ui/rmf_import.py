@@ -28,14 +28,18 @@ from models.core.run import Cancelled
 READ_SHARE = 0.8
 #: Seconds of each model run that refines a fit, as ``import-rmf --refine``.
 REFINE_S = 2.0
+#: How many assumed values the import's summary names (the panel has all).
+SUMMARY_ASSUMED = 6
 #: The file dialog's filter.
 FILTER = "RMF reports (*.txt *.lst *.rmf *.xml *.out);;All files (*)"
 
 
-def import_job(paths: list[str], interval: int | None = None, refine_s: float = 0.0):
+def import_job(paths: list[str], interval: int | None = None, refine_s: float = 0.0,
+               join: bool = False):
     """The worker's job: read the reports and build the drawing (``refine_s``:
     fit each group on the model's own runs of that many seconds, as
-    ``import-rmf --refine``).
+    ``import-rmf --refine``; ``join``: take the reports the interval lacks
+    from other intervals, as ``import-rmf --join``).
 
     Returns ``(RmfSystem, Scenario)``; raises :class:`models.rmf.RmfError`
     (one line naming the file and line) on bad input.
@@ -48,7 +52,7 @@ def import_job(paths: list[str], interval: int | None = None, refine_s: float = 
         # stops the reading within a few thousand lines.
         system = read_reports(paths, interval=interval,
                               progress=lambda f: progress(READ_SHARE * f),
-                              cancel=cancel.is_set)
+                              cancel=cancel.is_set, join=join)
         if cancel.is_set():
             raise Cancelled("import cancelled")
         progress(READ_SHARE)
@@ -59,18 +63,30 @@ def import_job(paths: list[str], interval: int | None = None, refine_s: float = 
 
 
 def summary_text(system, scenario) -> str:
-    """What the import read, skipped and assumed, for the message after it."""
+    """What the import read, skipped and assumed, for the message after it:
+    a *Read* part (each report's line, :mod:`models.rmf.readout`) and an
+    *Assumed* part (the first few values assumed; the panel has them all)."""
+    from models.rmf.readout import read_lines
     counts = system.summary()["counts"]
     read = ", ".join(f"{v} {k.replace('_', ' ')}" for k, v in counts.items())
     lines = [f"Read {len(system.files)} file(s): {read}.", system.reason[:1].upper() +
              system.reason[1:] + "."]
+    lines.append("Read:\n" + "\n".join(f"• {line}" for line in read_lines(system)))
     if system.skipped:
         lines.append("Skipped: " + "; ".join(system.skipped) + ".")
-    n = len(scenario.imported["assumptions"])
-    lines.append(f"{n} value(s) were assumed, not read: the Imported from RMF panel lists "
-                 "each with the line it would have come from.")
+    said = scenario.imported["assumptions"]
+    first = [f"• {a['what']} = {_short(str(a['value']))}" for a in said[:SUMMARY_ASSUMED]]
+    more = len(said) - len(first)
+    lines.append(f"Assumed ({len(said)} values, not read):\n" + "\n".join(first) +
+                 (f"\n• … and {more} more" if more > 0 else ""))
+    lines.append(f"{len(said)} value(s) were assumed, not read: the Imported from RMF panel "
+                 "lists each with why and the line it would have come from.")
     lines.append("Run it (F5): the results end with a Measured vs model table.")
     return "\n\n".join(lines)
+
+
+def _short(text: str, n: int = 90) -> str:
+    return text if len(text) <= n else text[:n - 1] + "…"
 
 
 class ImportedPanel(QWidget):
@@ -151,6 +167,8 @@ class RmfImport:
     def __init__(self, win) -> None:
         self.win = win
         self.paths: list[str] = []            # what the last import read
+        self.joined = False                    # whether it joined other intervals' reports
+        self.interval: int | None = None       # the interval it asked for (None: busiest)
         self.runner = TaskRunner("rmf-import", win, expected=_expected())
         self.runner.progressed.connect(self._on_runner_progressed)
         self.runner.succeeded.connect(self._on_runner_succeeded)
@@ -209,9 +227,10 @@ class RmfImport:
         if paths:
             self.start(paths)
 
-    def start(self, paths: list[str], interval: int | None = None) -> bool:
+    def start(self, paths: list[str], interval: int | None = None, join: bool = False) -> bool:
         """Read ``paths`` on the worker thread (``interval``: its number, 1…;
-        None: the busiest); False if an import is running."""
+        None: the busiest; ``join``: take the reports it lacks from other
+        intervals); False if an import is running."""
         if self.runner.running:
             self.win.say("An import is already running.")
             return False
@@ -220,7 +239,8 @@ class RmfImport:
         self.reading = f"Reading {len(paths)} RMF file(s), {size / 1e6:,.1f} MB"
         self.win.begin_task(self.reading + "…", self.runner.cancel)
         refine_s = REFINE_S if self.refine_action.isChecked() else 0.0
-        return self.runner.start(import_job(list(paths), interval, refine_s))
+        self.joined, self.interval = join, interval
+        return self.runner.start(import_job(list(paths), interval, refine_s, join))
 
     def _on_runner_progressed(self, fraction: float) -> None:
         # The bar's own percentage is the one figure shown (reading, then drawing).
@@ -248,8 +268,24 @@ class RmfImport:
                 pick.setToolTip("Import the same reports again at another of their "
                                 f"{len(system.intervals)} intervals")
                 pick.clicked.connect(lambda _=False, sy=system: self.pick_interval(sy))
+            self._offer_join(box, system)
             box.open()
             self.summary_box = box
+
+    def _offer_join(self, box: QMessageBox, system) -> None:
+        """A Join button when other intervals hold reports this one lacks."""
+        from models.rmf.join import donors
+        others = donors(system)
+        if self.joined or not others:
+            return
+        join = box.addButton("Join the other intervals' reports",
+                             QMessageBox.ButtonRole.ActionRole)
+        join.setObjectName("joinIntervals")
+        join.setToolTip("Import again, taking " + ", ".join(
+            f"the {k} report of {iv.label}" for k, iv in others.items()) + " into "
+            f"{system.interval.label}: they do not meet it, and the import will say so")
+        # the same interval as asked (None: the busiest again, so it says so)
+        join.clicked.connect(lambda _=False: self.start(self.paths, self.interval, join=True))
 
     def pick_interval(self, system) -> bool:
         """Ask which of ``system``'s intervals to import, and import it; False

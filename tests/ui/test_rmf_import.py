@@ -163,3 +163,34 @@ def test_after_a_run_the_panel_says_how_many_figures_agree(window, qtbot, tmp_pa
     node = next(n for n in window.editor.scenario.nodes.values() if n.kind == "cu_ds8000")
     window.editor.set_property(node.id, "cache_gb", 2.0)            # the run is stale now
     assert "Last run:" not in window.rmf_import.panel.text.toPlainText()
+
+
+def _shared_dds() -> Path:
+    here = Path(__file__).resolve().parents[2].parent / "shared" / "rmf" / "dds-zos25"
+    return here if here.is_dir() else Path("/work/shared/rmf/dds-zos25")
+
+
+def test_the_real_dds_answers_summary_says_what_was_read_and_assumed_and_offers_to_join(
+        window, qtbot):
+    dds = _shared_dds()
+    four = [str(dds / f"{n}.xml") for n in ("device", "cache", "chan", "cpu")]
+    with qtbot.waitSignal(window.rmf_import.runner.done, timeout=60_000):
+        assert window.rmf_import.start(four)
+    box = window.rmf_import.summary_box
+    text = box.text()
+    read, assumed = text.index("Read:\n"), text.index("Assumed (")
+    assert read < assumed
+    assert "• DEVICE (device.xml:18): 97 volumes, 8.515 I/O/s (busiest Z22IPL 1.999/s" in text
+    assert "SSID 5000 (CU-ID 5008, 2107-983, 25152 MB cache, 2048 MB NVS" in text
+    assert "• the CHAN report of interval 2 (2022-07-26 00:00:00) = not used" in text
+    join = box.findChild(QPushButton, "joinIntervals")
+    assert join is not None and "the CHAN report of interval 2" in join.toolTip()
+    with qtbot.waitSignal(window.rmf_import.runner.done, timeout=60_000):
+        join.click()
+    box = window.rmf_import.summary_box
+    assert "• CHAN (chan.xml:10): 14 CHPIDs" in box.text()
+    assert "• CPU (cpu.xml:10): 2 engines: CP 0 1.26 % LPAR busy" in box.text()
+    assert box.findChild(QPushButton, "joinIntervals") is None      # joined already
+    measured = window.editor.scenario.imported["measured"]
+    assert measured["CP 0"]["busy_pct"] == 1.26 and "FICON CHPIDs" in measured
+    box.close()
