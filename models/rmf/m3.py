@@ -353,6 +353,11 @@ class Mapper:
         for row in self._rows(rep):
             if not row.get("DVRPVOLU") or row.get("DVRACTRT", "") == "":
                 continue                      # a job's delay line under its device
+            if row["DVRPVOLU"] in (row.get("DVRPDEVN"), row.get("DVRPDVN5")):
+                # "Volume / Dev Number": a device with no volume (offline), not drawn
+                iv.offline.append((row["DVRPVOLU"], row.get("DVRPLCUN") or None,
+                                   Source(self.name, self.line)))
+                continue
             v = self._volume(row)
             old = iv.volumes.get(v.volser)
             if old is not None and old.devnum != v.devnum:

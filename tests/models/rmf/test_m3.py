@@ -116,3 +116,13 @@ def test_a_bad_range_length_names_the_report_line(tmp_path):
     with pytest.raises(RmfError, match=r"m3-cpc.xml:18: CPC \(Central Processor Complex\): "
                                        r"data-range \(seconds\) '100\s+100' is not a number"):
         read_reports([bad])
+
+
+def test_a_devr_row_named_by_its_device_number_is_a_device_without_a_volume(tmp_path):
+    """DVRPVOLU is "Volume / Dev Number": a number there is no volser."""
+    text = (DATA / "m3-devr-sample.xml").read_text()
+    bad = tmp_path / "m3-devr.xml"
+    bad.write_text(text.replace("\t\t\t\tSYSRES\n", "\t\t\t\t05202\n", 1))
+    iv = read_reports([bad]).interval
+    assert "SYSRES" not in iv.volumes and "05202" not in iv.volumes and len(iv.volumes) == 5
+    assert [d for d, _, _ in iv.offline] == ["05202"]
