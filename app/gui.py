@@ -295,7 +295,7 @@ def _export(app, window, args: argparse.Namespace) -> int:
     if error:
         return fail(error)
     for key, value in args.sets.items():
-        why = window.editor.set_parameter(key, value)
+        why = _set(window, key, value)
         if why:
             return fail(f"--set {key}: {why}")
     window.editor.undo_stack.setClean()           # a scripted edit, nothing to save
@@ -318,6 +318,22 @@ def _export(app, window, args: argparse.Namespace) -> int:
         return fail(str(exc), 1)
     print(f"zperflab: wrote {path}", file=sys.stderr)
     return 0
+
+
+def _set(window, key: str, value) -> str | None:
+    """``--set KEY=VALUE`` on the drawing, or ``--set LABEL.property=VALUE`` on
+    one component (the run is then a what-if, named so in what is written);
+    why not, or None."""
+    from models.core.params import ParamError
+    from models.drawing import variants
+
+    if not variants.is_setting(f"{key}=x"):
+        return window.editor.set_parameter(key, value)
+    try:
+        variants.apply_setting(window.document.scenario, f"{key}={value}")
+    except ParamError as exc:
+        return str(exc)
+    return None
 
 
 def _lesson(app, window, args: argparse.Namespace, size: tuple[int, int]) -> int:

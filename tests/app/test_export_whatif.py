@@ -104,3 +104,22 @@ def test_an_unknown_label_or_value_is_one_line_and_writes_nothing(tmp_path, sett
 def test_a_what_if_writes_a_deck_or_a_table_only(tmp_path):
     out = _export("rmf_sysa", str(tmp_path / "x.png"), "--whatif", "SGDB2.drive=SSD")
     assert out.returncode == 2 and "--whatif" in out.stderr and ".pptx" in out.stderr
+
+
+def test_one_run_of_a_what_if_is_named_in_its_deck_and_csv(tmp_path):
+    """``--set LABEL.property=VALUE`` runs the what-if alone: its deck and
+    tables say so, and RMF's figures stand beside "what-if", not "model"."""
+    deck, table = tmp_path / "one.pptx", tmp_path / "one.csv"
+    for path in (deck, table):
+        out = _export("rmf_sysa", str(path), "--set", "SGDB2.drive=SSD")
+        assert out.returncode == 0, out.stderr
+    slides = _slides(deck)
+    assert slides[0]["texts"][1].startswith(
+        "what-if: SGDB2 on SSD, against the baseline as imported")
+    titles = [s["title"] for s in slides]
+    assert "Measured vs what-if (SGDB2 on SSD): I/O rate" in titles
+    assert not [t for t in titles if re.search(r"\bmodel\b", t)]
+    rows = list(csv.reader(io.StringIO(table.read_text(encoding="utf-8"))))
+    assert ["Measured vs what-if: SGDB2 on SSD"] in rows
+    assert ["component", "figure", "RMF measured", "what-if: SGDB2 on SSD",
+            "what-if − measured"] in rows
