@@ -700,7 +700,7 @@ def measured_hit_chart(result, model: str = MODELLED) -> ChartData | None:
             "req_read_hit_ratio")
         if m is not None and got is not None:
             rows.append((label, float(m), float(got)))
-    return _pairs("measured_hit", "Measured vs model: read hit ratio", "Read hit ratio", "",
+    return _pairs("measured_hit", "Measured vs model: request hit ratio", "Request hit ratio", "",
                   rows, "per storage group and control unit (normal reads), per read request",
                   y_max=1.0, model=model)
 

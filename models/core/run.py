@@ -101,10 +101,12 @@ COMPONENT_FIGURES = {
     "io_rate": "I/O rate /s", "resp_ms": "resp ms", "iosq_ms": "IOSQ ms",
     "pend_ms": "PEND ms", "disc_ms": "DISC ms", "conn_ms": "CONN ms",
     "utilization_pct": "utilisation %", "busy_pct": "busy %",
-    "read_hit_ratio": "read hit ratio",
+    # Two hit ratios, two names (issue 40): the cache model's per 4 KB
+    # record, and RMF's per read request (READ H/R).
+    "read_hit_ratio": "record hit ratio",
     "read_rate": "read rate /s", "seq_read_rate": "sequential read rate /s",
-    "req_read_hit_ratio": "read hit ratio (requests)",
-    "seq_read_hit_ratio": "sequential read hit ratio (requests)",
+    "req_read_hit_ratio": "request hit ratio",
+    "seq_read_hit_ratio": "sequential request hit ratio",
     "staged_tracks_rate": "tracks staged /s", "seq_staged_tracks_rate": "tracks prestaged /s",
     "read_bytes_per_req": "bytes / read (host)", "disk_read_bytes_per_req": "bytes / disk read",
     "tracks_used": "tracks used",

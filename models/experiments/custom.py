@@ -27,7 +27,9 @@ METRICS = (
     Metric("disc_ms", "ms", "Mean DISC: disconnected while the unit staged a miss or "
                             "waited for NVS", label="DISC time"),
     Metric("conn_ms", "ms", "Mean CONN: connected time, protocol steps and data transfer", label="CONN time"),
-    Metric("read_hit_ratio", "", "Records read that were in cache, out of all read", label="Read hit ratio"),
+    Metric("read_hit_ratio", "", "4 KB records read that were in cache, out of all records read "
+           "(per record; RMF's read hit ratio counts requests: 'request hit ratio')",
+           label="Record hit ratio"),
     Metric("channel_util_pct", "%", "Utilisation of the busiest channel path", label="Busiest channel"),
     Metric("volume_busy_pct", "%", "Busy % of the busiest volume (DISC + CONN per exposure)", label="Busiest volume"),
     Metric("rank_busy_pct", "%", "Busy % of the busiest RAID rank (mean over its drives)", label="Busiest rank"),

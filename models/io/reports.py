@@ -180,7 +180,7 @@ def cache_activity(system) -> Table:
                          st.tracks_staged + st.stages[0], st.disk_requests, st.destages,
                          st.coalesced_writes))
     return Table("Cache subsystem activity",
-                 ("control unit / volume", "read requests", "hits", "hit ratio", "staging",
+                 ("control unit / volume", "records read", "hits", "record hit ratio", "staging",
                   "disk requests", "destages", "track writes joining a queued destage"), tuple(rows),
                  note="staging: record stages plus tracks staged (partial, full, sequential); "
                       "a track write joins its destage when that is queued and not yet started "

@@ -29,8 +29,8 @@ _DEVICE = ("io_rate", "resp_ms", "iosq_ms", "pend_ms", "disc_ms", "conn_ms", "bu
 MODEL_NAME = {"read_hit_ratio": "req_read_hit_ratio"}
 
 #: A control unit's read figures are RMF's NORMAL row (its SEQUENTIAL row beside them).
-UNIT_TITLES = {"read_rate": "normal read rate /s", "read_hit_ratio": "normal read hit ratio",
-               "seq_read_hit_ratio": "sequential read hit ratio"}
+UNIT_TITLES = {"read_rate": "normal read rate /s", "read_hit_ratio": "normal request hit ratio",
+               "seq_read_hit_ratio": "sequential request hit ratio"}
 
 #: Differences inside these bands are agreement: (absolute, relative).
 BANDS = {
@@ -334,7 +334,8 @@ def figure_title(key: str, kind: str = "") -> str:
     """How the table names figure ``key`` of a component of ``kind``."""
     if kind == "control unit" and key in UNIT_TITLES:
         return UNIT_TITLES[key]
-    return COMPONENT_FIGURES.get(key, key)
+    # Named as the model figure it is compared with (RMF's hit ratio is per request).
+    return COMPONENT_FIGURES.get(MODEL_NAME.get(key, key), key)
 
 
 def beside(a, b) -> list[tuple[str, str, str, float, float, float]]:

@@ -225,9 +225,10 @@ def workload_table(run: SystemRun) -> Table:
                      f"{wl.tran_us / 1000:g} ms CPU each, {wl.eligible_us / wl.tran_us:.0%} "
                      "zIIP eligible"))
     return Table("Workload activity", ("workload", "type", "rate /s", "resp ms",
-                                       "read hit ratio", "requests"), tuple(rows),
-                 note="Read hit ratio: 4 KB records found in cache when the channel asked "
-                      "for them, out of all records read (it comes from the cache model).")
+                                       "record hit ratio", "requests"), tuple(rows),
+                 note="Record hit ratio: 4 KB records found in cache when the channel asked "
+                      "for them, out of all records read (it comes from the cache model; "
+                      "RMF's read hit ratio, per request, is the request hit ratio).")
 
 
 def cpu_table(run: SystemRun) -> Table:

@@ -233,7 +233,7 @@ def test_compare_of_two_imported_runs_shows_rmf_measured_beside_both(qtbot):
     assert float(measured) == pytest.approx(base.measured["measured"]["SGDB2"]["disc_ms"],
                                             rel=1e-3)
     assert float(after) < float(before)
-    assert "SSID 0007: sequential read hit ratio" not in rows       # RMF gave none
+    assert "SSID 0007: sequential request hit ratio" not in rows       # RMF gave none
     view.set_results(*(toy_run(overrides={"device": d}) for d in ("HDD10K", "SSD")))
     assert not t.isVisible() and not view.measured_about.isVisible()
 

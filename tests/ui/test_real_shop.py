@@ -203,3 +203,39 @@ def test_wires_of_the_large_shop_run_around_cards_not_through_them(window, qtbot
                                f"crosses {sc.nodes[nid].label}")
     assert not through
     assert sum(item.routed for item in scene.link_items.values()) >= 5
+
+
+def _hit_ratio_names(texts) -> set[str]:
+    import re
+    return {m.group(0).lower() for t in texts
+            for m in re.finditer(r"[A-Za-z]*\s*[A-Za-z]+ hit ratio", str(t))}
+
+
+def test_the_two_hit_ratios_have_two_names_on_screen_and_in_the_csv(window, qtbot, tmp_path):
+    """rmf_sysa: 0.9522 per 4 KB record and 0.9044 per request were both
+    'read hit ratio' on one screen; now 'record …' and 'request …'."""
+    import csv
+
+    from PySide6.QtWidgets import QTableWidget
+
+    from app import export
+    from tests.ui.case_runs import table_cells
+    assert window.open_case_or_file("resources/scenarios/rmf_sysa.json") is None
+    window.run_and_wait()
+    result = window.document.result
+    texts = [c for t in window.results.widget().findChildren(QTableWidget)
+             for row in table_cells(t) for c in row]
+    names = _hit_ratio_names(texts)
+    assert {"record hit ratio", "request hit ratio"} <= names, names
+    assert not any(n.endswith("read hit ratio") for n in names), names
+    # The record-based one (the metric, the units' figure) and the
+    # request-based one (RMF's, compared) keep their own numbers.
+    metrics = window.results.metrics_table
+    rows = {metrics.item(r, 0).text(): metrics.item(r, 1).text()
+            for r in range(metrics.rowCount())}
+    assert "Record hit ratio" in rows and "Read hit ratio" not in rows
+    path = export.save_tables_csv(export.result_tables(result), tmp_path / "t.csv")
+    cells = [c for row in csv.reader(path.open(encoding="utf-8")) for c in row]
+    csv_names = _hit_ratio_names(cells)
+    assert {"record hit ratio", "request hit ratio"} <= csv_names
+    assert not any(n.endswith("read hit ratio") for n in csv_names), csv_names

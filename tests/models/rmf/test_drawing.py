@@ -122,13 +122,13 @@ def test_a_fitted_workload_gives_the_measured_hit_ratio_and_rate(long_run):
     _, _, measured, model, diff, _ = rows["SGDB2", "I/O rate /s"]
     assert abs(diff) <= 0.02 * measured
     for group in ("SGDB2", "SGTSO"):
-        assert abs(rows[group, "read hit ratio"][4]) <= 0.03, group
+        assert abs(rows[group, "request hit ratio"][4]) <= 0.03, group
     # SGTSO reads nothing sequentially: RMF's NORMAL row of its unit is its reads.
-    assert abs(rows["SSID 0007", "normal read hit ratio"][4]) <= 0.03
+    assert abs(rows["SSID 0007", "normal request hit ratio"][4]) <= 0.03
     # SGDB2's model catches fewer sequential streams than the real unit, so its
     # random reads hit more: the split shows its difference, and names why.
-    normal, seq = rows["SSID 0006", "normal read hit ratio"], rows["SSID 0006",
-                                                                "sequential read hit ratio"]
+    normal, seq = rows["SSID 0006", "normal request hit ratio"], rows["SSID 0006",
+                                                                "sequential request hit ratio"]
     assert normal[4] > 0 > seq[4]
     assert "sequential reads miss" in normal[5] and "less prestaging" in seq[5]
 
@@ -171,7 +171,7 @@ def test_a_second_control_unit_does_not_start_cold(monkeypatch):
         elif n.kind == "wl_cpu":
             sc.remove_node(n.id)
     rows = _table(experiments.run_experiment("custom", scenario=sc))
-    assert abs(rows["SGTSO", "read hit ratio"][4]) <= 0.03
+    assert abs(rows["SGTSO", "request hit ratio"][4]) <= 0.03
 
 
 @pytest.fixture(scope="module")
@@ -193,12 +193,12 @@ def test_measured_baseline_and_what_if_side_by_side_only_where_rmf_gave_a_figure
     assert measured == pytest.approx(base.measured["measured"]["SGDB2"]["disc_ms"])
     assert before == pytest.approx(base.components["SGDB2"]["disc_ms"])
     assert after == pytest.approx(ssd.components["SGDB2"]["disc_ms"]) and after < before
-    assert rows["SSID 0006", "normal read hit ratio"][0] == 0.87     # RMF's NORMAL row
+    assert rows["SSID 0006", "normal request hit ratio"][0] == 0.87     # RMF's NORMAL row
     assert ("CP 0", "busy %") in rows
     # The model has a sequential hit ratio for SSID 0007; RMF gave none: no row.
     assert "seq_read_hit_ratio" in model_figures(base)[0]["SSID 0007"]
     assert "seq_read_hit_ratio" not in base.measured["measured"]["SSID 0007"]
-    assert ("SSID 0007", "sequential read hit ratio") not in rows
+    assert ("SSID 0007", "sequential request hit ratio") not in rows
     # Runs whose measurements differ (or that have none) are not set beside them.
     other = dataclasses.replace(ssd, measured={**ssd.measured, "measured": {
         **ssd.measured["measured"], "SGDB2": {"io_rate": 1.0}}})

@@ -46,7 +46,7 @@ def test_every_group_on_a_shared_large_cache_unit_gets_its_measured_hit_ratio(sh
     rows = {(r[0], r[1]): r for r in next(t for t in result.reports
                                           if t.title == TABLE_TITLE).rows}
     for group in ("SGDB2", "SGCICS", "SGTSO"):          # SGTSO is last on the unit
-        _, _, measured, model, diff, _ = rows[group, "read hit ratio"]
+        _, _, measured, model, diff, _ = rows[group, "request hit ratio"]
         assert abs(diff) <= 0.03, (group, measured, model)
         _, _, measured, model, diff, _ = rows[group, "I/O rate /s"]
         assert abs(diff) <= 0.05 * measured, (group, measured, model)
