@@ -214,3 +214,25 @@ def test_a_fixed_value_refusal_says_how_to_change_it(window):
     assert win.editor.change_kind(_id(sc, "SGDB2"), "drive", "floppy") is not None
     assert "allowed: HDD 10K, HDD 15K, SSD" in win.status.text()
     assert sc.nodes[_id(sc, "SGDB2")].kind == "sg_hdd15k"
+
+
+@pytest.mark.parametrize("label, entry, kind", [
+    ("STEPLIB", "Change to ▸ PDSE", "ds_pdse"),
+    ("LIBV01", "Change to ▸ SSD", "vol_ssd"),
+    ("CHPID 20", "Change to ▸ FICON", "chan_ficon"),
+    ("CP 1", "Change to ▸ zIIP", "cpu_ziip"),
+])
+def test_every_kind_with_versions_changes_from_its_menu(window, monkeypatch, label, entry, kind):
+    win = window
+    assert win.open_case_or_file("program_fetch") is None
+    sc = win.editor.scenario
+    node = _id(sc, label)
+    old, kept = sc.nodes[node].kind, _kept(sc, node)
+    monkeypatch.setattr(menus, "popup", Answer(entry))
+    _right_click(win, node)
+    assert sc.nodes[node].kind == kind and _kept(sc, node) == kept
+    win.scene.select_nodes([node])
+    assert entry.split("▸ ")[1] in [w.currentText() for w in win.inspector.fields.values()
+                                    if hasattr(w, "currentText")]
+    win.editor.undo_stack.undo()
+    assert sc.nodes[node].kind == old

@@ -5,7 +5,7 @@ from PySide6.QtCore import QSize, Qt, Signal
 from PySide6.QtGui import QDrag, QFont
 from PySide6.QtWidgets import QAbstractItemView, QTreeWidget, QTreeWidgetItem
 
-from models.drawing import components
+from models.drawing import components, variants
 from ui.canvas.mime import encode_kind
 from ui.icons import icon_for
 
@@ -48,7 +48,10 @@ class Palette(QTreeWidget):
                 item = QTreeWidgetItem(top, [k.label])
                 item.setIcon(0, icon_for(k.key))
                 item.setData(0, KIND_ROLE, k.key)
-                item.setToolTip(0, f"<b>{k.label}</b><br>{k.help}<br><i>Drag onto the canvas.</i>")
+                onto = (" Onto a card of the same sort, it offers to change that card to "
+                        "this one." if variants.family(k.key) else "")
+                item.setToolTip(0, f"<b>{k.label}</b><br>{k.help}<br><i>Drag onto the "
+                                   f"canvas.{onto}</i>")
                 item.setFlags(Qt.ItemFlag.ItemIsEnabled | Qt.ItemFlag.ItemIsSelectable
                               | Qt.ItemFlag.ItemIsDragEnabled)
         self.expandAll()
