@@ -19,6 +19,7 @@ from dataclasses import dataclass
 from PySide6.QtGui import QGuiApplication
 
 from app import drawing_diff, export, pptx_export, run_names
+from app.document import run_shape
 from app.names import format_number
 from app.replay.series import measured_beside
 from models import experiments
@@ -170,10 +171,14 @@ def _changes(scenario, settings) -> list[str]:
         if not variants.is_setting(text):
             raise ParamError(f"--whatif needs LABEL.property=VALUE (e.g. SGDB2.drive=SSD), "
                              f"got '{shorten(text, 60)}'")
+        before = run_shape(scenario)
         try:
             out.append(variants.apply_setting(scenario, text))
         except ParamError as exc:
             raise ParamError(f"--whatif {shorten(text, 60)}: {exc}") from None
+        if run_shape(scenario) == before:      # named as a change, it would mislead
+            raise ParamError(f"--whatif {shorten(text, 60)}: changes nothing "
+                             f"({out[-1]} already)")
     return out
 
 

@@ -90,6 +90,8 @@ def test_a_csv_what_if_names_both_runs_in_its_header(tmp_path):
     ("NOPE.drive=SSD", "'NOPE'", "SGDB2"),
     ("SGDB2.drive=FLASH", "FLASH", "SSD"),
     ("SGDB2=SSD", "LABEL.property=VALUE", "SGDB2.drive=SSD"),
+    # What it is already: a "what-if" of no change would be named as one.
+    ("SGDB2.drive=HDD 15K", "changes nothing", "SGDB2 on HDD 15K already"),
 ])
 def test_an_unknown_label_or_value_is_one_line_and_writes_nothing(tmp_path, setting, named,
                                                                    allowed):
