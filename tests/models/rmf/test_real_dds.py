@@ -96,6 +96,11 @@ def test_the_readme_figures_are_under_measured(dev_cache):
         (1.999, 0.391, 3.0, 0.0, 0.0)
     assert members["SSID 5000 volumes"]["VISHR1"]["resp_ms"] == 0.416
     assert members["STGWORK"]["WORK01"]["io_rate"] == 0.810
+    hdw = members["SSID 5000 volumes"]["HDW001"]
+    assert (hdw["io_rate"], hdw["resp_ms"]) == (0.995, 0.234)
+    assert (m["SSID 5002"]["cache_io_rate"], m["SSID 5003"]["cache_io_rate"]) == (0.6, 0.8)
+    assert m["SSID 5002"]["lcu_io_rate"] == m["SSID 5003"]["lcu_io_rate"] == 0.021
+    assert round(sum(f["io_rate"] for g in members.values() for f in g.values()), 3) == 8.515
     assert members["SSID 5001 volumes"]["CBTCAT"]["cache_io_rate"] == 48.7
     u = m["SSID 5000"]
     assert (u["read_count"], u["read_hits"], u["read_hit_ratio"], u["seq_read_count"],
@@ -127,3 +132,18 @@ def test_a_known_report_none_of_whose_rows_map_names_its_columns(tmp_path):
     msg = str(e.value)
     assert "Device Activity Report" in msg and "none of its 105 rows" in msg
     assert "'Volume Label'" in msg and "'Device Number'" in msg
+
+
+def test_idle_offline_and_other_chpids_are_not_drawn_and_said_so():
+    sc = build(read_reports([CHAN]))
+    groups = [n for n in sc.nodes.values() if n.category == "channel"]
+    assert [(n.label, n.properties["names"]) for n in groups] == [("FICON CHPIDs",
+                                                                   "10,14,40,41")]
+    said = {a["what"]: a["why"] for a in sc.imported["assumptions"]}
+    assert said["CHPIDs 07"] == "offline in the interval"
+    assert said["CHPIDs 08, 11, 12"].startswith("idle: no FICON or zHPF operation")
+    assert said["CHPIDs 00, 01, 02, ED, FC, FD"].startswith("not FICON")
+    chps = sc.imported["members"]["FICON CHPIDs"]
+    assert {c: (f["total_utilization_pct"], f["utilization_pct"]) for c, f in chps.items()} == {
+        "10": (0.21, 0.01), "14": (0.21, 0.01), "40": (0.21, 0.01), "41": (0.22, 0.01)}
+    assert sc.imported["measured"]["FICON CHPIDs"]["ficon_rate"] == 4 * 28.5
