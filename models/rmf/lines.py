@@ -67,7 +67,7 @@ def sniff(path: str | Path) -> str:
 def encoding_of(head: bytes) -> str | None:
     """``"utf-16"``, ``"utf-32"`` (with a byte-order mark), ``"utf-16-le"`` or
     ``"utf-16-be"`` (without one: every other byte zero), else None (UTF-8 or
-    Latin-1, read as :func:`_decode` does)."""
+    Latin-1, read as :func:`_utf8_lines` does)."""
     if head.startswith((b"\xff\xfe\x00\x00", b"\x00\x00\xfe\xff")):
         return "utf-32"
     if head.startswith((b"\xff\xfe", b"\xfe\xff")):
@@ -114,13 +114,6 @@ def _looks_ebcdic(head: bytes) -> bool:
     return ebcdic_blank > 4 * max(1, ascii_blank) and high > len(head) // 10
 
 
-def _decode(raw: bytes) -> str:
-    try:
-        return raw.decode("utf-8")
-    except UnicodeDecodeError:
-        return raw.decode("latin-1")
-
-
 def has_asa(lines: list[str]) -> bool:
     """Whether the lines carry the ASA column: every non-empty line starts with
     a control character and at least one with a page, skip or overprint one."""
@@ -146,7 +139,7 @@ def open_lines(path: str | Path, watch=None) -> Iterator[tuple[int, str]]:
     with open(path, "rb") as f:
         enc = encoding_of(f.read(_SNIFF_BYTES))
         f.seek(0)
-        raw = _lines(f, enc, str(path))
+        raw = _lines(f, enc, str(path)) if enc else _utf8_lines(f)
         first: list[str] = []
         for line in raw:
             first.append(line)
@@ -168,12 +161,17 @@ def open_lines(path: str | Path, watch=None) -> Iterator[tuple[int, str]]:
                 yield n, out
 
 
-def _lines(f, enc: str | None, name: str) -> Iterator[str]:
-    """The file's lines as text, without their line ends."""
-    if enc is None:
-        for raw in f:
-            yield _decode(raw).rstrip("\r\n")
-        return
+def _utf8_lines(f) -> Iterator[str]:
+    """The lines of a UTF-8 (or Latin-1) file, without their line ends."""
+    for raw in f:
+        try:
+            yield raw.decode("utf-8").rstrip("\r\n")
+        except UnicodeDecodeError:
+            yield raw.decode("latin-1").rstrip("\r\n")
+
+
+def _lines(f, enc: str, name: str) -> Iterator[str]:
+    """The lines of a UTF-16 or UTF-32 file, without their line ends."""
     n = 0
     try:
         for line in io.TextIOWrapper(f, encoding=enc, newline=None):

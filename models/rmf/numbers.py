@@ -23,6 +23,7 @@ SUFFIX = {"K": 1e3, "M": 1e6, "G": 1e9, "T": 1e12}
 _NUM = re.compile(r"^([+-]?(?:\d+\.?\d*|\.\d+))([KMGT]?)$")
 #: Longest number RMF prints: its widest columns hold 10 characters.
 MAX_DIGITS = 20
+_INF = float("inf")
 #: Largest cache or NVS a control unit can have, in MB (16 TB; the largest
 #: DS8000 has a few TB).
 MAX_STORAGE_MB = 2.0**24
@@ -51,7 +52,9 @@ def number(text: str) -> float | None:
         if value is None:
             return None
     else:
-        if not _NUM.match(text.strip()):          # nan, inf, 1e5, 1_000
+        if 0 <= value < _INF and len(text) <= MAX_DIGITS:
+            return value             # finite, not negative, not too long (NaN fails 0 <=)
+        if not _NUM.match(text.strip()):          # nan, inf, 1e999
             raise NumberError(f"'{_short(text)}' is not a number RMF prints")
     return _checked(text, value)
 

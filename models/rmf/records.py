@@ -17,7 +17,7 @@ adds the file and the line of the cell.
 """
 from __future__ import annotations
 
-from dataclasses import dataclass, field, fields
+from dataclasses import dataclass, field
 
 
 class RmfError(ValueError):
@@ -121,22 +121,19 @@ LIMITS: dict[str, dict[str, tuple[float, str, str]]] = {
 
 def check(record) -> None:
     """Raise :class:`RowError` for a figure of ``record`` outside its field's
-    range (:data:`LIMITS`): not finite, negative, or above the limit."""
-    limits = LIMITS.get(type(record).__name__, {})
-    for f in fields(record):
-        value = getattr(record, f.name)
-        if value is None or isinstance(value, (bool, str)) or \
-                not isinstance(value, (int, float)):
+    range (:data:`LIMITS`): not finite, negative, or above the limit. (Every
+    cell read is finite and not negative already: :func:`models.rmf.numbers.number`.)"""
+    for name, (hi, label, unit) in LIMITS.get(type(record).__name__, {}).items():
+        value = getattr(record, name)
+        if value is None or 0 <= value <= hi:       # NaN fails 0 <=
             continue
-        hi, label, unit = limits.get(f.name, (float("inf"), f.name, ""))
-        if not 0 <= value <= hi:        # False for NaN too
-            if value != value or value in (float("inf"), float("-inf")):
-                raise RowError(f"{label} is {value}, not a number RMF prints")
-            if value < 0:
-                raise RowError(f"{label} {value:g} is negative; RMF prints no negative "
-                               "figure here")
-            raise RowError(f"{label} {_figure(value)} is over {_figure(hi)}{unit}, more "
-                           f"than {_beyond(unit, hi)}: the file is damaged or not from RMF")
+        if value != value or value in (float("inf"), float("-inf")):
+            raise RowError(f"{label} is {value}, not a number RMF prints")
+        if value < 0:
+            raise RowError(f"{label} {value:g} is negative; RMF prints no negative "
+                           "figure here")
+        raise RowError(f"{label} {_figure(value)} is over {_figure(hi)}{unit}, more "
+                       f"than {_beyond(unit, hi)}: the file is damaged or not from RMF")
 
 
 def _figure(x: float) -> str:

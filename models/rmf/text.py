@@ -41,8 +41,10 @@ _VOLSER = re.compile(r"^\s*VOLSER\s+(\S+)\s+NUM\s+(\S+)")
 _ROW_LABELS = {"NORMAL": "normal", "SEQUENTIAL": "seq"}
 _SYNCH = "SYNCHRONOUS I/O (zHyperLink) DEVICE ACTIVITY, not read: zPerfLab draws no zHyperLink"
 _PAGE = re.compile(r"^\s*PAGE\s+\d+\s*$")
-#: Lines kept before a table header whose report title is missing: its page header.
-_RECENT = 10
+#: Page header lines kept for a table header whose report title is missing.
+_RECENT = 4
+#: What every line :func:`header_kind` knows has (one search instead of five).
+_HINT = re.compile(r"IOSQ|UTILIZATION\(%\)|LPAR BUSY|RRID|CU-ID|READ I/O REQUESTS")
 
 
 def header_kind(line: str) -> str | None:
@@ -137,19 +139,20 @@ class TextReader:
                     known += st.kind is not None
                     recent.clear()
                     continue
-                kind = header_kind(line)
+                if st.kind is not None and self._line(st, line, n):
+                    continue                  # a row: the common case, no heading
+                kind = header_kind(line) if _HINT.search(line) else None
                 if kind is not None and kind != st.kind:
                     # a table whose report title is missing (a page break, a slide)
                     st = self._untitled(st, kind, line, n, recent)
                     known += 1
-                elif _PAGE.match(line):
+                    self._line(st, line, n)
+                elif "PAGE" in line and _PAGE.match(line):
                     recent.clear()            # the page header lines follow
                     if st.kind is not None and st.title_line != n - 1:
                         _new_page(st)         # a page whose title line is missing
-                recent.append((n, line))
-                if st.kind is None:
-                    continue
-                self._line(st, line, n)
+                elif "SYSTEM ID" in line or "RPT VERSION" in line:
+                    recent.append((n, line))  # a page header line
             except R.RowError as e:
                 raise RmfError(self.file, n, f"{_report_name(st.kind)}: {e}") from None
         if n == 0:
@@ -213,10 +216,12 @@ class TextReader:
             self.assumptions.append(Assumption(what, "unknown", f"{why} ({name})", self.file, n))
         return new
 
-    def _line(self, st: _State, line: str, n: int) -> None:
+    def _line(self, st: _State, line: str, n: int) -> bool:
+        """Read one line of the report ``st`` is in; True when it was a row of
+        figures (or another interval's line, skipped): no heading to look at."""
         if not st.header_seen or st.iv is None:
             if self._header(st, line, n):
-                return
+                return False
             if st.iv is None:
                 if _is_row(st.kind, line):
                     raise RmfError(self.file, n, f"{_report_name(st.kind)}: this row comes "
@@ -224,13 +229,13 @@ class TextReader:
                                    "interval (SYSTEM ID, START or DATE/TIME, INTERVAL; the page "
                                    f"starts at line {st.title_line}): the header is missing or "
                                    "cut off")
-                return
+                return False
         if self.mode == "chosen" and st.iv is not None and st.iv.key not in self.chosen:
-            return                    # another interval: nothing of it is kept
+            return True               # another interval: nothing of it is kept
         cells = line.split()
         if not cells:
-            return
-        getattr(self, f"_{st.kind.lower()}")(st, line, cells, n)
+            return True
+        return getattr(self, f"_{st.kind.lower()}")(st, line, cells, n)
 
     def _header(self, st: _State, line: str, n: int) -> bool:
         """System, start and length from the page header lines."""
@@ -283,24 +288,24 @@ class TextReader:
                            "START or DATE/TIME, INTERVAL) is missing or cut off")
 
     # ---- Direct Access Device Activity ----------------------------------------------
-    def _device(self, st: _State, line: str, cells: list[str], n: int) -> None:
+    def _device(self, st: _State, line: str, cells: list[str], n: int) -> bool:
         if "IOSQ" in cells:
             st.has_int = "INT" in cells
             st.table = None
-            return
+            return False
         if "SYNCH" in line:
             # The Synchronous I/O (zHyperLink) section: its rows name devices too,
             # with other columns; zPerfLab draws no zHyperLink, so it is skipped, said.
             st.table = "synch"
             self._skip(_SYNCH, n)
-            return
+            return False
         if st.table == "synch":
-            return
+            return False
         if not R.is_device_row(cells):
-            return
+            return False
         if self.mode == "summary":           # the first pass of a large input: the rate
             st.iv.tally[0] += R.device_rate(cells)
-            return
+            return True
         vol = R.device_row(cells, st.has_int)
         vol.source = Source(self.file, n)
         old = st.iv.volumes.get(vol.volser)
@@ -309,25 +314,28 @@ class TextReader:
                            f"{st.iv.label}: device {old.devnum} (line {old.source.line}) and "
                            f"device {vol.devnum}; each volume must have its own volser")
         st.iv.volumes[vol.volser] = vol
+        return True
 
     # ---- Channel Path Activity -----------------------------------------------------
-    def _chan(self, st: _State, line: str, cells: list[str], n: int) -> None:
+    def _chan(self, st: _State, line: str, cells: list[str], n: int) -> bool:
         if R.is_channel_row(cells) and not line.lstrip().startswith(("ID ", "IODF")):
             ch = R.channel_row(cells)
             ch.source = Source(self.file, n)
             if self.mode == "summary":
                 st.iv.tally[2] += ch.busy_pct or 0.0
-                return
+                return True
             st.iv.channels[ch.chpid] = ch
+            return True
+        return False
 
     # ---- CPU Activity ------------------------------------------------------------------
-    def _cpu(self, st: _State, line: str, cells: list[str], n: int) -> None:
+    def _cpu(self, st: _State, line: str, cells: list[str], n: int) -> bool:
         if R.is_engine_row(cells):
             e = R.engine_row(cells)
             e.source = Source(self.file, n)
             if self.mode == "summary":
                 st.iv.tally[2] += e.busy_pct or 0.0
-                return
+                return True
             old = next((x for x in st.iv.engines if x.number == e.number), None)
             if old is not None and old.source is not None and old.source.file == self.file:
                 raise RmfError(self.file, n, f"CPU Activity: CPU {e.number} appears twice in "
@@ -337,42 +345,45 @@ class TextReader:
                 st.iv.engines.remove(old)
             st.iv.engines.append(e)
             st.engine = e
-            return
+            return True
         busy = R.thread_row(cells) if st.engine is not None else False
         if busy is False:
             st.engine = None                        # thread lines follow their core only
-        else:
-            st.engine.thread_mvs_busy_pct += (busy,)
+            return False
+        st.engine.thread_mvs_busy_pct += (busy,)
+        return True
 
     # ---- ESS -------------------------------------------------------------------------
-    def _ess(self, st: _State, line: str, cells: list[str], n: int) -> None:
+    def _ess(self, st: _State, line: str, cells: list[str], n: int) -> bool:
         if "STATISTICS" in cells:
             st.table = "rank" if "RANK" in cells else None
-            return
+            return False
         if st.table == "rank" and R.is_rank_row(cells):
             r = R.rank_row(cells)
             r.source = Source(self.file, n)
             if self.mode == "summary":
                 st.iv.tally[2] += (r.read_ops_s or 0.0) + (r.write_ops_s or 0.0)
-                return
+                return True
             st.iv.ranks[r.rank_id] = r
+            return True
+        return False
 
     # ---- Cache Subsystem Activity ---------------------------------------------------
-    def _cache(self, st: _State, line: str, cells: list[str], n: int) -> None:
+    def _cache(self, st: _State, line: str, cells: list[str], n: int) -> bool:
         if self._cache_owner(st, line, cells, n):
-            return
+            return False                 # a heading: not a row
         if "READ I/O REQUESTS" in line:
             st.table = "read"
-            return
+            return False
         if "CACHE MISSES" in line:
             st.table = "miss"
-            return
+            return False
         if "DEVICE OVERVIEW" in line:
             st.table = "overview"
-            return
+            return False
         if "SUBSYSTEM STATUS" in line:
             st.table = "status"
-            return
+            return False
         adapter = R.adapter_row(line)
         if adapter is not None and st.owner is not None:
             which, host, disk = adapter
@@ -380,18 +391,23 @@ class TextReader:
                 st.owner.host_read, st.owner.disk_read = host, disk
             else:
                 st.owner.host_write, st.owner.disk_write = host, disk
-            return
+            return True
         label = cells[0]
         if st.table == "status" and label == "CONFIGURED" and st.unit is not None:
             self._status(st, cells, n)
-        elif st.table in ("read", "miss") and label in _ROW_LABELS and st.owner is not None:
+            return True
+        if st.table in ("read", "miss") and label in _ROW_LABELS and st.owner is not None:
             self._cache_row(st, st.table, _ROW_LABELS[label], cells[1:])
-        elif st.table == "read" and label == "TOTAL" and st.owner is not None:
+            return True
+        if st.table == "read" and label == "TOTAL" and st.owner is not None:
             read, _, pct = R.request_row(cells[1:])
             st.owner.pct_read, st.owner.read_total = pct, read
-        elif st.table == "overview" and not label.startswith("*") and len(cells) >= 15 and \
+            return True
+        if st.table == "overview" and not label.startswith("*") and len(cells) >= 15 and \
                 R.HEX4.match(cells[1]):
             self._overview(st, cells, n)
+            return True
+        return False
 
     def _cache_owner(self, st: _State, line: str, cells: list[str], n: int) -> bool:
         m = _SUBSYSTEM.search(line)
