@@ -24,6 +24,16 @@ def read_lines(system: RmfSystem) -> list[str]:
     return out
 
 
+#: How many units, CHPIDs or engines a line names before "and N more".
+NAMED = 6
+
+
+def _first(items: list[str], sep: str = "; ", n: int = NAMED) -> str:
+    if len(items) <= n + 1:
+        return sep.join(items)
+    return sep.join(items[:n]) + f"{sep}and {len(items) - n} more"
+
+
 def _where(iv: Interval, kind: str) -> str:
     src = iv.sources.get(kind)
     if src is None:
@@ -42,10 +52,10 @@ def _device(iv: Interval) -> str:
         text += f" (busiest {b.volser} {b.rate:g}/s at {b.resp_ms:g} ms)"
     text += f"; {len(vols) - loose} in {len(groups)} storage groups, {loose} in none"
     if iv.lcus:
-        text += "; LCU totals " + ", ".join(f"{k} {t.rate:g}/s" for k, t in
-                                            sorted(iv.lcus.items()))
+        text += "; LCU totals " + _first([f"{k} {t.rate:g}/s" for k, t in
+                                          sorted(iv.lcus.items())], ", ", 3 * NAMED)
     if iv.offline:
-        text += "; offline, not drawn: " + ", ".join(d for d, _, _ in iv.offline)
+        text += "; offline, not drawn: " + _first([d for d, _, _ in iv.offline], ", ", 3 * NAMED)
     return text
 
 
@@ -62,7 +72,7 @@ def _cache(iv: Interval) -> str:
             bits.append(f"normal read H/R {a.read_normal.hit_ratio:g}")
         bits.append(f"{len(u.volumes)} volumes")
         parts.append(f"SSID {key} (" + ", ".join(b for b in bits if b) + ")")
-    return f"{len(iv.cache_units)} control units: " + "; ".join(parts)
+    return f"{len(iv.cache_units)} control units: " + _first(parts)
 
 
 def _chan(iv: Interval) -> str:
@@ -72,11 +82,12 @@ def _chan(iv: Interval) -> str:
     busy = [c for c in iv.channels.values() if (c.busy_pct or 0) > 0 and
             (c.ficon_rate is not None or c.zhpf_rate is not None)]
     text = f"{len(iv.channels)} CHPIDs (" + "; ".join(
-        f"{t} {', '.join(ids)}" for t, ids in sorted(by_type.items())) + ")"
+        f"{t} {_first(ids, ', ', 3 * NAMED)}" for t, ids in sorted(by_type.items())) + ")"
     if busy:
-        text += "; busy: " + "; ".join(
+        busy.sort(key=lambda c: -(c.busy_pct or 0))
+        text += "; busy: " + _first([
             f"{c.chpid} ({c.busy_pct:g} % total, {c.part_busy_pct or 0:g} % LPAR, "
-            f"{c.ficon_rate or 0:g} FICON + {c.zhpf_rate or 0:g} zHPF ops/s)" for c in busy)
+            f"{c.ficon_rate or 0:g} FICON + {c.zhpf_rate or 0:g} zHPF ops/s)" for c in busy])
     off = [c.chpid for c in iv.channels.values() if (c.status or "").upper() == "OFFLINE"]
     if off:
         text += "; offline: " + ", ".join(off)
@@ -84,10 +95,10 @@ def _chan(iv: Interval) -> str:
 
 
 def _cpu(iv: Interval) -> str:
-    return f"{len(iv.engines)} engines: " + ", ".join(
+    return f"{len(iv.engines)} engines: " + _first([
         f"{e.type} {e.number} {e.busy_pct if e.busy_pct is not None else '?'} % LPAR busy"
         + (f" (MVS {e.mvs_busy_pct:g} %)" if e.mvs_busy_pct is not None else "")
-        for e in iv.engines)
+        for e in iv.engines], ", ")
 
 
 def _ess(iv: Interval) -> str:

@@ -147,3 +147,23 @@ def test_idle_offline_and_other_chpids_are_not_drawn_and_said_so():
     assert {c: (f["total_utilization_pct"], f["utilization_pct"]) for c, f in chps.items()} == {
         "10": (0.21, 0.01), "14": (0.21, 0.01), "40": (0.21, 0.01), "41": (0.22, 0.01)}
     assert sc.imported["measured"]["FICON CHPIDs"]["ficon_rate"] == 4 * 28.5
+
+
+def test_joined_reports_read_the_same_in_two_passes():
+    """A large input's second pass keeps the joined intervals' figures too."""
+    four = [DEVICE, CACHE, CHAN, CPU]
+    whole, passes = read_reports(four, join=True), read_reports(four, join=True, large_bytes=1)
+    assert passes.interval == whole.interval
+    assert (len(passes.interval.channels), len(passes.interval.engines)) == (14, 2)
+    assert passes.reason == whole.reason and "joined with the CHAN report" in passes.reason
+
+
+def test_what_was_read_stays_one_short_line_per_report_on_a_large_system():
+    from models.rmf.readout import read_lines
+    system = read_reports([CACHE])
+    units = system.interval.cache_units
+    for n in range(30):                   # a shop with 34 control units
+        units[f"6{n:03d}"] = units["5000"]
+    (line,) = read_lines(system)
+    assert line.startswith("CACHE (cache.xml:18): 34 control units: SSID 5000 (CU-ID 5008")
+    assert line.endswith("and 28 more") and len(line) < 800
