@@ -146,6 +146,16 @@ def _menus(win, a: SimpleNamespace) -> None:
         act.setToolTip(exp.description)
         act.triggered.connect(lambda _=False, n=name: win.open_case_or_file(n))
         cases.addAction(act)
+    # The built-in systems that are no experiment's case: the Large shop and
+    # the one imported from RMF's sample reports (and the CICS authors' mix).
+    cases.addSeparator()
+    for name in scenario_io.example_names():
+        title = scenario_io.load_case(name).title
+        act = QAction(title.partition(":")[0].strip(), win)
+        act.setObjectName(f"example_{name}")
+        act.setToolTip(title)
+        act.triggered.connect(lambda _=False, n=name: win.open_case_or_file(n))
+        cases.addAction(act)
     cases.setToolTipsVisible(True)
 
 

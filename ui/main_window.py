@@ -285,6 +285,7 @@ class MainWindow(QMainWindow):
         self.tabs.currentChanged.connect(self._on_tabs_current_changed)
         self.start_page.case_chosen.connect(self.open_case_or_file)
         self.start_page.new_requested.connect(self.new_scenario)
+        self.start_page.import_requested.connect(lambda: self.rmf_import.action.trigger())
         w = self.runner.worker
         w.progressed.connect(self._on_worker_progressed)
         w.succeeded.connect(self._on_worker_succeeded)

@@ -30,6 +30,8 @@ class StartPage(QWidget):
     #: A what-if study's name: open Compare with its before and after run.
     whatif_chosen = Signal(str)
     new_requested = Signal()
+    #: "Import your RMF reports…": File ▸ Import RMF reports.
+    import_requested = Signal()
 
     def __init__(self, parent=None) -> None:
         super().__init__(parent)
@@ -78,7 +80,16 @@ class StartPage(QWidget):
         new.setSizePolicy(QSizePolicy.Policy.Ignored, QSizePolicy.Policy.Fixed)
         new.clicked.connect(self.new_requested)
         first.addWidget(new, 1)
+        rmf = QPushButton("Import your RMF reports…")
+        rmf.setObjectName("importRmf")
+        rmf.setToolTip("Draw your own system from RMF Postprocessor reports (text or XML), "
+                       "with what RMF measured beside every run (File ▸ Import RMF reports…)")
+        rmf.setSizePolicy(QSizePolicy.Policy.Ignored, QSizePolicy.Policy.Fixed)
+        rmf.clicked.connect(self.import_requested)
+        self.import_button = rmf
         outer.addLayout(first)
+        # On a line of its own: three in a row cut their titles at 1280×800.
+        outer.addWidget(rmf)
         outer.addWidget(QLabel("<span style='font-size:13pt; font-weight:bold'>Case studies</span>"))
         grid = QGridLayout()
         self.buttons: dict[str, QPushButton] = {}

@@ -239,3 +239,22 @@ def test_the_two_hit_ratios_have_two_names_on_screen_and_in_the_csv(window, qtbo
     csv_names = _hit_ratio_names(cells)
     assert {"record hit ratio", "request hit ratio"} <= csv_names
     assert not any(n.endswith("read hit ratio") for n in csv_names), csv_names
+
+
+def test_the_start_page_offers_to_import_rmf_reports(window, qtbot, monkeypatch):
+    asked = []
+    monkeypatch.setattr(window.rmf_import, "ask", lambda *a: asked.append(True))
+    window.show_start_page()
+    button = window.start_page.import_button
+    assert button.text() == "Import your RMF reports…" and button.isVisible()
+    qtbot.mouseClick(button, Qt.MouseButton.LeftButton)
+    assert asked == [True]
+
+
+def test_both_built_in_systems_are_in_the_case_studies_menu(window, qtbot):
+    actions = {a.text(): a for a in window.cases_menu.actions() if a.text()}
+    assert "Large shop" in actions and "Imported from RMF" in actions
+    actions["Large shop"].trigger()
+    assert window.editor.scenario.title.startswith("Large shop")
+    actions["Imported from RMF"].trigger()
+    assert window.editor.scenario.title.startswith("Imported from RMF: SYSA")
