@@ -190,24 +190,29 @@ class Editor(QObject):
             self.undo_stack.push(parent)
         return None
 
-    def change_kind(self, node_id: str, prop: str, value: str) -> str | None:
-        """Change one component's type in place (``drive`` to ``SSD``, ``protocol``
-        to ``zHPF``) as one undo step, keeping its label, serials, counts and
-        links (:mod:`models.drawing.variants`). ``None`` or the one-line
-        reason it is refused (naming what is allowed)."""
+    def change_kind(self, node_ids: str | Iterable[str], prop: str, value: str) -> str | None:
+        """Change components' type in place (``drive`` to ``SSD``, ``protocol``
+        to ``zHPF``) as one undo step, keeping their labels, serials, counts
+        and links (:mod:`models.drawing.variants`). ``node_ids``: one id, or
+        several cards of one sort (every selected storage group to SSD).
+        ``None`` or the one-line reason it is refused (naming what is allowed)."""
         sc = self.scenario
+        ids = [node_ids] if isinstance(node_ids, str) else list(node_ids)
         try:
             # Tried on a copy first: a refusal changes nothing and leaves no step.
-            if not variants.change(sc.copy(), node_id, prop, value):
-                return None                      # it already is
+            trial = sc.copy()
+            todo = [nid for nid in ids if variants.change(trial, nid, prop, value)]
         except ParamError as exc:
             return self._refuse(str(exc))
-        label = sc.nodes[node_id].label
-        parent = BatchMacro(sc, f"Change {label} to {value}")
-        command = cmd.ChangeKindCommand(sc, node_id, prop, value, parent)
+        if not todo:
+            return None                          # each already is
+        what = sc.nodes[todo[0]].label if len(todo) == 1 else f"{len(todo)} cards"
+        parent = BatchMacro(sc, f"Change {what} to {value}")
+        changes = [cmd.ChangeKindCommand(sc, nid, prop, value, parent) for nid in todo]
         self.undo_stack.push(parent)
-        self.message.emit(f"What-if: {variants.describe(sc, node_id, prop, command.old)} "
-                          "(label, serials, counts and links kept; Ctrl+Z undoes).")
+        said = "; ".join(variants.describe(sc, c.node_id, prop, c.old) for c in changes)
+        self.message.emit(f"What-if: {said} (labels, serials, counts and links kept; "
+                          "Ctrl+Z undoes).")
         return None
 
     def set_parameter(self, key: str, value: Any) -> str | None:

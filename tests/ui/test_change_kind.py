@@ -36,11 +36,12 @@ class Answer:
     """Stands in for the user before a menu: records its entries, picks one."""
 
     def __init__(self, pick):
-        self.pick, self.seen = pick, []
+        self.pick, self.seen, self.ticked = pick, [], []
 
     def __call__(self, menu, _pos):
         entries = _entries(menu)
         self.seen.append(entries)
+        self.ticked.append([text for text, act in entries.items() if act.isChecked()])
         if self.pick is None:
             return None
         act = entries[self.pick]
@@ -121,7 +122,7 @@ def test_change_to_from_the_context_menu_and_the_run_follows(window, qtbot, monk
     _right_click(win, sg)
     assert set(answer.seen[0]) == {"Change to ▸ HDD 10K", "Change to ▸ HDD 15K",
                                    "Change to ▸ SSD"}
-    assert answer.seen[0]["Change to ▸ HDD 15K"].isChecked()
+    assert answer.ticked[0] == ["Change to ▸ HDD 15K"]
     assert sc.nodes[sg].kind == "sg_ssd" and _kept(sc, sg) == kept
     assert win.scene.selected_node_ids() == [sg]
     assert win.editor.undo_stack.undoText() == "Change SGDB2 to SSD"
@@ -236,3 +237,23 @@ def test_every_kind_with_versions_changes_from_its_menu(window, monkeypatch, lab
                                     if hasattr(w, "currentText")]
     win.editor.undo_stack.undo()
     assert sc.nodes[node].kind == old
+
+
+def test_change_every_selected_card_of_a_sort_in_one_step(window, monkeypatch):
+    win = window
+    assert win.open_case_or_file("large_shop") is None
+    sc = win.editor.scenario
+    picked = [_id(sc, lb) for lb in ("DB2A", "DB2B", "DB2C", "DB2D", "CHP40")]
+    win.scene.select_nodes(picked)
+    steps = win.editor.undo_stack.count()
+    answer = Answer("Change 4 cards to ▸ SSD")
+    monkeypatch.setattr(menus, "popup", answer)
+    _right_click(win, picked[0])
+    # The four storage groups, not the channel group; no version ticked (they differ).
+    assert answer.ticked[0] == []
+    assert [sc.nodes[n].kind for n in picked] == ["sg_ssd"] * 4 + ["chg_zhpf"]
+    assert win.editor.undo_stack.count() == steps + 1
+    assert win.editor.undo_stack.undoText() == "Change 3 cards to SSD"
+    assert sorted(win.scene.selected_node_ids()) == sorted(picked)
+    win.editor.undo_stack.undo()
+    assert [sc.nodes[n].kind for n in picked] == ["sg_hdd15k"] * 3 + ["sg_ssd", "chg_zhpf"]

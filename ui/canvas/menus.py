@@ -27,23 +27,38 @@ def popup(menu: QMenu, global_pos) -> QAction | None:
     return menu.exec(global_pos)
 
 
-def card_menu(editor, node_id: str, parent: QWidget | None = None) -> QMenu:
+def alike(scenario, node_id: str, selected) -> list[str]:
+    """The cards a change of ``node_id`` applies to: it, and the other selected
+    cards of its sort (every selected storage group), when it is selected."""
+    if node_id not in selected:
+        return [node_id]
+    here = scenario.nodes[node_id]
+    sort = variants.family(here.kind) or here.category
+    return [nid for nid in selected if nid == node_id
+            or (variants.family(scenario.nodes[nid].kind) or scenario.nodes[nid].category) == sort]
+
+
+def card_menu(editor, node_id: str, parent: QWidget | None = None,
+              selected=()) -> QMenu:
     """A card's context menu: "Change to ▸" each other version of it (a
-    storage group's drive, a channel's protocol), the current one ticked."""
+    storage group's drive, a channel's protocol), the current one ticked.
+    With other cards of its sort ``selected``, the change is theirs too
+    ("Change 3 cards to ▸"), in one undo step."""
     sc = editor.scenario
     menu = QMenu(parent)
-    sub = menu.addMenu(CHANGE_TO)
+    ids = alike(sc, node_id, list(selected))
+    sub = menu.addMenu(CHANGE_TO if len(ids) == 1 else f"Change {len(ids)} cards to")
     kinds = variants.choices(sc, node_id)
     for prop, values in kinds.items():
         # One property (the usual case) lists its values right here.
         target = sub if len(kinds) == 1 else sub.addMenu(VARIANT_TITLES.get(prop, prop))
-        now = variants.current(sc, node_id, prop)
+        now = {variants.current(sc, nid, prop) for nid in ids}
         for value in values:
             act = target.addAction(value)
             act.setCheckable(True)
-            act.setChecked(value == now)
+            act.setChecked(now == {value})
             act.triggered.connect(lambda _on=False, p=prop, v=value:
-                                  editor.change_kind(node_id, p, v))
+                                  editor.change_kind(ids, p, v))
     if not kinds:
         kind = components.kind(sc.nodes[node_id].kind)
         sub.setEnabled(False)

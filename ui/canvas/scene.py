@@ -300,7 +300,7 @@ class CanvasScene(QGraphicsScene):
             return
         if node_id not in self.selected_node_ids():
             self.select_nodes([node_id])
-        menu = menus.card_menu(self.editor, node_id, event.widget())
+        menu = menus.card_menu(self.editor, node_id, event.widget(), self.selected_node_ids())
         menus.popup(menu, event.screenPos())
         menu.deleteLater()
         event.accept()
