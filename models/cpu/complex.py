@@ -22,7 +22,6 @@ dispatch but is not charged to the workload.
 """
 from __future__ import annotations
 
-from bisect import insort
 from collections import deque
 
 from models.engine import trace_vocab as V
@@ -46,7 +45,14 @@ SWITCHING = "SRB/TCB switches"
 
 
 class EnginePool:
-    """``count`` engines of one type with a FIFO queue of waiting work."""
+    """``count`` engines of one type with a FIFO queue of waiting work.
+
+    Idle engines wait in a FIFO too: work goes to the engine that has been
+    idle longest (least recently used), as z/OS spreads its dispatchable
+    work over every online CP (docs/model-cpu.md, "Which engine runs
+    work"). Picking the lowest-numbered idle engine instead would fill CP0
+    first and leave the last CPs nearly idle, which RMF never shows.
+    """
 
     def __init__(self, engine: Engine, kind: str, count: int, prefix: str,
                  names: list[str] | None = None, speeds: list[float] | None = None):
@@ -58,16 +64,16 @@ class EnginePool:
         self.speeds = list(speeds) if speeds else [1.0] * count
         if len(self.names) != count or len(self.speeds) != count:
             raise ValueError(f"{count} {kind} engines need {count} names and speeds")
-        self.free = list(range(count))
+        self.free: deque = deque(range(count))
         self.waiters: deque = deque()
         self.busy_us = [0.0] * count
         self.dispatches = 0
         self.delayed = 0
 
     def take(self) -> int:
-        """The lowest free engine's index, or -1 if all are busy."""
+        """The index of the engine idle longest, or -1 if all are busy."""
         if self.free:
-            return self.free.pop(0)
+            return self.free.popleft()
         return -1
 
     def wait(self):
@@ -78,11 +84,12 @@ class EnginePool:
         return ev
 
     def give_back(self, idx: int) -> None:
-        """Release engine ``idx`` to the next waiter or the free list."""
+        """Release engine ``idx`` to the next waiter, or to the end of the
+        idle queue (it is then the most recently used idle engine)."""
         if self.waiters:
             self.waiters.popleft().succeed(idx)
         else:
-            insort(self.free, idx)
+            self.free.append(idx)
 
 
 def _named(processors) -> tuple:
