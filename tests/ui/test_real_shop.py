@@ -258,3 +258,22 @@ def test_both_built_in_systems_are_in_the_case_studies_menu(window, qtbot):
     assert window.editor.scenario.title.startswith("Large shop")
     actions["Imported from RMF"].trigger()
     assert window.editor.scenario.title.startswith("Imported from RMF: SYSA")
+
+
+def test_an_imported_excerpts_cards_show_their_labels_whole(window, qtbot, monkeypatch):
+    """An excerpt names its cards after the control unit ('Control unit
+    volumes data'): the desktop card cut them to 'Control unit vol…'."""
+    from ui.canvas import items
+    assert window.open_case_or_file("resources/scenarios/custom.json") is None
+    node = next(iter(window.editor.scenario.nodes))
+    window.editor.scenario.nodes[node].label = "Control unit volumes data"
+    drawn = []
+    real = items.label_lines
+
+    def spy(metrics, text, width, most):
+        drawn.append((text, real(metrics, text, width, most)))
+        return drawn[-1][1]
+    monkeypatch.setattr(items, "label_lines", spy)
+    _card(window, node)
+    lines = next(lines for text, lines in drawn if text == "Control unit volumes data")
+    assert " ".join(lines) == "Control unit volumes data"

@@ -151,8 +151,11 @@ class NodeItem(QGraphicsObject):
         painter.setFont(font)
         painter.setPen(INK)
         label_rect = QRectF(2, icon + 6, NODE_W - 4, NODE_H - icon - 6)
-        lines = label_lines(painter.fontMetrics(), node.label, label_rect.width(),
-                            2 if LABEL_SCALE > 1.0 else 1)
+        # Two lines where one does not hold the label whole ("Control unit
+        # volumes data", an imported excerpt's names), a little higher.
+        lines = label_lines(painter.fontMetrics(), node.label, label_rect.width(), 2)
+        if len(lines) > 1 and LABEL_SCALE == 1.0:
+            label_rect.adjust(0, -4, 0, 0)
         painter.drawText(label_rect, Qt.AlignmentFlag.AlignHCenter | Qt.AlignmentFlag.AlignTop,
                          "\n".join(lines))
         issues = self.scene().issues_for(self.node_id)
