@@ -104,6 +104,7 @@ class _State:
     iv: Interval | None = None
     header_seen: bool = False
     engine: Engine | None = None     # cpu: the core whose thread lines may follow
+    paged: bool = False              # a page began since the title (its own title lost)
     other: list[str] = field(default_factory=list)
 
 
@@ -142,15 +143,18 @@ class TextReader:
                 if st.kind is not None and self._line(st, line, n):
                     continue                  # a row: the common case, no heading
                 kind = header_kind(line) if _HINT.search(line) else None
-                if kind is not None and kind != st.kind:
+                if kind is not None and kind != st.kind and (st.paged or not st.other):
+                    # (a report zPerfLab skips may print a like heading on its own page)
                     # a table whose report title is missing (a page break, a slide)
                     st = self._untitled(st, kind, line, n, recent)
                     known += 1
                     self._line(st, line, n)
                 elif "PAGE" in line and _PAGE.match(line):
                     recent.clear()            # the page header lines follow
-                    if st.kind is not None and st.title_line != n - 1:
-                        _new_page(st)         # a page whose title line is missing
+                    if st.title_line != n - 1:
+                        st.paged = True       # a page whose title line is missing
+                        if st.kind is not None:
+                            _new_page(st)
                 elif "SYSTEM ID" in line or "RPT VERSION" in line:
                     recent.append((n, line))  # a page header line
             except R.RowError as e:
@@ -172,7 +176,7 @@ class TextReader:
         kind = kind_of(title)
         if kind is None:
             self._skip(_SYNCH if "SYNCH" in title else title, n)
-            return _State(other=[title])
+            return _State(other=[title], title_line=n)
         if kind == st.kind:               # a new page of the same report: keep the tables
             st.title_line = n
             _new_page(st)

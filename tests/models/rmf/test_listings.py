@@ -127,6 +127,19 @@ def test_the_synchronous_io_report_under_its_own_title_is_named_once(tmp_path, f
     assert len(system.skipped) == 1 and "zHyperLink" in system.skipped[0]
 
 
+def test_a_skipped_report_with_a_device_like_heading_is_not_read_as_devices(tmp_path, full):
+    """The Shared DASD report heads its table much as the device report does; it is
+    a report zPerfLab skips, and its rows (one per system) are no volumes."""
+    title = "1" + "S H A R E D   D I R E C T   A C C E S S   D E V I C E   A C T I V I T Y" \
+        .center(120)
+    k = _k("C A C H E")
+    rows = [ln.replace(" SGDB2    9000", " SYSA     9000") for ln in LINES[8:10]]
+    p = _write(tmp_path, LINES[:k] + [title] + LINES[1:8] + rows + LINES[k:])
+    system = read_reports([p])
+    assert system.interval.volumes == full.volumes
+    assert system.skipped == [f"SHARED DIRECT ACCESS DEVICE ACTIVITY ({p}:{k + 1})"]
+
+
 # ---- bad input ---------------------------------------------------------------------
 @pytest.mark.parametrize("title", TITLES)
 def test_a_row_before_its_page_header_in_every_report_kind(tmp_path, title):
