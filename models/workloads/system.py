@@ -237,7 +237,8 @@ def cpu_table(run: SystemRun) -> Table:
     el = run.elapsed or 1.0
     for pool, kind in ((run.cpx.gcp, "CP"), (run.cpx.ziip, "zIIP")):
         for name, busy in zip(pool.names, pool.busy_us):
-            rows.append((name, kind, round(busy / 1000, 3), round(100 * busy / (el * 1e6), 1)))
+            # Busy % to two decimals, as RMF's CPU Activity report prints it.
+            rows.append((name, kind, round(busy / 1000, 3), round(100 * busy / (el * 1e6), 2)))
     acc = run.cpx.account
     return Table("CPU activity", ("engine", "type", "busy ms", "busy %"), tuple(rows),
                  note=f"zIIP-eligible work run on general CPs: "
