@@ -7,7 +7,7 @@ natural gesture, dropping "Storage group on SSD" onto it, hid an unlinked
 card under it and changed nothing).
 """
 import pytest
-from PySide6.QtCore import Qt
+from PySide6.QtCore import QPoint, Qt
 from PySide6.QtGui import QContextMenuEvent
 from PySide6.QtWidgets import QApplication
 
@@ -257,3 +257,18 @@ def test_change_every_selected_card_of_a_sort_in_one_step(window, monkeypatch):
     assert sorted(win.scene.selected_node_ids()) == sorted(picked)
     win.editor.undo_stack.undo()
     assert [sc.nodes[n].kind for n in picked] == ["sg_hdd15k"] * 3 + ["sg_ssd", "chg_zhpf"]
+
+
+def test_the_menu_key_opens_the_selected_cards_menu(window, monkeypatch):
+    win = window
+    sc = _open_sysa(win)
+    sg = _id(sc, "SGDB2")
+    win.scene.select_nodes([sg])
+    monkeypatch.setattr(menus, "popup", Answer("Change to ▸ SSD"))
+    view = win.view
+    # From the keyboard the event comes at a point where no card is.
+    empty = view.mapFromScene(centre(win, sg)) + QPoint(0, 400)
+    event = QContextMenuEvent(QContextMenuEvent.Reason.Keyboard, empty,
+                              view.viewport().mapToGlobal(empty))
+    QApplication.sendEvent(view.viewport(), event)
+    assert sc.nodes[sg].kind == "sg_ssd"

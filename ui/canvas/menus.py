@@ -6,7 +6,8 @@ a test can answer for them.
 """
 from __future__ import annotations
 
-from PySide6.QtGui import QAction
+from PySide6.QtCore import QPoint
+from PySide6.QtGui import QAction, QCursor
 from PySide6.QtWidgets import QMenu, QWidget
 
 from models.drawing import components, variants
@@ -25,6 +26,15 @@ ADD_BESIDE = "Add beside"
 def popup(menu: QMenu, global_pos) -> QAction | None:
     """Show ``menu`` at ``global_pos`` and wait for the user's choice."""
     return menu.exec(global_pos)
+
+
+def below(scene, item, widget) -> QPoint:
+    """Where a card's menu opens from the keyboard: under the card, on screen."""
+    view = next((v for v in scene.views() if v.viewport() is widget), None)
+    if view is None:
+        return QCursor.pos()
+    rect = item.sceneBoundingRect()
+    return view.viewport().mapToGlobal(view.mapFromScene(rect.center().x(), rect.top() + 60))
 
 
 def alike(scenario, node_id: str, selected) -> list[str]:

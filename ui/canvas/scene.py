@@ -293,15 +293,20 @@ class CanvasScene(QGraphicsScene):
 
     # ---- gestures ------------------------------------------------------
     def contextMenuEvent(self, event) -> None:
-        """Right-click a card: its menu ("Change to ▸" another version of it)."""
-        node_id = self.node_at(event.scenePos())
+        """Right-click a card (or the menu key with cards selected): its menu
+        ("Change to ▸" another version of it)."""
+        node_id, at = self.node_at(event.scenePos()), event.screenPos()
+        keyboard = event.reason() == event.Reason.Keyboard
+        if node_id is None and keyboard and self.selected_node_ids():
+            node_id = self.selected_node_ids()[0]
+            at = menus.below(self, self.node_items[node_id], event.widget())
         if node_id is None:
             super().contextMenuEvent(event)
             return
         if node_id not in self.selected_node_ids():
             self.select_nodes([node_id])
         menu = menus.card_menu(self.editor, node_id, event.widget(), self.selected_node_ids())
-        menus.popup(menu, event.screenPos())
+        menus.popup(menu, at)
         menu.deleteLater()
         event.accept()
 
