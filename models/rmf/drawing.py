@@ -261,7 +261,7 @@ class _Builder:
         for sg, vols in sorted(sgs.items(), key=lambda kv: -sum(v.rate for v in kv[1])):
             split: dict[tuple, list[Volume]] = {}
             for v in sorted(vols, key=lambda v: v.devnum):
-                # no storage group: one group per LCU (the reader says so)
+                # no storage group: one group per unit and LCU (stated below)
                 split.setdefault((self.unit_of(v, units), "" if sg else v.lcu or "?"),
                                  []).append(v)
             for (key, lcu), vs in split.items():
@@ -273,7 +273,7 @@ class _Builder:
                 else:
                     label = sg if len(split) == 1 else f"{sg}/{ssid}"
                 out.append(_Group(label, sg, key, vs))
-        loose = [v for v in sgs.get("", [])]
+        loose = sgs.get("", [])
         if loose:
             by_ssid = any(g.label.startswith("SSID ") for g in out if not g.sg)
             self.assume(f"storage group of {len(loose)} volumes",
@@ -281,7 +281,7 @@ class _Builder:
                         ": " + ", ".join(g.label for g in out if not g.sg),
                         "the device report's Storage Group column is empty for them (volumes "
                         "SMS does not manage)", report="DEVICE")
-        if out and any(len({g.unit for g in out if g.sg == sg}) > 1 for sg in sgs):
+        if out and any(len({g.unit for g in out if g.sg == sg}) > 1 for sg in sgs if sg):
             self.assume("storage groups over several control units", "one card per group "
                         "and unit", "a storage group card sits behind one control unit",
                         report="DEVICE")
