@@ -177,7 +177,18 @@ def compare_image(charts, labels, scale: float = 1.0) -> QImage:
     width, height = (round(v * scale) for v in COMPARE_SIZE)
     half = width // len(charts)
     layout = (round(half / scale), round((height - band) / scale))
-    images = [chart_image(c, scale, size=layout) for c in charts]
+    # Both laid out first and put back after both are drawn: the left one
+    # put back at once had the Compare tab's layout put the right one back
+    # too, which came out at its screen size in a corner.
+    old = [c.size() for c in charts]
+    for c in charts:
+        c.resize(*layout)
+    QGuiApplication.processEvents()
+    try:
+        images = [chart_image(c, scale) for c in charts]
+    finally:
+        for c, size in zip(charts, old):
+            c.resize(size)
     # Rounding may leave a pixel over or short: the canvas is the exact size.
     out = QImage(width, height, QImage.Format.Format_ARGB32)
     out.fill(QColor("white"))

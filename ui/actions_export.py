@@ -336,8 +336,9 @@ class ExportActions:
 
         view = self.shell.study.compare_view
         a, b = view.left.result, view.right.result
-        pair = whatif_deck.Pair(a, b, view.label_a.text(), view.label_b.text(),
-                                self.document.title())
+        from ui.compare import bars_name
+        pair = whatif_deck.Pair(a, b, bars_name(view.label_a.text()),
+                                bars_name(view.label_b.text()), self.document.title())
         self.deck_note = ""
         return whatif_deck.build(path, view, pair)
 

@@ -57,6 +57,13 @@ def delta_rows(a, b) -> list[tuple[str, float, float, float | None, str]]:
     return rows
 
 
+def bars_name(label: str) -> str:
+    """A side's name for its bars beside RMF's: "Run #3: what-if: SGDB2 on SSD"
+    → "what-if: SGDB2 on SSD" (the run's number heads the side already)."""
+    head, sep, rest = label.partition(": ")
+    return rest if sep and head.startswith("Run #") else label
+
+
 def other_value(param, current):
     """A sensible B for parameter ``param`` when A is ``current``."""
     if param.kind == "choice":
@@ -337,8 +344,8 @@ class CompareView(QWidget):
         self.show_stale("")
         # Each side's bars beside RMF's carry its run's name, never "model".
         measured_runs = bool(getattr(a, "measured", None) and getattr(b, "measured", None))
-        self.left.set_run_name(label_a if measured_runs else "")
-        self.right.set_run_name(label_b if measured_runs else "")
+        self.left.set_run_name(bars_name(label_a) if measured_runs else "")
+        self.right.set_run_name(bars_name(label_b) if measured_runs else "")
         self.left.set_result(a)
         self.right.set_result(b)
         self.right.align_to(self.left)

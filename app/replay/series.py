@@ -760,12 +760,17 @@ def _stack_beside(ca: ChartData, cb: ChartData, model_a: str, model_b: str) -> C
 def align(data: ChartData, order: tuple[str, ...]) -> ChartData:
     """Bar chart ``data`` with its categories in ``order`` (another run's), the
     ones ``order`` lacks after them: the same group in the same place on both
-    sides of a comparison."""
+    sides of a comparison. Categories of two lines go by their first (the
+    group), keeping their own order within it."""
     if not data.categories or not all(s.kind in ("bar", "stack") for s in data.series):
         return data
-    place = {c: i for i, c in enumerate(order)}
+    # A two-line category ("SGDB2\nRMF") goes by its group, its first line:
+    # the other side's "SGDB2\nwhat-if" stands where "SGDB2\nbaseline" does.
+    place: dict[str, int] = {}
+    for i, c in enumerate(order):
+        place.setdefault(c.split("\n")[0], i)
     new = sorted(range(len(data.categories)),
-                 key=lambda i: (place.get(data.categories[i], len(place)), i))
+                 key=lambda i: (place.get(data.categories[i].split("\n")[0], len(order)), i))
     if new == list(range(len(new))):
         return data
     idx = np.arange(len(new), dtype=float)

@@ -99,3 +99,14 @@ def test_align_puts_the_groups_in_the_other_sides_order():
         series.Series("s", np.arange(3.0), np.array([1.0, 2.0, 3.0]), "bar"),), ("B", "C", "A"))
     out = series.align(data, ("A", "B", "C"))
     assert out.categories == ("A", "B", "C") and out.series[0].y.tolist() == [3.0, 1.0, 2.0]
+
+
+def test_align_keeps_a_groups_bars_together():
+    """RMF's and the run's bar of one group stay side by side whatever the
+    other side calls its run."""
+    import numpy as np
+    cats = ("SGTSO\nRMF", "SGTSO\nwhat-if", "SGDB2\nRMF", "SGDB2\nwhat-if")
+    data = series.ChartData("x", "t", "", "", "y", "", (
+        series.Series("s", np.arange(4.0), np.arange(4.0), "stack"),), cats)
+    out = series.align(data, ("SGDB2\nRMF", "SGDB2\nbaseline", "SGTSO\nRMF", "SGTSO\nbaseline"))
+    assert out.categories == ("SGDB2\nRMF", "SGDB2\nwhat-if", "SGTSO\nRMF", "SGTSO\nwhat-if")

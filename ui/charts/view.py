@@ -130,6 +130,10 @@ class ChartWidget(pg.PlotWidget):
             # the chart's whole width (ten storage groups' names and values
             # overlapped at 1024 px with a third of it kept for the legend).
             self._legend_band(item, min(len(data.series), 4))
+        elif _named_runs(data):
+            # Bars named by their runs ("what-if: SGDB2 on SSD") make a legend
+            # too wide to sit beside the bars: it covered them and their values.
+            self._legend_band(item, len(data.series))
         self._fit_bar_labels()
         # Bars and spans keep the ranges they set: room above for the value labels.
 
@@ -347,6 +351,8 @@ class ChartWidget(pg.PlotWidget):
                 # The legend is two short lines: room for it, not for a third
                 # of many categories (their tick labels need the width).
                 reserve = min(reserve, 2.2)
+            if _named_runs(data):
+                reserve = 0.0           # the legend is in its band above
             right += reserve * style.SCALE
         item.setXRange(-0.6, right, padding=0)
         # From zero (bars of values that are never below it), to the end of a
@@ -400,6 +406,17 @@ def _shrunk(points: float, texts: list[str], room: float, bold: bool) -> float:
     while size > MIN_LABEL_PT and _widest(texts, size, bold) > room:
         size -= 1
     return size
+
+
+#: A legend entry longer than this many characters (a run's name) goes in the
+#: band above grouped bars, not over them.
+LONG_LEGEND = 16
+
+
+def _named_runs(data: ChartData) -> bool:
+    """Grouped bars whose series carry long names (runs named by their change)."""
+    return (len(data.series) > 1 and all(s.kind == "bar" for s in data.series)
+            and any(len(s.name) > LONG_LEGEND for s in data.series))
 
 
 def _stacked(data: ChartData) -> bool:
