@@ -198,6 +198,8 @@ class Editor(QObject):
         ``None`` or the one-line reason it is refused (naming what is allowed)."""
         sc = self.scenario
         ids = [node_ids] if isinstance(node_ids, str) else list(node_ids)
+        chosen = set(ids)
+        ids = [nid for nid in sc.nodes if nid in chosen]      # in drawing order
         try:
             # Tried on a copy first: a refusal changes nothing and leaves no step.
             trial = sc.copy()
@@ -210,7 +212,9 @@ class Editor(QObject):
         parent = BatchMacro(sc, f"Change {what} to {value}")
         changes = [cmd.ChangeKindCommand(sc, nid, prop, value, parent) for nid in todo]
         self.undo_stack.push(parent)
-        said = "; ".join(variants.describe(sc, c.node_id, prop, c.old) for c in changes)
+        said = (variants.describe(sc, todo[0], prop, changes[0].old) if len(todo) == 1 else
+                f"{', '.join(sc.nodes[n].label for n in todo)} "
+                f"{'as' if prop in ('type', 'library') else 'on'} {value}")
         self.message.emit(f"What-if: {said} (labels, serials, counts and links kept; "
                           "Ctrl+Z undoes).")
         return None

@@ -254,6 +254,7 @@ def test_change_every_selected_card_of_a_sort_in_one_step(window, monkeypatch):
     assert [sc.nodes[n].kind for n in picked] == ["sg_ssd"] * 4 + ["chg_zhpf"]
     assert win.editor.undo_stack.count() == steps + 1
     assert win.editor.undo_stack.undoText() == "Change 3 cards to SSD"
+    assert "What-if: DB2A, DB2B, DB2C on SSD" in win.status.text()
     assert sorted(win.scene.selected_node_ids()) == sorted(picked)
     win.editor.undo_stack.undo()
     assert [sc.nodes[n].kind for n in picked] == ["sg_hdd15k"] * 3 + ["sg_ssd", "chg_zhpf"]
