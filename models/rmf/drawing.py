@@ -73,6 +73,8 @@ class _Group:
     unit: str                      # the control unit's label
     volumes: list[Volume] = field(default_factory=list)
     measure: GroupMeasure | None = None
+    #: Volsers the cache report names, when no device report gives volumes.
+    names: list[str] = field(default_factory=list)
 
 
 class _Builder:
@@ -288,16 +290,27 @@ class _Builder:
         return out
 
     def excerpt_group(self, units: dict) -> list[_Group]:
-        """An excerpt's cache unit as one storage group of assumed volumes."""
+        """Without a device report, each cache unit as one storage group: of
+        the volumes its device overview names, else (an excerpt) of assumed
+        volumes."""
         out = []
         for key, (node, u) in units.items():
-            if u is None or u.activity is None or u.volumes:
+            if u is None or u.activity is None:
                 continue
+            label = f"{node.label} volumes"
             try:
-                m = measure_unit(u, name=node.label)
-            except FitError:
+                m = measure_unit(u, name=label)
+            except FitError as exc:
+                if u.volumes:
+                    self.assume(f"volumes of {node.label}", "not drawn", f"{exc}: no "
+                                "workload to run on them", u.source)
                 continue
-            out.append(_Group(f"{node.label} volumes", "", key, [], m))
+            if u.volumes:
+                self.assume(f"I/O rate of {label}", f"{m.io_rate:g} I/O per second, the "
+                            "cache report's", "no device report: the cache report counts "
+                            "every system's I/O to the unit, this system's share is not "
+                            "given", u.source)
+            out.append(_Group(label, "", key, [], m, names=sorted(u.volumes)))
         return out
 
 
@@ -440,7 +453,7 @@ def _fit(b: _Builder, groups: list[_Group], units: dict, refine_s: float = 0.0,
         cache_mb = slots[g.unit] * 4096 / 2**20 / sharing[g.unit]
         try:
             fit = fit_workload(m, cache_mb, warm_pages=budget,
-                               volumes=len(g.volumes) or EXCERPT_VOLUMES, lpo=lpo,
+                               volumes=len(g.volumes) or len(g.names) or EXCERPT_VOLUMES, lpo=lpo,
                                run_s=run_s)
         except FitError as exc:
             b.assume(f"working set and skew of {g.label}", "the workload's defaults",
@@ -452,7 +465,7 @@ def _fit(b: _Builder, groups: list[_Group], units: dict, refine_s: float = 0.0,
             # flight, a miss's wait reordering a volume's reads, warm blocks
             # pushed out), so the model itself checks the fit.
             closed, first = fit.working_set_mb, fit.predicted_hit_ratio
-            fit, got = fitcheck.refine(fit, refine_s, volumes=len(g.volumes) or None,
+            fit, got = fitcheck.refine(fit, refine_s, volumes=len(g.volumes) or len(g.names) or None,
                                        runs=REFINE_RUNS)
             moved = (f"the closed form's {closed:,.0f} MB (predicting {first:.3f}) moved"
                      if fit.working_set_mb != closed else "the closed form's, kept")
@@ -497,6 +510,11 @@ def _draw_group(b: _Builder, g: _Group, kind: str, rank_cards: list, units: dict
         props["aliases"] = max(0, min(255, max((math.ceil(p - 1e-9) - 1 for p in pav),
                                                default=0)))
         props["model"] = _model(g.volumes)
+    elif g.names:
+        props.update(count=len(g.names), names=",".join(g.names), model="3390-9", aliases=0)
+        b.assume(g.label, f"the cache report's {len(g.names)} as 3390-9s "
+                 "without aliases", "no device report: the volumes' models and PAV aliases "
+                 "are not given", units[g.unit][1].source if units[g.unit][1] else None)
     else:
         ws = fit.working_set_mb if fit else 2048.0
         props["count"] = max(EXCERPT_VOLUMES, math.ceil(ws * 1.1 / 40_000))

@@ -226,3 +226,16 @@ def test_the_four_answers_joined_run_with_every_figure_measured(tmp_path, capsys
     for card in ("SSID 5000 volumes", "STGWORK", "SSID 5000", "FICON CHPIDs", "CP 0"):
         assert card in run["components"], card
     assert run["components"]["STGWORK"]["io_rate"] > 0
+
+
+def test_the_cache_answer_alone_draws_its_units_volumes_and_runs(tmp_path, capsys):
+    """Before: one unit '?' of an assumed 64 GB, and the run failed for want of
+    a workload."""
+    data, imported = _import_json(capsys, tmp_path, str(DDS / "cache.xml"))
+    said = " | ".join(data["assumptions"])
+    assert "SSID 5000 volumes = the cache report's 42 as 3390-9s" in said
+    assert "volumes of SSID 5003 = not drawn" in said
+    run = _run_json(capsys, "--scenario", str(tmp_path / "real.zpl.json"), "--seed", "1")
+    assert run["components"]["SSID 5000 volumes"]["io_rate"] > 0
+    assert run["components"]["SSID 5000 volumes"]["members"] == 42
+    assert run["measured"]["SSID 5000"]["read_hit_ratio"] == 0.993
