@@ -41,6 +41,9 @@ _VOLSER = re.compile(r"^\s*VOLSER\s+(\S+)\s+NUM\s+(\S+)")
 _ROW_LABELS = {"NORMAL": "normal", "SEQUENTIAL": "seq"}
 _SYNCH = "SYNCHRONOUS I/O (zHyperLink) DEVICE ACTIVITY, not read: zPerfLab draws no zHyperLink"
 _PAGE = re.compile(r"^\s*PAGE\s+\d+\s*$")
+_FIGURE = re.compile(r"^(?:\d*\.?\d+[KMGTH*]?|N/A)$")
+#: Rows of figures not understood listed (each; the reading goes on).
+_UNREAD_LISTED = 20
 #: Page header lines kept for a table header whose report title is missing.
 _RECENT = 4
 #: What every line :func:`header_kind` knows has (one search instead of five).
@@ -120,6 +123,7 @@ class TextReader:
         self.intervals: dict[tuple, Interval] = {}
         self.assumptions: list[Assumption] = []
         self.skipped: list[str] = []
+        self.unread: list[tuple[str, int]] = []     # rows of figures not understood
         self.watch = None              # watch(bytes read of the file): progress, cancel
 
     # ---- the walk ----------------------------------------------------------------
@@ -188,6 +192,19 @@ class TextReader:
         """List a report or section not read (once per file)."""
         if not any(s.startswith(f"{what} ({self.file}:") for s in self.skipped):
             self.skipped.append(f"{what} ({self.file}:{n})")
+
+    def _unread(self, st: _State, line: str, cells: list[str], n: int, figures: int) -> bool:
+        """A line of a table's figures that names nothing zPerfLab knows (a device
+        number that is not hexadecimal, a CHPID cut): listed with the skipped, not
+        lost in silence. True when it was one."""
+        if sum(1 for c in cells if _FIGURE.match(c)) < figures:
+            return False
+        if len(self.unread) < _UNREAD_LISTED and (self.file, n) not in self.unread:
+            self.unread.append((self.file, n))
+            text = " ".join(cells)
+            self.skipped.append(f"a row of {_report_name(st.kind)} that names nothing "
+                                f"zPerfLab knows, not read: '{text[:60]}' ({self.file}:{n})")
+        return True
 
     def _untitled(self, st: _State, kind: str, line: str, n: int, recent) -> _State:
         """A report recognised by its table header, its title line missing: the
@@ -306,7 +323,7 @@ class TextReader:
         if st.table == "synch":
             return False
         if not R.is_device_row(cells):
-            return False
+            return cells[0] != "LCU" and self._unread(st, line, cells, n, 11)
         if self.mode == "summary":           # the first pass of a large input: the rate
             st.iv.tally[0] += R.device_rate(cells)
             return True
@@ -330,7 +347,7 @@ class TextReader:
                 return True
             st.iv.channels[ch.chpid] = ch
             return True
-        return False
+        return self._unread(st, line, cells, n, 6)
 
     # ---- CPU Activity ------------------------------------------------------------------
     def _cpu(self, st: _State, line: str, cells: list[str], n: int) -> bool:
@@ -411,6 +428,8 @@ class TextReader:
                 R.HEX4.match(cells[1]):
             self._overview(st, cells, n)
             return True
+        if st.table == "overview" and not label.startswith("*"):
+            return self._unread(st, line, cells, n, 12)
         return False
 
     def _cache_owner(self, st: _State, line: str, cells: list[str], n: int) -> bool:

@@ -188,3 +188,22 @@ def test_a_page_header_whose_date_is_no_date(tmp_path):
     with pytest.raises(RmfError, match=r"date and time \(2026-13-45 09:00:00\) is no date") as e:
         read_reports([_write(tmp_path, lines)])
     assert e.value.line == k + 1
+
+
+@pytest.mark.parametrize("row,old,new,report", [
+    ("DB2003", "9002 33909", "9z02 33909", "Direct Access Device Activity"),
+    (" DB2003   9002 0000", "9002 0000", "9O02 0000", "Cache Subsystem Activity"),
+    (" 50  FC_S", " 50  FC_S", " 5#  FC_S", "Channel Path Activity"),
+])
+def test_a_row_of_figures_that_names_nothing_known_is_listed(tmp_path, full, row, old, new,
+                                                              report):
+    """A damaged device number or CHPID: the row is said not read, not lost in silence."""
+    k = _k(row)
+    lines = list(LINES)
+    lines[k] = lines[k].replace(old, new)
+    p = _write(tmp_path, lines)
+    system = read_reports([p])
+    assert [s for s in system.skipped if s.startswith(f"a row of {report} that names nothing "
+                                                      "zPerfLab knows, not read: '")] == \
+        [s for s in system.skipped if s.endswith(f"({p}:{k + 1})")]
+    assert len(system.skipped) == 1
