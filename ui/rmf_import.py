@@ -79,8 +79,8 @@ def summary_text(system, scenario) -> str:
     more = len(said) - len(first)
     lines.append(f"Assumed ({len(said)} values, not read):\n" + "\n".join(first) +
                  (f"\n• … and {more} more" if more > 0 else ""))
-    lines.append(f"{len(said)} value(s) were assumed, not read: the Imported from RMF panel "
-                 "lists each with why and the line it would have come from.")
+    lines.append("The Imported from RMF panel lists every value assumed, with why and the "
+                 "line it would have come from.")
     lines.append("Run it (F5): the results end with a Measured vs model table.")
     return "\n\n".join(lines)
 
