@@ -166,14 +166,37 @@ def _line(a: dict) -> str:
     return f"{a['what']} = {a['value']} (assumed: {a['why']}; would be read at {where})"
 
 
+def writable(out: str) -> None:
+    """Check that ``out`` can be written, by creating (and removing) a file beside
+    it: the folder's permissions alone do not tell (root, a read-only mount, /proc).
+
+    Raises
+    ------
+    app.atomic.WriteError
+        One line naming ``out`` and the real cause.
+    """
+    import os
+
+    from app import atomic
+    real = atomic.check_target(out)
+    probe = atomic.temp_path(real.parent)
+    try:
+        fd = os.open(probe, os.O_WRONLY | os.O_CREAT | os.O_EXCL, 0o600)
+    except OSError as exc:
+        raise atomic.WriteError(out, f"the folder {real.parent} takes no new file "
+                                     f"({exc.strerror or exc})") from None
+    os.close(fd)
+    os.unlink(probe)
+
+
 def cmd_import_rmf(args: argparse.Namespace) -> int:
-    from app import atomic, scenario_io
+    from app import scenario_io
     from models.rmf import RmfError
     from models.rmf.drawing import build
 
     try:
         with _term_stops():
-            atomic.check_target(args.out)      # before a long read, not after it
+            writable(args.out)                 # before a long read, not after it
             system = read(args)
             scenario = build(system, refine_s=args.refine)
             scenario_io.save(scenario, args.out)

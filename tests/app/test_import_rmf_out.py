@@ -44,3 +44,12 @@ def test_a_storage_group_idle_in_the_interval_gets_no_workload(tmp_path, capsys)
     assert "SGTSO" in labels and "SGTSO I/O" not in labels and "SGDB2 I/O" in labels
     assert main(["run", "--scenario", str(out), "--set", "duration_s=0.1",
                  "--set", "cache_gb=0.1"]) == 0
+
+
+def test_a_folder_that_takes_no_file_names_the_real_cause(capsys):
+    """/proc: before, "the disk is full" (its file system reports no free block);
+    a folder's permission bits do not tell for root or a read-only mount either."""
+    assert main(["import-rmf", str(FULL), "--out", "/proc/shop.zpl.json"]) == 2
+    err = capsys.readouterr().err
+    assert err.startswith("zperflab: error: cannot write /proc/shop.zpl.json: ")
+    assert "disk is full" not in err and err.count("\n") == 1
