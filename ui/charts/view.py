@@ -98,6 +98,9 @@ class ChartWidget(pg.PlotWidget):
             item.legend = None
         self.data = data
         self._bar_labels: list = []
+        #: Grouped bars' own values (measured beside model), and a bar's width.
+        self._group_labels: list = []
+        self._group_width = 0.0
         self._title_shown = True
         style.style_plot(item, data.title, _label(data.x_label, data.x_unit),
                          _label(data.y_label, data.y_unit), data.scope)
@@ -130,9 +133,11 @@ class ChartWidget(pg.PlotWidget):
             # the chart's whole width (ten storage groups' names and values
             # overlapped at 1024 px with a third of it kept for the legend).
             self._legend_band(item, min(len(data.series), 4))
-        elif _named_runs(data):
-            # Bars named by their runs ("what-if: SGDB2 on SSD") make a legend
-            # too wide to sit beside the bars: it covered them and their values.
+        elif _grouped(data):
+            # Grouped bars too: on a ratio's scale (ending at 1) the legend
+            # covered the last group's bars and values, and bars named by
+            # their runs ("what-if: SGDB2 on SSD") make a legend too wide to
+            # sit beside them.
             self._legend_band(item, len(data.series))
         self._fit_bar_labels()
         # Bars and spans keep the ranges they set: room above for the value labels.
@@ -241,6 +246,22 @@ class ChartWidget(pg.PlotWidget):
         for lab in labels:
             lab.setFont(style.font(size, bold=True))
             lab.setVisible(fits)
+        self._fit_group_labels(room + LABEL_GAP_PX * style.SCALE)
+
+    def _fit_group_labels(self, per_category: float) -> None:
+        """Grouped bars' values side by side (0.894 beside 0.904): each within
+        its own bar's width and a gap, smaller down to ``MIN_LABEL_PT``, else
+        none (at 1024 px they ran into each other: "0.8940.904")."""
+        labels = self.__dict__.get("_group_labels") or []
+        if not labels:
+            return
+        room = per_category * self._group_width - LABEL_GAP_PX / 2 * style.SCALE
+        texts = [lab.textItem.toPlainText() for lab in labels]
+        size = _shrunk(style.TICK_PT - 2, texts, room, bold=True)
+        fits = _widest(texts, size, True) <= room
+        for lab in labels:
+            lab.setFont(style.font(size, bold=True))
+            lab.setVisible(fits)
 
     def _on_range_changed_manually(self, *_mask) -> None:
         self._y_span = None            # the user's own range: keep it
@@ -343,17 +364,11 @@ class ChartWidget(pg.PlotWidget):
             item.addItem(label)
         item.getAxis("bottom").setTicks([list(enumerate(data.categories))])
         right = n - 0.4
-        if len(data.series) > 1 and not stacked:
+        if len(data.series) > 1 and not stacked and not grouped:
             # Room on the right for the legend (larger in presentation mode),
             # so it does not cover the last bar's top and value label.
-            reserve = (n + 0.2) * 0.3
-            if grouped:
-                # The legend is two short lines: room for it, not for a third
-                # of many categories (their tick labels need the width).
-                reserve = min(reserve, 2.2)
-            if _named_runs(data):
-                reserve = 0.0           # the legend is in its band above
-            right += reserve * style.SCALE
+            # (Grouped bars have theirs in a band above the plot.)
+            right += (n + 0.2) * 0.3 * style.SCALE
         item.setXRange(-0.6, right, padding=0)
         # From zero (bars of values that are never below it), to the end of a
         # ratio's scale or with room above the highest bar for its label.
@@ -363,18 +378,21 @@ class ChartWidget(pg.PlotWidget):
         item.setYRange(lowest, end, padding=0)
         item.getViewBox().setMouseEnabled(x=False, y=True)
 
-    @staticmethod
-    def _label_groups(item: pg.PlotItem, data: ChartData, width: float) -> None:
+    def _label_groups(self, item: pg.PlotItem, data: ChartData, width: float) -> None:
         """A value over each bar of grouped bars; none past MAX_GROUPED_LABELS
         bars, where a label is wider than its bar and neighbours overlap (the
-        values are in the chart's CSV)."""
+        values are in the chart's CSV). :meth:`_fit_group_labels` keeps them
+        within their bars at the chart's width."""
         k = len(data.series)
+        self._group_width = width
         if k * len(data.categories) > MAX_GROUPED_LABELS:
             return
         for i, s in enumerate(data.series):
             for x, v in zip(s.x.tolist(), s.y.tolist()):
-                item.addItem(_value_label(_short(v), x + (i - (k - 1) / 2) * width, v,
-                                          data.y_max, style.TICK_PT - (2 if k > 1 else 0)))
+                label = _value_label(_short(v), x + (i - (k - 1) / 2) * width, v,
+                                     data.y_max, style.TICK_PT - (2 if k > 1 else 0))
+                self._group_labels.append(label)
+                item.addItem(label)
 
     def _draw_spans(self, item: pg.PlotItem, data: ChartData) -> None:
         for i, s in enumerate(data.series):
@@ -408,15 +426,10 @@ def _shrunk(points: float, texts: list[str], room: float, bold: bool) -> float:
     return size
 
 
-#: A legend entry longer than this many characters (a run's name) goes in the
-#: band above grouped bars, not over them.
-LONG_LEGEND = 16
-
-
-def _named_runs(data: ChartData) -> bool:
-    """Grouped bars whose series carry long names (runs named by their change)."""
-    return (len(data.series) > 1 and all(s.kind == "bar" for s in data.series)
-            and any(len(s.name) > LONG_LEGEND for s in data.series))
+def _grouped(data: ChartData) -> bool:
+    """Several bar series side by side in each category (measured beside model)."""
+    return not _stacked(data) and len(data.series) > 1 and \
+        all(s.kind == "bar" for s in data.series)
 
 
 def _stacked(data: ChartData) -> bool:
