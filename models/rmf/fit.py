@@ -33,7 +33,7 @@ from dataclasses import dataclass, field
 from models.io.staging import SEQ_TRIGGER_TRACKS
 from models.io.volume import SEQ_STREAMS
 from models.rmf import cachefit, seqfit
-from models.rmf.records import Assumption, CacheUnit, Interval
+from models.rmf.records import Assumption, CacheUnit, Interval, RmfError, Source
 from models.workloads.params import BY_NAME
 
 PAGE = 4096
@@ -48,6 +48,9 @@ EXCERPT_VOLUMES = 4
 #: The lowest I/O rate a workload runs at (its ``io_rate``'s minimum): a storage
 #: group below it was idle in the interval and is drawn without a workload.
 MIN_IO_RATE = float(BY_NAME["io_rate"].min)
+#: The highest: a group above it cannot be drawn as one workload (its file
+#: would be one ``run`` refuses), so the import is refused, saying so.
+MAX_IO_RATE = float(BY_NAME["io_rate"].max)
 
 
 def idle(io_rate: float) -> bool:
@@ -120,6 +123,7 @@ def measure_unit(unit: CacheUnit, name: str | None = None) -> GroupMeasure:
         raise FitError(f"control unit {unit.ssid or '?'} has no read requests to fit")
     writes = (a.write_normal.rate or 0.0) + (a.write_seq.rate or 0.0)
     io = a.read_rate + writes
+    _runnable(f"control unit {unit.ssid or '?'}", io, a.source)
     seq = (a.read_seq.rate or 0.0) + (a.write_seq.rate or 0.0)
     src = a.source
     return GroupMeasure(name=name or f"SSID {unit.ssid or '?'}", io_rate=io,
@@ -145,6 +149,7 @@ def measure_group(iv: Interval, group: str) -> GroupMeasure:
     if not vols:
         raise FitError(f"storage group '{group}' has no volumes in {iv.label}")
     io = sum(v.rate for v in vols)
+    _runnable(f"storage group '{group}' in {iv.label}", io, vols[0].source)
     reads = hits = 0.0
     units: dict[str, CacheUnit] = {}
     missing = []
@@ -184,6 +189,15 @@ def measure_group(iv: Interval, group: str) -> GroupMeasure:
                         seq_share=seq, bytes_per_read=nbytes, read_hit_ratio=hits / reads,
                         volumes=[v.volser for v in vols], assumptions=said,
                         source=unit_m[0].source)
+
+
+def _runnable(what: str, io: float, src: Source | None) -> None:
+    """RmfError when ``io`` is more than one workload of the model runs."""
+    if io > MAX_IO_RATE:
+        raise RmfError(src.file if src else "input", src.line if src else None,
+                       f"{what}: {io:,.1f} I/O per second, more than one workload of the "
+                       f"model runs ({MAX_IO_RATE:,.0f}): import a quieter interval "
+                       "(--interval N)")
 
 
 # ---- the fit ---------------------------------------------------------------------------

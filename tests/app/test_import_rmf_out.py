@@ -53,3 +53,19 @@ def test_a_folder_that_takes_no_file_names_the_real_cause(capsys):
     err = capsys.readouterr().err
     assert err.startswith("zperflab: error: cannot write /proc/shop.zpl.json: ")
     assert "disk is full" not in err and err.count("\n") == 1
+
+
+def test_a_group_busier_than_one_workload_runs_is_refused_not_written(tmp_path, capsys):
+    """Two volumes at 150,000 I/O/s each (each a rate a volume may have): before,
+    the file was written and 'run' refused its io_rate of 300,000."""
+    text = FULL.read_text().replace("  245.301", "150000.0").replace("  198.220", "150000.0")
+    src = tmp_path / "busy.txt"
+    src.write_text(text)
+    out = tmp_path / "busy.zpl.json"
+    out.write_text("old")
+    assert main(["import-rmf", str(src), "--out", str(out)]) == 2
+    err = capsys.readouterr().err
+    line = next(k for k, ln in enumerate(text.splitlines(), 1) if "DB2001" in ln)
+    assert err.startswith(f"zperflab: error: {src}:{line}: storage group 'SGDB2' in interval 1")
+    assert "more than one workload of the model runs (200,000)" in err
+    assert out.read_text() == "old"
