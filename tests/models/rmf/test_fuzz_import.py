@@ -6,8 +6,8 @@ numbers swapped or replaced by what RMF never prints (NaN, inf, negative,
 400 digits) and bytes flipped. Every mutant is read (or refused with the
 reader's one error type, :class:`RmfError`: never another exception), and
 a sample goes through ``import-rmf`` itself: status 0 or 2, one line naming
-the file, no NaN or Infinity in a file written, the old file untouched when
-the import fails. Seeded: a failure names the seed and the mutation.
+the file, no NaN or Infinity in a file written and every file written one
+the app's own loader takes, the old file untouched when the import fails. Seeded: a failure names the seed and the mutation.
 """
 import json
 import random
@@ -15,6 +15,7 @@ import re
 import time
 from pathlib import Path
 
+from app import scenario_io
 from app.cli import main
 from models.rmf import RmfError, read_reports
 
@@ -113,6 +114,7 @@ def test_import_rmf_on_mutants_writes_no_nan_and_keeps_the_old_file(tmp_path, ca
         codes[code] += 1
         if code == 0:
             json.loads(out.read_text(), parse_constant=_no_constant)
+            scenario_io.load(out)              # a file 'run' takes, every value in range
         else:
             assert cap.err.startswith(f"zperflab: error: {p}"), (what, cap.err)
             assert cap.err.count("\n") == 1, (what, cap.err)
