@@ -31,6 +31,7 @@ def read_cache(mapper, rep: XReport, iv) -> int:
     """Read every segment of a cache report into ``iv``; how many units and
     volume details were read."""
     found = 0
+    _one_unknown_unit(mapper, rep)
     for seg in rep.segments:
         head = {key(k): v for p in seg.parts for k, v in p.vars.items()}
         if "volumeserial" in head and not any(_field(k, HEADER) == "ssid" for k in head):
@@ -39,6 +40,22 @@ def read_cache(mapper, rep: XReport, iv) -> int:
             continue
         found += _unit(mapper, seg, iv)
     return found
+
+
+def _one_unknown_unit(mapper, rep: XReport) -> None:
+    """Several units' segments without an SSID would merge into one unit '?':
+    refused, naming the variables found (one such segment is an excerpt's)."""
+    nameless = [seg for seg in rep.segments if "ssid" not in _header(seg) and
+                any(p.tables for p in seg.parts) and
+                not any(key(k) == "volumeserial" for p in seg.parts for k in p.vars)]
+    if len(nameless) < 2:
+        return
+    names = list(dict.fromkeys(k for p in nameless[0].parts for k in p.vars))
+    raise RmfError(mapper.name, nameless[0].line, f"{rep.description or 'CACHE'}: "
+                   f"{len(nameless)} control units' segments have no variable zPerfLab knows "
+                   "as the Subsystem ID (SSID), so their figures cannot be told apart; the "
+                   "variables found are " + (", ".join(f"'{n}'" for n in names[:16]) or
+                                             "none"))
 
 
 def _header(seg: XSegment) -> dict:

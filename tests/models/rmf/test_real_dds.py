@@ -167,3 +167,15 @@ def test_what_was_read_stays_one_short_line_per_report_on_a_large_system():
     (line,) = read_lines(system)
     assert line.startswith("CACHE (cache.xml:18): 34 control units: SSID 5000 (CU-ID 5008")
     assert line.endswith("and 28 more") and len(line) < 800
+
+
+def test_cache_units_without_an_ssid_are_refused_not_merged(tmp_path):
+    """Before: the four SSIDs merged into one unit '?' with an assumed cache."""
+    f = tmp_path / "nossid.xml"
+    f.write_text(CACHE.read_text().replace("Subsystem ID", "Unit Name"))
+    with pytest.raises(RmfError) as e:
+        read_reports([f])
+    msg = str(e.value)
+    assert msg.startswith(f"{f}:79: Cache Subsystem Activity Report: 4 control units' "
+                          "segments have no variable zPerfLab knows as the Subsystem ID")
+    assert "'Unit Name'" in msg and "'Physical CU-ID'" in msg
