@@ -211,6 +211,11 @@ def cmd_import_rmf(args: argparse.Namespace) -> int:
     else:
         iv = system.interval
         more = "; pick another with --interval N" if len(system.intervals) > 1 else ""
+        from models.rmf.join import donors
+        others = donors(system)
+        if others and not getattr(args, "join", False):
+            more += (f"; the {', '.join(others)} report(s) of other intervals do not meet it: "
+                     "--join draws them anyway")
         print(f"Read {', '.join(system.files)}: {system.reason}{more}")
         counts = system.summary()["counts"]
         print("  " + ", ".join(f"{v} {k.replace('_', ' ')}" for k, v in counts.items()))

@@ -239,3 +239,11 @@ def test_the_cache_answer_alone_draws_its_units_volumes_and_runs(tmp_path, capsy
     assert run["components"]["SSID 5000 volumes"]["io_rate"] > 0
     assert run["components"]["SSID 5000 volumes"]["members"] == 42
     assert run["measured"]["SSID 5000"]["read_hit_ratio"] == 0.993
+
+
+def test_the_text_output_says_the_reports_do_not_meet_and_how_to_join(tmp_path, capsys):
+    assert main(["import-rmf", *FOUR, "--out", str(tmp_path / "four.zpl.json")]) == 0
+    out = capsys.readouterr().out
+    assert ("the CHAN, CPU report(s) of other intervals do not meet it: --join draws them "
+            "anyway") in out.splitlines()[0]
+    assert "  read: DEVICE (device.xml:18): 97 volumes" in out
