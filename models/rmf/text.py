@@ -148,8 +148,8 @@ class TextReader:
                     continue                  # a row: the common case, no heading
                 kind = header_kind(line) if _HINT.search(line) else None
                 if kind is not None and kind != st.kind and (st.paged or not st.other):
-                    # (a report zPerfLab skips may print a like heading on its own page)
-                    # a table whose report title is missing (a page break, a slide)
+                    # a table whose report title is missing (a page break, a slide); a
+                    # report zPerfLab skips may print a like heading on its own page
                     st = self._untitled(st, kind, line, n, recent)
                     known += 1
                     self._line(st, line, n)
@@ -163,6 +163,10 @@ class TextReader:
                     recent.append((n, line))  # a page header line
             except R.RowError as e:
                 raise RmfError(self.file, n, f"{_report_name(st.kind)}: {e}") from None
+        self._finish(st, n, known, first_title)
+
+    def _finish(self, st: _State, n: int, known: int, first_title) -> None:
+        """The file read to its end: was there anything zPerfLab reads in it?"""
         if n == 0:
             raise RmfError(self.file, None, "the file is empty")
         if not known:
