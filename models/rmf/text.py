@@ -318,7 +318,7 @@ class TextReader:
             st.has_int = "INT" in cells
             st.table = None
             return False
-        if "SYNCH" in line:
+        if "SYNCH" in line and not R.is_device_row(cells):
             # The Synchronous I/O (zHyperLink) section: its rows name devices too,
             # with other columns; zPerfLab draws no zHyperLink, so it is skipped, said.
             st.table = "synch"

@@ -117,6 +117,13 @@ def test_the_synchronous_io_section_is_named_as_skipped_not_read_as_volumes(tmp_
                               f"zPerfLab draws no zHyperLink ({p}:{k + 1})"]
 
 
+def test_a_volume_named_synch_is_a_volume(tmp_path):
+    lines = [ln.replace("TSO001", "SYNCH1") for ln in LINES]
+    system = read_reports([_write(tmp_path, lines)])
+    assert "SYNCH1" in system.interval.volumes and len(system.interval.volumes) == 6
+    assert system.skipped == []
+
+
 def test_the_synchronous_io_report_under_its_own_title_is_named_once(tmp_path, full):
     title = "1" + "S Y N C H R O N O U S   I / O   D E V I C E   A C T I V I T Y".center(120)
     k = _k("C A C H E")
