@@ -149,10 +149,12 @@ class Lesson:
         """The part of the view brought forward at step ``index``."""
         view = self.view_at(index)
         for j in range(index, -1, -1):
-            if self.steps[j].part:
-                return self.steps[j].part
+            # A step that named another view ends the search: its part is that
+            # view's (a canvas step after a chart's kept the chart's name).
             if self.steps[j].view and self.steps[j].view != view:
                 break
+            if self.steps[j].part:
+                return self.steps[j].part
         return None
 
     def moment_at(self, index: int) -> dict | None:
