@@ -33,6 +33,10 @@ cdef class Staging:
     # Destages booked and not yet known to have started (models/io/writes.py).
     cdef public dict _destaging
     cdef public long long _destaging_limit
+    # Sequential writes (models/io/writes.py): stripe rows gathering their
+    # writes, and the record after the volume's last write.
+    cdef public dict _open_rows
+    cdef public long long _write_next
     cdef object __weakref__
     # Sequential detection's streams (compiled): last track, count, whether
     # its last record was read, density, age; ``_sf``/``_s_was`` are

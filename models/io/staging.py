@@ -87,6 +87,8 @@ class Staging:
     _prestage_tracks: int
     _destaging: dict[int, tuple[float, float, int, int, int]]
     _destaging_limit: int
+    _open_rows: dict[int, list]
+    _write_next: int
 
     if TYPE_CHECKING:
         # Compiled only (staging.pxd): the streams' C arrays.

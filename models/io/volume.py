@@ -168,6 +168,11 @@ class VolumeIO(Staging):
         # only: no figure depends on when).
         self._destaging: dict[int, tuple[float, float, int, int, int]] = {}
         self._destaging_limit = 64
+        # Sequential writes wait in NVS for their stripe row's destage
+        # (models/io/writes.py): {row: [bytes, first track, one past the
+        # last, {track: records written}]}, oldest first.
+        self._open_rows: dict[int, list] = {}
+        self._write_next = -1
 
     @property
     def cache(self):

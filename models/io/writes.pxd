@@ -9,7 +9,7 @@ from models.io.staging cimport Staging
 
 
 cdef class NVS:
-    cdef public long long capacity, used
+    cdef public long long capacity, used, deferred
     cdef public list _frees             # interpreted only
     # Compiled: the holds' heap, done times and bytes side by side.
     cdef double* _fu

@@ -47,6 +47,7 @@ from heapq import heappop, heappush
 from typing import Any
 
 from models.io import channel as ch
+from models.io.backend import EXTENT_TRACKS
 
 try:
     import cython
@@ -65,6 +66,10 @@ if not cython.compiled:
 
 #: NVS as a fraction of the cache (DS8000: 1/32 of installed memory).
 NVS_FRACTION = 1.0 / 32.0
+#: Stripe rows of sequential writes a volume keeps open at once: one per
+#: sequential stream the unit follows (``models.io.volume.SEQ_STREAMS``,
+#: not imported: volume imports this module; a test checks they agree).
+OPEN_ROWS = 8
 
 
 class NVS:
@@ -85,6 +90,9 @@ class NVS:
             raise ValueError("NVS needs at least one byte")
         self.capacity = capacity
         self.used = 0
+        #: Bytes of sequential writes waiting for their stripe row's destage
+        #: (in ``used``, not yet in the holds: their destage is not booked).
+        self.deferred = 0
         if cython.compiled:
             self._fn = self._fcap = 0
         else:
@@ -252,6 +260,7 @@ def write_program(sub, t: float, groups, res):
     nvs = sub.nvs
     xfer = ch.SLOT_S + vol.link_s_per_record
     prev = (-2, -2)
+    seq = _sequential(vol, groups)
     for track, mask in groups:
         n = mask.bit_count()
         step = ch.ADDRESS_S * ch.runs(mask) if vol.zhpf else \
@@ -273,6 +282,8 @@ def write_program(sub, t: float, groups, res):
         yield t
         r.hits += n
         r.pages += n
+        if _to_stride(vol, nvs, t, track, mask, seq):
+            continue
         first = ch.lowest(mask)
         last = mask.bit_length()
         pending = vol._destaging
@@ -302,6 +313,197 @@ def write_program(sub, t: float, groups, res):
         r.conn += work_end - t
         t = work_end
     sub._release(path, since, t, res)
+    track, mask = groups[-1]
+    vol._write_next = track * vol.rpt + mask.bit_length()
     st.write_requests += r.pages
     st.fast_writes += r.pages
     return t
+
+
+# -- sequential writes: destaged a stripe row at a time ---------------------------
+
+def _sequential(vol, groups) -> bool:
+    """Whether the unit sees this write as part of a sequential stream: it
+    starts at the record after the volume's previous write ends, or in the
+    window of the stream sequential detection follows
+    (:meth:`Staging._in_stream`). Native 3390s have no stripes; with
+    sequential detection off the unit sees no stream."""
+    if vol.backend.native or not vol.seq_detect:
+        return False
+    track, mask = groups[0]
+    return track * vol.rpt + ch.lowest(mask) == vol._write_next or vol._in_stream(track)
+
+
+def _row_of(be, track) -> tuple[int, int, int]:
+    """(key, first track, one past the last track) of a track's stripe row."""
+    rt = be.strip_tracks * be.data_per_row
+    extent, t_in = divmod(track, EXTENT_TRACKS)
+    row = t_in // rt
+    lo = extent * EXTENT_TRACKS + row * rt
+    hi = min(lo + rt, (extent + 1) * EXTENT_TRACKS)
+    return extent * be.extent_rows + row, lo, hi
+
+
+def _to_stride(vol, nvs, t: float, track, mask, seq: bool) -> bool:
+    """Put a track write of a sequential stream into its stripe row's
+    deferred destage; False when it takes the small-write path instead.
+
+    A row is opened by a sequential write and gathers every later write of
+    its tracks (write hits on modified data). It is destaged as one strip
+    write when all its records are written, when the stream opens the row
+    after it (it has moved on), or when the volume has ``OPEN_ROWS`` rows
+    open (the oldest goes). A row opens only while the deferred bytes of
+    the unit's NVS stay within half of it, so a write always finds room.
+    """
+    be = vol.backend
+    key, lo, hi = _row_of(be, track)
+    rows = vol._open_rows
+    row = rows.get(key)
+    rec = vol.record_bytes
+    if row is None:
+        if not seq or nvs.deferred + (hi - lo) * vol.rpt * rec > nvs.capacity // 2:
+            return False
+        if key - 1 in rows:
+            _destage_row(vol, nvs, t, key - 1)
+        if len(rows) >= OPEN_ROWS:
+            _destage_row(vol, nvs, t, next(iter(rows)))
+        row = rows[key] = [0, lo, hi, {}]
+    tracks = row[3]
+    held = tracks.get(track, 0)
+    if held:
+        vol.stats.coalesced_writes += 1
+    fresh = mask & ~held
+    tracks[track] = held | mask
+    nbytes = fresh.bit_count() * rec
+    row[0] += nbytes
+    nvs.used += nbytes
+    nvs.deferred += nbytes
+    if len(tracks) == hi - lo:
+        full = vol.full_mask
+        for m in tracks.values():
+            if m != full:
+                return True
+        _destage_row(vol, nvs, t, key)
+    return True
+
+
+def _destage_row(vol, nvs, t: float, key) -> None:
+    """Book the destage of open row ``key`` at ``t`` and hold its bytes in
+    NVS until it is done.
+
+    The unit needs the row's unmodified records for the new parity: those
+    in cache cost nothing, the others a read each (a reconstruct write).
+    When that takes more reads than the small writes of the modified tracks
+    (old data of each and the old parity), it does those instead, as a
+    RAID-5 controller picks the write with fewer reads.
+    """
+    nbytes, lo, hi, tracks = vol._open_rows.pop(key)
+    be = vol.backend
+    cache = vol._cache
+    kb = vol.kb
+    full = vol.full_mask
+    writes = []
+    reads = []
+    for track in range(lo, hi):
+        m = tracks.get(track, 0)
+        if m:
+            first = ch.lowest(m)
+            writes.append((track, first, m.bit_length() - first))
+        need = full & ~m & ~cache.held(kb + track)
+        if need:
+            first = ch.lowest(need)
+            reads.append((track, first, need.bit_length() - first))
+    st = vol.stats
+    nvs.used -= nbytes
+    nvs.deferred -= nbytes
+    if len(reads) <= len(writes) + 1:
+        done, ops, _ = strip_write(be, t, writes, reads)
+        nvs.hold(nbytes, done)
+        st.destages += 1
+        st.destage_ops += ops
+        for w in writes:
+            st.destage_bytes += w[2] * be.rec_bytes
+        return
+    for track, first, count in writes:
+        done, ops, _ = be.destage(t, track, first, count)
+        nvs.hold(tracks[track].bit_count() * vol.record_bytes, done)
+        st.destages += 1
+        st.destage_ops += ops
+        st.destage_bytes += count * be.rec_bytes
+
+
+def strip_write(be, t: float, writes, reads) -> tuple[float, int, float]:
+    """Destage the modified records of one RAID-5 stripe row at once.
+
+    A strip (full-stride) write: the unit computes the row's new parity
+    from cache, so it reads no old data or parity. ``reads`` are the
+    row's records that are neither modified nor in cache, which the
+    parity needs (none for a wholly written row): each a read on its
+    data drive first. Then each ``(track, first, count)`` of ``writes``
+    (in track order) is written once on its data drive, consecutive
+    tracks of a strip streaming on, and the parity of the span they
+    cover once on the row's parity drive. No second turn, as a small
+    write's read-then-write needs. Returns (time all writes are done,
+    drive operations, time the first of them starts).
+    """
+    rec = be.rec_bytes
+    ssd = be.lanes is not None
+    ready = t
+    start = -1.0
+    ops = 0
+    for track, first, count in reads:
+        d, base = be.locate(track)
+        start = _first_free(be, t, d, start)
+        if ssd:
+            end = be._ssd(t, d, count * rec)
+        else:
+            end = be._hdd(t, d, base + first * rec, count * rec)
+        ops += 1
+        if end > ready:
+            ready = end
+    done = ready
+    lo = hi = -1
+    row_base = 0
+    touched: list = []
+    for track, first, count in writes:
+        d, base = be.locate(track)
+        start = _first_free(be, ready, d, start)
+        in_strip = base % be.strip_bytes + first * rec
+        row_base = base - base % be.strip_bytes
+        if lo < 0 or in_strip < lo:
+            lo = in_strip
+        if in_strip + count * rec > hi:
+            hi = in_strip + count * rec
+        end = _write(be, ready, d, base + first * rec, count * rec, touched)
+        ops += 1
+        if end > done:
+            done = end
+    if lo >= 0:
+        p = be.parity_drive(writes[0][0])
+        start = _first_free(be, ready, p, start)
+        end = _write(be, ready, p, row_base + lo, hi - lo, touched)
+        ops += 1
+        if end > done:
+            done = end
+    if not ssd:
+        for d in touched:
+            be.end_off[d] = -1    # a write leaves no read look-ahead behind
+    return done, ops, start
+
+def _first_free(be, t: float, d, start: float) -> float:
+    """The earlier of ``start`` (-1: none yet) and when drive ``d`` can begin."""
+    free = min(be.lanes[d]) if be.lanes is not None else be.free_at[d]
+    if free < t:
+        free = t
+    return free if start < 0.0 or free < start else start
+
+def _write(be, t: float, d, offset, nbytes, touched: list) -> float:
+    """One write on drive ``d``, queued FIFO. The first of a destage on a
+    disk positions anew (no read look-ahead applies to a write); further
+    ones continue from where it ended, as queued reads do."""
+    if be.lanes is not None:
+        return be._ssd(t, d, nbytes)
+    if d not in touched:
+        touched.append(d)
+        be.end_off[d] = -1
+    return be._hdd(t, d, offset, nbytes)

@@ -216,3 +216,58 @@ def test_nvs_with_nothing_to_free_says_so_in_either_build():
         nvs.used = 90
         with pytest.raises(IndexError):
             nvs.room_at(0.0, 50)
+
+
+# ---- sequential writes: full-stride (strip) destage (writes.py) ---------------------
+def _stream(seq_detect: bool, gap: float = 0.0005):
+    """Two stripe rows of a 7+P HDD15K rank (56 tracks from a row's start)
+    written whole, track after track, as a batch job writes a data set."""
+    sub = IOSubsystem(Engine(1), device="HDD15K", protocol="zHPF", seq_detect=seq_detect)
+    be = sub.backend
+    rt = be.strip_tracks * be.data_per_row
+    first = 40 * rt
+    _writes(sub, [range(12 * t, 12 * t + 12) for t in range(first, first + 2 * rt)], gap=gap)
+    return sub, rt
+
+
+def test_a_sequential_write_stream_is_destaged_as_full_stripes():
+    sub, rt = _stream(seq_detect=True)
+    st = sub.stats
+    # The stream's first write cannot be known as sequential: a small write
+    # (read and write data and parity, 4 operations). Every later one
+    # waits for its stripe row: one destage per row, each track written
+    # once on its data drive and the row's parity once, nothing read.
+    assert st.destages == 1 + 2
+    assert st.destage_ops == 4 + (rt - 1 + 1) + (rt + 1)
+    assert st.fast_writes == 2 * rt * 12
+    assert sub.nvs.deferred == 0 and not sub._open_rows   # the last row was complete
+
+
+def test_full_stride_destage_takes_a_fraction_of_the_small_writes_drive_time():
+    seq, rt = _stream(seq_detect=True)
+    rmw, _ = _stream(seq_detect=False)
+    assert rmw.stats.destage_ops == 4 * 2 * rt      # read and write data and parity
+    # Small writes read old data and parity and wait a turn to write them
+    # back; the stride writes each strip once, the tracks streaming on.
+    assert sum(seq.backend.busy) < 0.25 * sum(rmw.backend.busy)
+
+
+def test_a_stream_that_stops_mid_row_is_destaged_when_it_moves_on():
+    sub = IOSubsystem(Engine(1), device="HDD15K", protocol="zHPF")
+    be = sub.backend
+    rt = be.strip_tracks * be.data_per_row
+    first = 40 * rt
+    # Half a row, then the job goes on writing from the next row's start:
+    # a new stream (its first write a small write), whose second write opens
+    # that row and so destages the half row the stream left behind.
+    tracks = list(range(first, first + rt // 2)) + list(range(first + rt, first + rt + 3))
+    _writes(sub, [range(12 * t, 12 * t + 12) for t in tracks], gap=0.0005)
+    st = sub.stats
+    assert st.destages == 1 + 1 + 1
+    assert len(sub._open_rows) == 1                  # the new stream's row
+    assert sub.nvs.deferred == 2 * 12 * 4096         # the new row's two tracks wait in NVS
+
+
+def test_writes_open_no_more_rows_than_the_streams_the_unit_follows():
+    from models.io.volume import SEQ_STREAMS
+    assert writes_module.OPEN_ROWS == SEQ_STREAMS
