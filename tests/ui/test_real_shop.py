@@ -2,6 +2,7 @@
 show their own ranks' busy where the drives are busier than the volumes, and
 each busy says which busy it is (the device's, as RMF's % DEV UTIL, or the
 drives')."""
+import pytest
 from PySide6.QtCore import QPoint, QPointF, QRectF, Qt
 from PySide6.QtGui import QImage, QPainter
 
@@ -277,3 +278,26 @@ def test_an_imported_excerpts_cards_show_their_labels_whole(window, qtbot, monke
     _card(window, node)
     lines = next(lines for text, lines in drawn if text == "Control unit volumes data")
     assert " ".join(lines) == "Control unit volumes data"
+
+
+@pytest.mark.parametrize("scale", [1.0, 1.5])
+def test_a_groups_count_chip_stands_beside_its_icon(window, qtbot, monkeypatch, scale):
+    """Presentation mode: "×1000" at 15 pt ran past its chip onto the icon."""
+    from ui.canvas import items
+    assert window.open_case_or_file("resources/scenarios/large_shop.json") is None
+    db2a = _node(window, "DB2A")
+    window.editor.scenario.nodes[db2a].properties["count"] = 1000
+    seen = []
+    real = items.count_chip_rect
+
+    def spy(text_width, icon):
+        seen.append((text_width, icon, real(text_width, icon)))
+        return seen[-1][2]
+    monkeypatch.setattr(items, "count_chip_rect", spy)
+    monkeypatch.setattr(items, "LABEL_SCALE", scale)
+    _card(window, db2a)
+    text_width, icon, chip = seen[-1]
+    icon_left = (NODE_W - icon) / 2
+    assert text_width <= chip.width()                      # the text within its chip
+    assert chip.right() <= icon_left - 3 and chip.left() >= 2
+    assert chip.top() >= 5 and chip.bottom() <= 5 + icon + 1   # level with the icon

@@ -12,7 +12,8 @@ from __future__ import annotations
 import math
 
 from PySide6.QtCore import QLineF, QPointF, QRectF, Qt
-from PySide6.QtGui import QColor, QFont, QPainterPath, QPainterPathStroker, QPen
+from PySide6.QtGui import (QColor, QFont, QFontMetricsF, QPainterPath, QPainterPathStroker,
+                           QPen)
 from PySide6.QtWidgets import QGraphicsItem, QGraphicsObject, QGraphicsPathItem
 
 from models.drawing import components, config
@@ -171,13 +172,19 @@ class NodeItem(QGraphicsObject):
         font = QFont(painter.font())
         font.setPointSizeF(10.0 * LABEL_SCALE)
         font.setBold(True)
+        text = f"×{count}"
+        room = (NODE_W - icon) / 2 - CHIP_GAP - 3
+        # Never wider than the room beside the icon ("×1000" in presentation
+        # mode ran onto it): a smaller font first.
+        while font.pointSizeF() > 7 and QFontMetricsF(font).horizontalAdvance(text) + 6 > room:
+            font.setPointSizeF(font.pointSizeF() - 0.5)
         painter.setFont(font)
-        rect = QRectF(6, 8, (NODE_W - icon) / 2 - 8, 20 * LABEL_SCALE)
+        rect = count_chip_rect(QFontMetricsF(font).horizontalAdvance(text), icon)
         painter.setPen(Qt.PenStyle.NoPen)
         painter.setBrush(QColor("#37474f"))
         painter.drawRoundedRect(rect, 6, 6)
         painter.setPen(QColor("#ffffff"))
-        painter.drawText(rect, Qt.AlignmentFlag.AlignCenter, f"×{count}")
+        painter.drawText(rect, Qt.AlignmentFlag.AlignCenter, text)
 
     def _paint_activity(self, painter, activity) -> None:
         """A ring as strong as the busy share, the share in a corner badge and,
@@ -278,6 +285,20 @@ class LinkItem(QGraphicsPathItem):
         stroker = QPainterPathStroker()
         stroker.setWidth(12)
         return stroker.createStroke(self.path())
+
+
+#: Room between a group card's count chip and its icon.
+CHIP_GAP = 4.0
+
+
+def count_chip_rect(text_width: float, icon: float) -> QRectF:
+    """Where a group card's "×100" chip goes: beside the icon (``icon`` px
+    wide, centred at the card's top), :data:`CHIP_GAP` from it, as wide as
+    its text, and level with the icon's middle."""
+    height = 20 * LABEL_SCALE
+    icon_left = (NODE_W - icon) / 2
+    width = min(text_width + 6, icon_left - CHIP_GAP - 3)
+    return QRectF(icon_left - CHIP_GAP - width, 5 + (icon - height) / 2, width, height)
 
 
 def card_rect(item: NodeItem) -> tuple[float, float, float, float]:
