@@ -25,7 +25,7 @@ import copy
 import os
 from dataclasses import dataclass, field
 from pathlib import Path
-from typing import Any, Callable
+from typing import Any
 
 import numpy as np
 
@@ -584,32 +584,32 @@ def run_all(lesson: Lesson, seed: int = experiments.DEFAULT_SEED) -> tuple[dict,
 
 
 def check_runs(lesson: Lesson, seed: int = experiments.DEFAULT_SEED,
-               chart_titles: Callable[[Any], list[str]] | None = None,
                results: dict | None = None) -> list[str]:
-    """Run every run step headless and resolve its moments (and, given
-    ``chart_titles(result)``, the charts it names: the chart code lives in
-    the ``ui`` layer, which this module may not import) and the figures its
-    captions name. ``results`` (from :func:`run_all`) saves running again.
+    """Run every run step headless and resolve its moments, the charts it
+    names (titled as the window titles that run's charts,
+    :mod:`app.lesson_charts`) and the figures its captions name.
+    ``results`` (from :func:`run_all`) saves running again.
 
     Returns one line per problem (empty: the lesson works as written).
     """
-    from app import lesson_figures
+    from app import lesson_charts, lesson_figures
 
     problems: list[str] = []
     if results is None:
         results, problems = run_all(lesson, seed)
-    result = None
+    result, ran = None, 0
     for i, step in enumerate(lesson.steps):
         if step.run:
-            result = results.get(i)
+            result, ran = results.get(i), i
         moment = step.moment
         if moment is not None and result is not None and find_moment(result.trace, moment) is None:
             problems.append(f"{lesson.name}: step {i + 1}: the run has no "
                             f"{describe_moment(moment)}")
-        if lesson.view_at(i) == "charts" and result is not None and chart_titles is not None:
-            titles = chart_titles(result)
+        if lesson.view_at(i) == "charts" and result is not None:
+            titles = lesson_charts.titles(lesson, ran, result)
             for part in dict.fromkeys((step.part, (step.highlight or {}).get("part"))):
-                if part and part not in titles and part not in DOCKS and part not in VIEWS:
+                if (part and part not in DOCKS and part not in VIEWS
+                        and not any(lesson_charts.names(part, t) for t in titles)):
                     problems.append(f"{lesson.name}: step {i + 1}: no chart {part!r}; this "
                                     f"run's charts: {', '.join(titles)}")
         for fig in lesson.figures[i].values():

@@ -58,22 +58,52 @@ def test_bad_case_and_file(tmp_path):
         lessons.get("nope")
 
 
-def _titles(result):
-    from app.replay.series import derive_charts
-
-    return [c.title for c in derive_charts(result)]
-
-
 def test_moments_and_charts_found_in_the_runs():
     lesson = lessons.get("db2_io")
-    assert lessons.check_runs(lesson, chart_titles=_titles) == []
+    assert lessons.check_runs(lesson) == []
     doc = json.loads(open(lesson.path, encoding="utf-8").read())
     doc["steps"][2]["part"] = "Pie chart of feelings"
     doc["steps"][1]["moment"] = {"at": "tape_change"}
     broken = lessons.from_document(doc, "db2_io.json")
-    problems = lessons.check_runs(broken, chart_titles=_titles)
+    problems = lessons.check_runs(broken)
     assert any("no tape cartridge change" in p for p in problems)
     assert any("no chart 'Pie chart of feelings'" in p for p in problems)
+
+
+def test_a_whatif_steps_chart_is_named_as_a_whatif():
+    """A what-if's measured charts are titled with its change ("Measured vs
+    what-if (SGDB2 on SSD): …", app.run_names): a lesson names them "Measured
+    vs what-if: …" and --check finds them; calling the what-if's chart
+    "model" (RMF set against a what-if's answer) is a problem."""
+    from app import lesson_charts
+
+    lesson = lessons.get("rmf_whatif_baseline")
+    assert lessons.check_runs(lesson) == []
+    assert lesson_charts.bars_name(lesson, 1) == "model"
+    assert lesson_charts.bars_name(lesson, 2) == "what-if: SGDB2 on SSD"
+    doc = json.loads(open(lesson.path, encoding="utf-8").read())
+    doc["steps"][2]["part"] = "Measured vs model: I/O response time"
+    broken = lessons.from_document(doc, "rmf_whatif_baseline.json")
+    problems = lessons.check_runs(broken)
+    assert [p.split(";")[0] for p in problems] == [
+        "rmf_whatif_baseline: step 3: no chart 'Measured vs model: I/O response time'"]
+    assert "Measured vs what-if (SGDB2 on SSD): I/O response time" in problems[0]
+
+
+@pytest.mark.parametrize("title, part", [
+    ("Measured vs what-if (SGDB2 on SSD): I/O rate", "Measured vs what-if: I/O rate"),
+    ("Measured vs what-if (SGDB2 on SSD; SSID 0006 Cache size: 0.25 GB → 0.375 GB): "
+     "request hit ratio", "Measured vs what-if: request hit ratio"),
+    ("Measured vs model: request hit ratio", "Measured vs model: request hit ratio"),
+    ("Response time (ms): by volume", "Response time (ms): by volume"),
+])
+def test_a_chart_is_named_without_the_whatifs_change(title, part):
+    from app import lesson_charts
+
+    assert lesson_charts.without_change(title) == part
+    assert lesson_charts.names(part, title) and lesson_charts.names(title, title)
+    assert not lesson_charts.names("Measured vs model: I/O rate",
+                                   "Measured vs what-if (SGDB2 on SSD): I/O rate")
 
 
 def test_cli_lessons_lists_names(capsys):

@@ -18,6 +18,7 @@ from PySide6.QtCore import QRectF, Qt
 from PySide6.QtGui import QColor, QPen
 from PySide6.QtWidgets import QDockWidget, QGraphicsRectItem, QTabWidget, QWidget
 
+from app import lesson_charts
 from models.drawing.scenario import Node
 
 #: Highlight colour: a saturated orange that survives a washed-out projector.
@@ -145,12 +146,11 @@ class AppDriver:
         holder = {"animation": self.animation(), "charts": self.window.charts_view()}.get(view)
         if holder is None:
             return None
-        for same in (lambda text: text == part, lambda text: _same_figure(text, part)):
-            for tabs in holder.findChildren(QTabWidget):
-                for i in range(tabs.count()):
-                    if same(tabs.tabText(i)):
-                        tabs.setCurrentIndex(i)
-                        return tabs.widget(i)
+        for tabs in holder.findChildren(QTabWidget):
+            for i in range(tabs.count()):
+                if lesson_charts.names(part, tabs.tabText(i)):
+                    tabs.setCurrentIndex(i)
+                    return tabs.widget(i)
         return None
 
     # ---- highlights ---------------------------------------------------------
@@ -208,10 +208,3 @@ def drawing(doc: dict) -> dict:
             "links": sorted(tuple(sorted((names[ln["source"]], names[ln["target"]])))
                             for ln in doc["links"])}
 
-
-def _same_figure(title: str, part: str) -> bool:
-    """A what-if's measured chart for a lesson's "Measured vs model: X": the
-    run is named by its change ("Measured vs what-if (SGDB2 on SSD): X")."""
-    head, sep, figure = part.partition(": ")
-    return (head == "Measured vs model" and bool(sep) and title.startswith("Measured vs ")
-            and title.endswith(f": {figure}"))
