@@ -235,6 +235,8 @@ def test_the_two_hit_ratios_have_two_names_on_screen_and_in_the_csv(window, qtbo
     rows = {metrics.item(r, 0).text(): metrics.item(r, 1).text()
             for r in range(metrics.rowCount())}
     assert "Record hit ratio" in rows and "Read hit ratio" not in rows
+    charts = _hit_ratio_names(c.data.title for c in window.views["charts"].charts().values())
+    assert {n.strip() for n in charts} == {"cache record hit ratio", "request hit ratio"}, charts
     path = export.save_tables_csv(export.result_tables(result), tmp_path / "t.csv")
     cells = [c for row in csv.reader(path.open(encoding="utf-8")) for c in row]
     csv_names = _hit_ratio_names(cells)
