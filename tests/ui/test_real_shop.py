@@ -76,7 +76,10 @@ def test_a_storage_group_card_shows_its_ranks_when_they_are_busier(window, qtbot
 def test_a_rank_card_says_its_busy_is_its_drives(window, qtbot):
     assert window.open_case_or_file("resources/scenarios/custom.json") is None
     _shop_run(window, {"Rank R1": {"busy_pct": 47.1},
-                       "PRD001": {"io_rate": 522.5, "busy_pct": 3.8}})
+                       "PRD001": {"io_rate": 522.5, "busy_pct": 3.8},
+                       "PRD002": {"io_rate": 490.0, "busy_pct": 2.0, "rank_busy_pct": 23.6}})
+    # A volume on a rank of its own: its drives' busy in a second badge.
+    assert window.scene.activity_for(_node(window, "PRD002")).drives_badge == "drives 24 %"
     assert "drives busy 47.1 %: the rank's drives" in \
         window.scene.node_items[_node(window, "Rank R1")].toolTip()
     tip = window.scene.node_items[_node(window, "PRD001")].toolTip()
