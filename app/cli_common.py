@@ -164,7 +164,8 @@ def apply_settings(name: str, scenario, settings: Sequence[str]):
     ------
     ParamError
         One line naming an unknown label, property or value and what is
-        allowed, or a component changed twice.
+        allowed, a component changed twice, or a change to what it already
+        is (the run would be the baseline, titled as a what-if).
     """
     if not settings:
         return scenario, []
@@ -179,7 +180,14 @@ def apply_settings(name: str, scenario, settings: Sequence[str]):
                              "give each once")
         seen.add(key)
     sc = experiments.drawing(name, scenario)
-    return sc, [variants.apply_setting(sc, item) for item in settings]
+    changes = []
+    for item in settings:
+        before = {nid: n.kind for nid, n in sc.nodes.items()}
+        changes.append(variants.apply_setting(sc, item))
+        if {nid: n.kind for nid, n in sc.nodes.items()} == before:
+            raise ParamError(f"--set {shorten(item)} changes nothing ({changes[-1]} "
+                             "already): without it the run is the drawing as it is")
+    return sc, changes
 
 
 def parse_sets(items: Sequence[str]) -> dict:

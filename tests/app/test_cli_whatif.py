@@ -73,6 +73,8 @@ def test_the_large_shop_by_label(capsys):
     ("SGDB2.drive=tape", "'tape' is not a drive of SGDB2; allowed: HDD 10K, HDD 15K, SSD"),
     ("SGDB2.colour=red", "has no property 'colour'; it has: drive"),
     ("DB2001.drive=SSD", "'DB2001' is one of the volumes of SGDB2"),
+    # What it is already: the baseline would be titled "What-if: SGDB2 on HDD 15K".
+    ("SGDB2.drive=HDD 15K", "changes nothing (SGDB2 on HDD 15K already)"),
 ])
 @pytest.mark.parametrize("command", [["run"], ["sweep", "--over", "duration_s=1,2"]])
 def test_a_bad_label_property_or_value_is_one_line_and_status_2(command, setting, said,
