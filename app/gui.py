@@ -302,8 +302,7 @@ def _export(app, window, args: argparse.Namespace) -> int:
     if window.runnable_experiment() is None:
         return fail(window.results.headline.text())
     if getattr(args, "whatif", None):
-        from ui.whatif_deck import export_whatif
-        return export_whatif(window, args, fail)
+        return window.exports.write_whatif(args, fail)
     window.run_and_wait(timeout_s=args.timeout)
     if window.document.result is None:
         return fail(f"the run did not finish: {window.status.text()}", 1)

@@ -12,15 +12,16 @@ from __future__ import annotations
 import time
 from types import SimpleNamespace
 
-from PySide6.QtCore import QRectF
-from PySide6.QtGui import QAction, QColor, QGuiApplication, QImage, QPainter
+from PySide6.QtGui import QAction, QGuiApplication
 from PySide6.QtWidgets import QFileDialog, QInputDialog
 
 from app import export, pptx_export, settings
 from app.names import file_stem
 from app.worker import TaskRunner
 from models import experiments
+from ui import whatif_deck
 from ui.actions import shortcut_action
+from ui.canvas_picture import canvas_image
 from ui.clip import ClipExport
 from ui.clip_dialog import ClipDialog, formats_of
 from ui.charts.published import DISPLAY_HEADER, display_rows, published_rows
@@ -29,30 +30,6 @@ from ui.charts.published import DISPLAY_HEADER, display_rows, published_rows
 #: Laid out at this size and drawn at 2×: on a 1024×768 projector the 16:9
 #: slide is 1024 px wide, so 13 pt legends and ticks show at about 17 px.
 SLIDE_CHART_SIZE = (960, 540)
-#: Scale of the canvas snapshot (scene units → pixels).
-CANVAS_SCALE = 2.0
-
-
-def canvas_image(scene, scale: float = CANVAS_SCALE, margin: float = 30.0) -> QImage:
-    """The whole scenario drawn from the scene (not the scrolled view), on
-    white, with the whole run's busy figures whatever moment the replay is at."""
-    rect = scene.itemsBoundingRect().adjusted(-margin, -margin, margin, margin)
-    if rect.isEmpty():
-        rect = QRectF(0, 0, 640, 360)
-    image = QImage(round(rect.width() * scale), round(rect.height() * scale),
-                   QImage.Format.Format_ARGB32)
-    image.fill(QColor("white"))
-    p = QPainter(image)
-    p.setRenderHint(QPainter.RenderHint.Antialiasing)
-    p.setRenderHint(QPainter.RenderHint.TextAntialiasing)
-    shown = getattr(scene, "whole_run_shown", None)
-    if shown is None:
-        scene.render(p, QRectF(0, 0, image.width(), image.height()), rect)
-    else:
-        with shown():
-            scene.render(p, QRectF(0, 0, image.width(), image.height()), rect)
-    p.end()
-    return image
 
 
 def parse_size(text: str) -> tuple[int, int]:
@@ -271,6 +248,13 @@ class ExportActions:
         finally:
             chart.resize(old)
 
+    def write_whatif(self, args, fail) -> int:
+        """``zperflab export F OUT --whatif LABEL.prop=VALUE``: run the drawing
+        and the what-if, write them as :func:`ui.whatif_deck.export_whatif`
+        does; the exit status. The command line reaches the deck through the
+        window it made (its one way into ``ui``, docs/architecture.md)."""
+        return whatif_deck.export_whatif(self.shell, args, fail)
+
     def _named_chart(self, name: str | None):
         view = self.shell.charts_view()
         charts = view.charts() if view is not None else {}
@@ -332,8 +316,6 @@ class ExportActions:
         them (:mod:`ui.whatif_deck`), each named as its half is; else None."""
         if self._compare_halves() is None:
             return None
-        from ui import whatif_deck      # it draws with this module's canvas_image
-
         view = self.shell.study.compare_view
         a, b = view.left.result, view.right.result
         from ui.compare import bars_name

@@ -27,7 +27,7 @@ from models.core.params import ParamError, key_words, shorten
 from models.core.run import Table
 from models.drawing import variants
 from models.rmf import measured
-from ui.actions_export import canvas_image
+from ui.canvas_picture import canvas_image
 from ui.charts import ChartWidget
 from ui.compare import delta_rows
 

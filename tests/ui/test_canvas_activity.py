@@ -154,7 +154,7 @@ def test_after_a_run_the_canvas_shows_the_whole_run_and_says_which_moment_on_a_r
     """Program fetch: right after the run the volume's badge is the results
     table's busy figure (not the replay's first moment); scrubbed, the canvas
     says which moment it shows; the slide picture keeps the whole run."""
-    from ui.actions_export import canvas_image
+    from ui.canvas_picture import canvas_image
     from ui.canvas.activity import WHOLE_RUN_NOTE
 
     assert window.open_case_or_file("program_fetch") is None
