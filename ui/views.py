@@ -102,6 +102,7 @@ class RunPage(QWidget):
         if document.result is not None:
             self._name_run()
             show(document.result)
+            self._name_parts()
 
     def widget(self) -> QWidget:
         """The view shown (as ``QScrollArea.widget()``: the page stands in for its holder)."""
@@ -112,6 +113,7 @@ class RunPage(QWidget):
         if change.run:
             self._name_run()
             self._show(self.document.result)
+            self._name_parts()
 
     def _name_run(self) -> None:
         """Tell a view that names runs (the charts) what this one is: a
@@ -119,3 +121,13 @@ class RunPage(QWidget):
         naming = getattr(self.widget(), "set_run_name", None)
         if naming is not None and self.document.result is not None:
             naming(self.document.run_name().beside_rmf())
+
+    def _name_parts(self) -> None:
+        """Name the run in the parts a view built for it (the Results dock's
+        Measured table): a what-if's column is the what-if's, not "model"."""
+        from ui.docks.measured_table import MeasuredView
+        if self.document.result is None:
+            return
+        name = self.document.run_name()
+        for part in self.widget().findChildren(MeasuredView):
+            part.set_run_name(name)

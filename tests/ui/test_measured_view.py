@@ -2,10 +2,11 @@
 under each component, the likely reason under a picked row, members on
 demand and the whole six-column table in a window of its own."""
 import pytest
-from PySide6.QtWidgets import QApplication
+from PySide6.QtWidgets import QApplication, QLabel, QTableWidget
 
 from app.names import format_number
 from models.rmf.measured import TABLE_TITLE
+from ui.docks.measured_table import OUTSIDE
 
 
 @pytest.fixture
@@ -84,3 +85,43 @@ def test_members_on_demand_and_the_whole_table_in_a_window(imported_run):
     assert full.columnCount() == 6 and full.rowCount() == len(report.rows)
     assert full.horizontalHeaderItem(5).text() == "likely reason"
     dialog.close()
+
+
+def test_a_what_if_is_named_as_one_in_the_dock_never_model_beside_rmf(window, qtbot):
+    """SGDB2 on SSD, run: the dock set RMF's 0.649 ms beside a column called
+    "model" holding the what-if's 0.207 ms, with "57 of 103 figures outside
+    their band" in amber (issue 40), while the charts beside it said
+    "Measured vs what-if (SGDB2 on SSD)"."""
+    window.open_case_or_file("rmf_sysa")
+    sc = window.editor.scenario
+    window.editor.change_kind(next(n.id for n in sc.nodes.values() if n.label == "SGDB2"),
+                              "drive", "SSD")
+    with qtbot.waitSignal(window.run_done, timeout=120_000):
+        window.run()
+    QApplication.processEvents()
+    view = window.results.measured_view
+    t = view.table
+    heads = [t.horizontalHeaderItem(c).text() for c in range(t.columnCount())]
+    assert heads == ["figure", "RMF measured", "what-if", "Δ"]
+    assert "outside their band" not in view.summary.text()
+    assert "what-if: SGDB2 on SSD" in view.summary.text()
+    labels = [w.text() for w in window.results.widget().findChildren(QLabel)]
+    assert "<b>Measured vs what-if: SGDB2 on SSD</b>" in labels
+    assert not any("Measured vs model" in text or "model − measured" in text
+                   for text in labels)
+    # No amber and no "likely reason": a what-if's gap to RMF is its change.
+    for r in range(t.rowCount()):
+        for c in range(t.columnCount()):
+            item = t.item(r, c)
+            assert item is None or item.background().color() != OUTSIDE, _cells(t, r)
+            assert item is None or "Likely reason" not in item.toolTip()
+    row = next(r for r in range(t.rowCount()) if _cells(t, r)[0].strip() == "resp ms")
+    assert _cells(t, row)[1:3] == ["0.649", format_number(
+        window.last_result.components["SGDB2"]["resp_ms"])]
+    full = view.open_full()
+    table = full.findChild(QTableWidget, "measuredFullTable")
+    heads = [table.horizontalHeaderItem(c).text() for c in range(table.columnCount())]
+    assert heads == ["component", "figure", "RMF measured", "what-if: SGDB2 on SSD",
+                     "what-if − measured"]
+    assert full.windowTitle().startswith("Measured vs what-if: SGDB2 on SSD")
+    full.close()

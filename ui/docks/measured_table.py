@@ -8,8 +8,15 @@ reason shows under the table when its row is picked (and in its tooltip).
 The members' rows (volumes, channels) come on demand, and "Full table…"
 opens all six columns in a window of their own. It only shows the
 :class:`~models.core.run.Table`; it computes nothing.
+
+A what-if's run is named as one (:meth:`MeasuredView.set_run_name`): RMF
+measured the system as imported, so the run's column is the what-if's, never
+"model", and its gaps to RMF are the change, not the model's error: no band,
+no likely reason (as ``zperflab run --set`` and the exports word it).
 """
 from __future__ import annotations
+
+import html
 
 from PySide6.QtCore import Qt, QTimer
 from PySide6.QtGui import QBrush, QColor, QFont
@@ -24,6 +31,9 @@ COLUMNS = ("figure", "measured", "model", "Δ")
 OUTSIDE = QColor("#fde7c4")          # a figure outside its band (amber, readable in print)
 SECTION = QColor("#e8edf2")
 _TIP_DELTA = "Δ = model − measured"
+#: The dock's columns of a what-if's run.
+WHATIF_COLUMNS = ("figure", "RMF measured", "what-if", "Δ")
+_TIP_WHATIF = "Δ = what-if − RMF measured"
 
 
 def _text(v) -> str:
@@ -37,6 +47,8 @@ class MeasuredView(QWidget):
         super().__init__(parent)
         self.report = report
         self.dialog: QDialog | None = None
+        #: The what-if's name ("what-if: SGDB2 on SSD"); "" for the baseline.
+        self.whatif = ""
         rows = list(report.rows)
         self.cards = [r for r in rows if " / " not in str(r[0])]
         self.members = [r for r in rows if " / " in str(r[0])]
@@ -78,8 +90,8 @@ class MeasuredView(QWidget):
             head.setSectionResizeMode(c, QHeaderView.ResizeMode.ResizeToContents)
         self.table.setWordWrap(True)          # the reason row only; figures are short
         self.table.itemSelectionChanged.connect(self._show_reason)
-        legend = QLabel(f"<i>Amber: outside its band (docs/rmf-drawing.md); {_TIP_DELTA}. "
-                        "Pick a row for its likely reason.</i>")
+        self.legend = legend = QLabel(f"<i>Amber: outside its band (docs/rmf-drawing.md); "
+                                      f"{_TIP_DELTA}. Pick a row for its likely reason.</i>")
         legend.setWordWrap(True)
         layout.addWidget(legend)
         layout.addWidget(self.table)
@@ -87,6 +99,42 @@ class MeasuredView(QWidget):
         self.reason_row: int | None = None     # the table row that holds a reason
         self._busy = False
         self._fill()
+
+    def set_run_name(self, name) -> None:
+        """Name the run's column by the run: ``name`` is its
+        :class:`~app.run_names.RunName`. A what-if's figures stand beside
+        RMF's as the what-if's; the table's title above (the dock's label
+        reading the report's title) says so too."""
+        whatif = name.label if name is not None and name.is_whatif else ""
+        if whatif == self.whatif:
+            return
+        self.whatif = whatif
+        if not whatif:        # a view is built per run: the baseline is how it starts
+            return
+        self.table.setHorizontalHeaderLabels(WHATIF_COLUMNS)
+        self.table.horizontalHeaderItem(3).setToolTip(_TIP_WHATIF)
+        self.summary.setText(f"{len(self.report.rows)} figures: RMF's, of the system as "
+                             f"imported, beside the {whatif}")
+        self.legend.setText(f"<i>{_TIP_WHATIF}: what the change moves, not the model's "
+                            "error (that is the baseline's table).</i>")
+        title = self._label_beside(-1, self.report.title)
+        if title is not None:
+            title.setText(f"<b>Measured vs {html.escape(whatif)}</b>")
+        note = self._label_beside(1, self.report.note)
+        if note is not None:
+            note.setText(f"<i>{html.escape(self._full_report()[3])}</i>")
+        self._fill()
+
+    def _label_beside(self, offset: int, text: str) -> QLabel | None:
+        """The dock's label just above (-1) or under (1) this view, if it reads ``text``."""
+        parent = self.parentWidget()
+        layout = parent.layout() if parent is not None else None
+        index = layout.indexOf(self) if layout is not None else -1
+        item = layout.itemAt(index + offset) if index >= 0 and text else None
+        label = item.widget() if item is not None else None
+        if isinstance(label, QLabel) and text in label.text():
+            return label
+        return None
 
     # -- the compact table -----------------------------------------------------------
     def _fill(self) -> None:
@@ -115,7 +163,9 @@ class MeasuredView(QWidget):
             r = t.rowCount()
             t.insertRow(r)
             label, figure, measured, model, diff, why = row
-            tip = f"{label}: {figure}: measured {_text(measured)}, model {_text(model)}"
+            run = self.whatif or "model"
+            tip = f"{label}: {figure}: measured {_text(measured)}, {run} {_text(model)}"
+            why = "" if self.whatif else why      # a what-if's gap is its change
             if why:
                 tip += f"\nLikely reason: {why}"
             for c, cell in enumerate((f"  {figure}", measured, model, diff)):
@@ -151,7 +201,7 @@ class MeasuredView(QWidget):
                 picked = [r - (r > self.reason_row) for r in picked]
                 self.reason_row = None
             row = self._row_of[picked[0]] if picked else None
-            if row is not None:
+            if row is not None and not self.whatif:
                 label, figure, measured, model, diff, why = row
                 text = (f"Likely reason: {why}." if why and model != "—" else
                         f"{why}." if why else "Inside its band.")
@@ -177,17 +227,17 @@ class MeasuredView(QWidget):
         """All six columns in a window of their own (non-modal, one per run)."""
         if self.dialog is None:
             dialog = QDialog(self.window())
-            dialog.setWindowTitle(f"{self.report.title} — zPerfLab")
+            title, cols, rows, note = self._full_report()
+            dialog.setWindowTitle(f"{title} — zPerfLab")
             box = QVBoxLayout(dialog)
-            cols = self.report.columns
-            table = QTableWidget(len(self.report.rows), len(cols))
+            table = QTableWidget(len(rows), len(cols))
             table.setObjectName("measuredFullTable")
             table.setHorizontalHeaderLabels([str(c) for c in cols])
             table.verticalHeader().setVisible(False)
             table.setEditTriggers(QAbstractItemView.EditTrigger.NoEditTriggers)
             table.setAlternatingRowColors(True)
             table.setWordWrap(True)
-            for r, row in enumerate(self.report.rows):
+            for r, row in enumerate(rows):
                 for c, cell in enumerate(row):
                     item = QTableWidgetItem(_text(cell))
                     if 2 <= c <= 4:
@@ -202,10 +252,10 @@ class MeasuredView(QWidget):
                 head.setSectionResizeMode(c, QHeaderView.ResizeMode.Interactive)
             head.setSectionResizeMode(len(cols) - 1, QHeaderView.ResizeMode.Stretch)
             box.addWidget(table)
-            if self.report.note:
-                note = QLabel(f"<i>{self.report.note}</i>")
-                note.setWordWrap(True)
-                box.addWidget(note)
+            if note:
+                note_label = QLabel(f"<i>{note}</i>")
+                note_label.setWordWrap(True)
+                box.addWidget(note_label)
             screen = self.screen().availableGeometry() if self.screen() else None
             w = min(1100, int(0.9 * screen.width())) if screen else 1000
             h = min(700, int(0.85 * screen.height())) if screen else 600
@@ -216,3 +266,19 @@ class MeasuredView(QWidget):
         self.dialog.show()
         self.dialog.raise_()
         return self.dialog
+
+    def _full_report(self) -> tuple[str, tuple, tuple, str]:
+        """The window's title, columns, rows and note: a what-if's as
+        ``zperflab run --set`` prints them (RMF measured, the what-if, their
+        difference; no likely reason: those explain the model's gap)."""
+        rep = self.report
+        if not self.whatif:
+            return rep.title, tuple(rep.columns), tuple(rep.rows), rep.note
+        names = {"measured": "RMF measured", "model": self.whatif,
+                 "difference": "what-if − measured"}
+        keep = [i for i, c in enumerate(rep.columns) if c != "likely reason"]
+        return (f"Measured vs {self.whatif}",
+                tuple(names.get(rep.columns[i], rep.columns[i]) for i in keep),
+                tuple(tuple(row[i] for i in keep) for row in rep.rows),
+                f"RMF measured: its figures of the system as imported; {self.whatif}: the "
+                f"run; {_TIP_WHATIF}")
