@@ -272,11 +272,45 @@ def _chan_totals(chps) -> dict:
 
 
 # ---- beside the model -------------------------------------------------------------
+#: A run's figures that are means over its requests, by the rate whose 0 says
+#: the run had none: then the mean is no figure (a run's 0 ms is no time of
+#: 0 ms), and the table says why (a group drawn idle, a volume the run missed).
+PER_REQUEST = {"resp_ms": "io_rate", "iosq_ms": "io_rate", "pend_ms": "io_rate",
+               "disc_ms": "io_rate", "conn_ms": "io_rate",
+               "req_read_hit_ratio": "read_rate", "seq_read_hit_ratio": "seq_read_rate"}
+#: Bytes per request: 0 only where there was no request.
+PER_REQUEST_BYTES = ("read_bytes_per_req", "disk_read_bytes_per_req")
+NO_REQUEST = {"io_rate": "no I/O reached it in the run", "read_rate": "no read reached it in "
+              "the run", "seq_read_rate": "no sequential read reached it in the run",
+              "disk_read_bytes_per_req": "no read went to disk in the run"}
+
+
+def _means_of_requests(figs: dict) -> dict:
+    """``figs`` without the means over requests the run did not make."""
+    return {k: v for k, v in figs.items()
+            if not (k in PER_REQUEST and figs.get(PER_REQUEST[k]) == 0
+                    or k in PER_REQUEST_BYTES and v == 0)}
+
+
+def _no_request(name: str, model: dict) -> str | None:
+    """Why the run has no figure ``name`` (a model figure name), if for want of requests."""
+    if name in PER_REQUEST and model.get(PER_REQUEST[name]) == 0:
+        return NO_REQUEST[PER_REQUEST[name]]
+    if name == "read_bytes_per_req" and model.get("read_rate") == 0 and \
+            not model.get("seq_read_rate"):
+        return NO_REQUEST["read_rate"]
+    if name == "disk_read_bytes_per_req" and "staged_tracks_rate" in model:
+        return NO_REQUEST[name]                   # the unit ran; its reads all hit
+    return None
+
+
 def model_figures(result) -> tuple[dict, dict]:
     """The run's figures as the comparison reads them: a storage group's read
-    rate and request hit ratio from its members."""
-    comps = {k: dict(v) for k, v in result.components.items()}
-    members = {g: {m: dict(f) for m, f in ms.items()} for g, ms in result.members.items()}
+    rate and request hit ratio from its members, and no mean over requests
+    the run did not make (:data:`PER_REQUEST`)."""
+    comps = {k: _means_of_requests(v) for k, v in result.components.items()}
+    members = {g: {m: _means_of_requests(f) for m, f in ms.items()}
+               for g, ms in result.members.items()}
     for g, ms in members.items():
         if g in comps:
             reads = [f for f in ms.values() if f.get("read_rate")]
@@ -322,7 +356,9 @@ def _rows(label: str, figs: dict, model: dict, kind: str) -> list[tuple]:
         got = model.get(MODEL_NAME.get(key, key))
         title = figure_title(key, kind)
         if got is None:
-            out.append((label, title, _round(m), "—", "—", "the model gives no figure here"))
+            why = _no_request(MODEL_NAME.get(key, key), model)
+            out.append((label, title, _round(m), "—", "—", why or "the model gives no figure "
+                                                                   "here"))
             continue
         diff = got - m
         digits = PERCENT_DIGITS if key.endswith("_pct") else 4
