@@ -71,8 +71,11 @@ def _cache(iv: Interval) -> str:
         if a is not None and a.read_normal.hit_ratio is not None:
             bits.append(f"normal read H/R {a.read_normal.hit_ratio:g}")
         bits.append(f"{len(u.volumes)} volumes")
-        parts.append(f"SSID {key} (" + ", ".join(b for b in bits if b) + ")")
-    return f"{len(iv.cache_units)} control units: " + _first(parts)
+        # a report without its header gives no SSID: the drawing's "Control unit"
+        name = f"SSID {key}" if key != "?" else "the control unit, no SSID given"
+        parts.append(f"{name} (" + ", ".join(b for b in bits if b) + ")")
+    n = len(iv.cache_units)
+    return f"{n} control unit{'s' if n != 1 else ''}: " + _first(parts)
 
 
 def _chan(iv: Interval) -> str:
