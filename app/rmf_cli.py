@@ -227,6 +227,11 @@ def cmd_import_rmf(args: argparse.Namespace) -> int:
         print(f"Assumed ({len(scenario.imported['assumptions'])}):")
         for a in scenario.imported["assumptions"]:
             print(f"  {_line(a)}")
+        # 'run' refuses a drawing without a workload: say so instead of offering it
+        then = (f"run it with: zperflab run --scenario {args.out}"
+                if scenario.of_category("workload") else
+                "it has no workload to run: no report of this interval gives one (a device, "
+                f"cache or CPU report does); add one with 'zperflab gui --open {args.out}'")
         print(f"Wrote {args.out} ({len(scenario.nodes)} cards, {iv.system or 'system ?'}); "
-              f"run it with: zperflab run --scenario {args.out}", file=sys.stdout)
+              f"{then}", file=sys.stdout)
     return 0
