@@ -54,3 +54,33 @@ def test_a_roomy_chart_keeps_full_size_names(qtbot):
     chart = _chart(qtbot, 1400)
     assert chart.getPlotItem().getAxis("bottom").style["tickFont"].pointSizeF() == \
         pytest.approx(view.style.font(view.style.TICK_PT).pointSizeF())
+
+
+COMPONENTS = ("CP 0", "CP 1", "CP 2", "CP 3", "FICON CHPIDs", "Rank 0000", "Rank 0001",
+              "SGDB2", "SGTSO", "zHPF CHPIDs", "zIIP 4", "zIIP 5")
+
+
+@pytest.mark.parametrize("width", [760, 960])
+def test_long_names_too_wide_at_the_smallest_size_take_two_lines(qtbot, width):
+    """rmf_sysa's Utilisation per component read 'FICON CHPIDsRank 0000' in the
+    GUI and on each half of a before/after slide: twelve names shrunk to 9 pt
+    and still ran together."""
+    chart = ChartWidget(minimum=(300, 200))
+    qtbot.addWidget(chart)
+    x = np.arange(len(COMPONENTS), dtype=float)
+    busy = np.array([45.1, 44.8, 45.0, 45.0, 0.8, 26.5, 2.3, 3.2, 0.3, 0.4, 27.2, 27.2])
+    chart.show_data(ChartData("utilisation", "Utilisation per component", "Component", "",
+                              "Busy", "%", (Series("busy", x, busy, "bar"),), COMPONENTS))
+    chart.resize(width, 420)
+    chart.show()
+    qtbot.waitExposed(chart)
+    axis = chart.getPlotItem().getAxis("bottom")
+    names = [text for _, text in axis._tickLevels[0]]
+    assert "FICON\nCHPIDs" in names and "CP 0" in names     # short names stay whole
+    metrics = QFontMetricsF(axis.style["tickFont"])
+    room = _room(chart) - view.LABEL_GAP_PX * view.style.SCALE
+    assert max(metrics.horizontalAdvance(line) for n in names for line in n.split("\n")) <= room
+    # Wide again: the names are whole on one line.
+    chart.resize(2400, 420)
+    qtbot.wait(50)
+    assert [text for _, text in axis._tickLevels[0]] == list(COMPONENTS)

@@ -237,7 +237,15 @@ class ChartWidget(pg.PlotWidget):
         if hi <= lo or item.vb.width() < 10:
             return
         room = item.vb.width() / (hi - lo) - LABEL_GAP_PX * style.SCALE   # px per category
-        ticks = _shrunk(style.TICK_PT, [str(c) for c in data.categories], room, bold=False)
+        names = [str(c) for c in data.categories]
+        ticks = _shrunk(style.TICK_PT, names, room, bold=False)
+        if _widest(names, ticks, False) > room:
+            # Still too wide at the smallest size ("FICON CHPIDsRank 0000"):
+            # a name that does not fit goes over two lines, where it has a space.
+            names = [_two_lines(name) if _widest([name], ticks, False) > room else name
+                     for name in names]
+            ticks = _shrunk(style.TICK_PT, names, room, bold=False)
+        item.getAxis("bottom").setTicks([list(enumerate(names))])
         item.getAxis("bottom").setStyle(tickFont=style.font(ticks))
         labels = self.__dict__.get("_bar_labels") or []
         texts = [lab.textItem.toPlainText() for lab in labels]
@@ -415,6 +423,16 @@ def _widest(texts: list[str], points: float, bold: bool) -> float:
     metrics = QFontMetricsF(style.font(points, bold))
     return max((metrics.horizontalAdvance(line) for t in texts for line in t.split("\n")),
                default=0.0)
+
+
+def _two_lines(name: str) -> str:
+    """``name`` broken at the space nearest its middle ("FICON\\nCHPIDs");
+    unchanged when it has no space or is on two lines already."""
+    spaces = [i for i, ch in enumerate(name) if ch == " "]
+    if not spaces or "\n" in name:
+        return name
+    cut = min(spaces, key=lambda i: abs(2 * i - len(name)))
+    return f"{name[:cut]}\n{name[cut + 1:]}"
 
 
 def _shrunk(points: float, texts: list[str], room: float, bold: bool) -> float:
