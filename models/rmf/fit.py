@@ -277,7 +277,7 @@ def _seq_said(fit: WorkloadFit, source: tuple[str, int | None]) -> Assumption:
     staging = ("the LPO record-caches a first miss and stages the rest of the track on the "
                "second" if fit.lpo else "a miss stages the whole track")
     return Assumption(
-        f"sequential reads of {fit.group}", f"a read hit ratio of {fit.seq_hit_ratio:.3f} in "
+        f"sequential reads of {fit.group}", f"a request hit ratio of {fit.seq_hit_ratio:.3f} in "
         "the model", "the fit takes the model's own detection, not RMF's sequential hits: on "
         f"each of its {fit.volumes} volumes a stream prestages only once "
         f"{SEQ_TRIGGER_TRACKS} tracks in a row were read after their predecessors, and "
@@ -309,7 +309,7 @@ def _bisect(f, target: float, lo: float, hi: float, increasing: bool, log: bool,
 
 def _unreachable(m: GroupMeasure, cache_mb: float, why: str) -> str:
     return (f"{m.name}: no working set (1 to 200,000 MB) and skew (0 to 3) give the measured "
-            f"read hit ratio {m.read_hit_ratio:.3f} with {cache_mb:,.0f} MB of cache ({why}). "
+            f"request hit ratio {m.read_hit_ratio:.3f} with {cache_mb:,.0f} MB of cache ({why}). "
             "A ratio this far from steady state (a cold cache, a one-off scan) is not a "
             "workload the model can settle into; give the working set or the skew by hand")
 

@@ -7,6 +7,7 @@ with the line it would have come from; a run of the drawing reports the
 "Measured vs model" table for every component it measured.
 """
 import dataclasses
+import json
 from pathlib import Path
 
 import pytest
@@ -220,3 +221,15 @@ def test_without_a_channel_report_the_assumed_chpids_have_readable_names():
     cfg = from_scenario(sc)
     names = [c.name for c in cfg.channels]
     assert names == ["zHPF CHPIDs 01", "zHPF CHPIDs 02", "zHPF CHPIDs 03", "zHPF CHPIDs 04"]
+
+
+def test_the_sequential_fit_names_the_request_hit_ratio(sample):
+    """RMF's hit ratios count read requests: the panel's "a read hit ratio of
+    0.874" took the name the record hit ratio has beside it (issue 40)."""
+    seq = next(a for a in sample.imported["assumptions"]
+               if a["what"] == "sequential reads of SGDB2")
+    assert seq["value"].startswith("a request hit ratio of ")
+    built_in = Path(__file__).parents[3] / "resources" / "scenarios" / "rmf_sysa.json"
+    said = json.loads(built_in.read_text())["imported"]["assumptions"]
+    assert [a["value"] for a in said if "hit ratio" in a["value"]] == \
+        ["a request hit ratio of 0.874 in the model"]

@@ -69,7 +69,7 @@ def test_a_given_working_set_fits_the_skew_instead():
 
 def test_a_cold_scan_cannot_be_fitted_and_says_why():
     m = _excerpt("redp4862-fig06-skip17-ficon.txt")       # hit ratio 0.001
-    with pytest.raises(FitError, match=r"measured read hit ratio 0.001 with 1,024 MB.*cold "
+    with pytest.raises(FitError, match=r"measured request hit ratio 0.001 with 1,024 MB.*cold "
                                        r"cache, a one-off scan"):
         fit_workload(m, cache_mb=1024)
 
