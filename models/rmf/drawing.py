@@ -373,7 +373,8 @@ def build(system: RmfSystem, refine_s: float = 0.0, run_s: float = RUN_S) -> Sce
                      "system": b.iv.system, "reports": sorted(b.iv.reports),
                      "reason": system.reason},
         "assumptions": [_plain(a) for a in b.assumed],
-        **measured_mod.collect(b.iv, {g.label: [v.volser for v in g.volumes] for g in groups},
+        **measured_mod.collect(b.iv, {g.label: [v.volser for v in g.volumes] or g.names
+                                      for g in groups},
                                {n.label: u for n, u in units.values()},
                                {ch.label: ch.properties.get("names", "") for ch in chans},
                                _unit_lcus(groups, units)),

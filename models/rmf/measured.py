@@ -130,6 +130,11 @@ def collect(iv: Interval, groups: dict[str, list[str]], units: dict[str, CacheUn
         vols = {vs: _volume(iv.volumes[vs], caches.get(vs)) for vs in volsers
                 if vs in iv.volumes}
         if not vols:
+            # No device report (a cache report alone): each volume's cache
+            # figures as read, every system's I/O, out of the comparison.
+            cached = {vs: _cached(caches[vs]) for vs in volsers if vs in caches}
+            if any(cached.values()):
+                members[label] = cached
             continue
         members[label] = vols
         measured[label] = {**group_totals(vols), **_reads(vols.values()),
@@ -160,16 +165,20 @@ def _some(**figs) -> dict:
     return {k: v for k, v in figs.items() if v is not None}
 
 
+def _cached(vc) -> dict:
+    """A volume's Cache Device Overview figures (every system's I/O to it)."""
+    return _some(cache_io_rate=vc.io_rate, cache_read_hit_rate=vc.read_hit_rate,
+                 dfw_rate=vc.dfw_rate, stage_rate=vc.stage_rate,
+                 write_hit_ratio=vc.write_hit_ratio, pct_read=vc.pct_read)
+
+
 def _volume(v, vc) -> dict:
     out = {"io_rate": v.rate, "resp_ms": v.resp_ms, "iosq_ms": v.iosq_ms,
            "pend_ms": v.pend_ms, "disc_ms": v.disc_ms, "conn_ms": v.conn_ms,
            "busy_pct": v.busy_pct,
            **_some(cmr_ms=v.cmr_ms, db_ms=v.db_ms, pav=v.pav, cylinders=v.cylinders)}
     if vc is not None:
-        # The cache report counts every system's I/O to the volume.
-        out.update(_some(cache_io_rate=vc.io_rate, cache_read_hit_rate=vc.read_hit_rate,
-                         dfw_rate=vc.dfw_rate, stage_rate=vc.stage_rate,
-                         write_hit_ratio=vc.write_hit_ratio, pct_read=vc.pct_read))
+        out.update(_cached(vc))
     if vc is not None and vc.pct_read is not None:
         # This system's reads: its I/O rate at the read share the cache report
         # gives (which counts every system's I/O to the volume).

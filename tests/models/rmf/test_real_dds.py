@@ -179,3 +179,16 @@ def test_cache_units_without_an_ssid_are_refused_not_merged(tmp_path):
     assert msg.startswith(f"{f}:79: Cache Subsystem Activity Report: 4 control units' "
                           "segments have no variable zPerfLab knows as the Subsystem ID")
     assert "'Unit Name'" in msg and "'Physical CU-ID'" in msg
+
+
+def test_the_cache_report_alone_keeps_each_volumes_cache_figures():
+    """README: SSID 5001's busiest volume CBTCAT (05115) 48.7/s, carried with
+    the cache report alone too (there was no member figure without a device
+    report), as read and out of the comparison."""
+    sc = build(read_reports([CACHE]))
+    members = sc.imported["members"]
+    cbtcat = members["SSID 5001 volumes"]["CBTCAT"]
+    assert (cbtcat["cache_io_rate"], cbtcat["cache_read_hit_rate"], cbtcat["dfw_rate"]) == \
+        (48.7, 2.6, 46.1)
+    assert len(members["SSID 5000 volumes"]) == 42
+    assert "io_rate" not in cbtcat       # this system's rate is the device report's
