@@ -426,4 +426,4 @@ PERCENT_DIGITS = 2
 
 
 def _round(x: float, digits: int = 4) -> float:
-    return round(float(x), digits)
+    return round(float(x), digits) + 0.0       # + 0.0: -0.0 (of -0.0036 to 2 digits) is 0.0

@@ -61,3 +61,13 @@ def test_a_unit_without_normal_reads_has_no_normal_hit_ratio():
     assert got["normal read rate /s"][0] == 0.0
     comps, _ = model_figures(run)       # the charts read the same figures
     assert "req_read_hit_ratio" not in comps["SSID 5001"]
+
+
+def test_a_difference_that_rounds_to_nothing_is_0_not_minus_0():
+    """The real answers' SSID 5000 volumes: busy 0.0036 % measured beside 0:
+    the difference printed '-0'."""
+    run = SimpleNamespace(components={"G": {"io_rate": 1.0, "busy_pct": 0.0}}, members={})
+    imported = {"measured": {"G": {"io_rate": 1.0, "busy_pct": 0.0036}},
+                "kinds": {"G": "storage group"}}
+    (busy,) = [r for r in table(imported, run).rows if r[1] == "busy %"]
+    assert str(busy[4]) == "0.0"
