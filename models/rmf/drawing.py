@@ -35,7 +35,7 @@ from models.drawing.elements import Link, Node
 from models.drawing.scenario import Scenario
 from models.io.geometry import MODELS
 from models.rmf import measured as measured_mod
-from models.rmf import fitcheck
+from models.rmf import fitcheck, runlength
 from models.rmf.fit import (EXCERPT_VOLUMES, MIN_IO_RATE, FitError, GroupMeasure, WorkloadFit,
                             fit_workload, idle, measure_group, measure_unit)
 from models.rmf.reader import no_volumes
@@ -125,17 +125,21 @@ class _Builder:
         return [self.node("cpu_cp" if e.type == "CP" else "cpu_ziip", f"{e.type} {e.number}",
                           "processor") for e in engines]
 
-    def cpu_workload(self, cpus: list[Node]) -> None:
+    def cpu_busy(self) -> dict[str, float]:
+        """Engine-seconds per second of the general CPs and of the zIIPs."""
         engines = [e for e in self.iv.engines if e.type in ("CP", "zIIP")]
-        busy = {t: sum((e.busy_pct or 0.0) for e in engines if e.type == t) / 100
+        return {t: sum((e.busy_pct or 0.0) for e in engines if e.type == t) / 100
                 for t in ("CP", "zIIP")}
+
+    def cpu_workload(self, cpus: list[Node], run_s: float = RUN_S) -> None:
+        busy = self.cpu_busy()
         demand = busy["CP"] + busy["zIIP"]
         if demand <= 0:
             return
         wl = self.node("wl_cpu", "CPU work (RMF)", "cpu_load", {
             "cpu_demand": round(demand, 4),
             "ziip_pct": round(100 * busy["zIIP"] / demand, 2),
-            "tran_cpu_ms": TRAN_CPU_MS, "duration_s": RUN_S})
+            "tran_cpu_ms": TRAN_CPU_MS, "duration_s": run_s})
         for c in cpus:
             self.link(wl, c)
         self.assume("CPU work", f"{demand:.3f} engine-seconds per second, "
@@ -314,7 +318,7 @@ class _Builder:
         return out
 
 
-def build(system: RmfSystem, refine_s: float = 0.0, run_s: float = RUN_S) -> Scenario:
+def build(system: RmfSystem, refine_s: float = 0.0, run_s: float | None = None) -> Scenario:
     """The drawing of the chosen interval (module docstring), ``imported`` filled in.
 
     Parameters
@@ -328,8 +332,10 @@ def build(system: RmfSystem, refine_s: float = 0.0, run_s: float = RUN_S) -> Sce
         storage group at a large cache). 0, the default, keeps the closed form
         of :mod:`models.rmf.cachefit`, which takes the sequential reads' hits
         from the model's own detection and staging (:mod:`models.rmf.seqfit`).
-    run_s : float
-        Simulated seconds each imported workload runs (its fit expects them).
+    run_s : float or None
+        Simulated seconds each imported workload runs (its fit expects them);
+        None: long enough for the least busy drawn group
+        (:func:`models.rmf.runlength.choose`), stated as an assumption.
 
     Returns
     -------
@@ -350,6 +356,9 @@ def build(system: RmfSystem, refine_s: float = 0.0, run_s: float = RUN_S) -> Sce
     # The volumes run the protocol of the first path to their unit (every
     # channel group reaches every unit, in this order): zHPF has the LPO.
     lpo = bool(chans) and chans[0].kind == "chg_zhpf"
+    _measure(b, groups)
+    chosen = _run_length(b, groups) if run_s is None else None
+    run_s = chosen.seconds if chosen is not None else run_s
     fits = _fit(b, groups, units, refine_s, lpo, run_s)
     if any(g.volumes for g in groups):
         b.assume("PAV aliases of each storage group", "the most exposures in use of its "
@@ -357,15 +366,16 @@ def build(system: RmfSystem, refine_s: float = 0.0, run_s: float = RUN_S) -> Sce
                  "the average exposures in use, not the aliases defined (a HyperPAV pool is "
                  "shared by the LCU)", report="DEVICE")
     if groups:
-        b.assume("run length", f"{run_s:g} s per workload", "a model choice: the figures are "
-                 f"rates, and the interval was {_seconds(b.iv.length_s)}", report="DEVICE")
+        b.assume("run length", f"{run_s:g} s per workload", chosen.why(b.iv.length_s)
+                 if chosen is not None else "a model choice: the figures are rates, and the "
+                 f"interval was {_seconds(b.iv.length_s)}", report="DEVICE")
     rank_cards = b.rank_cards(groups, ranks)
     for g in groups:
         _draw_group(b, g, kind, rank_cards.get(g.label, []), units, fits.get(g.label), run_s)
     for node, _ in units.values():
         for ch in chans:
             b.link(node, ch)
-    b.cpu_workload(cpus)
+    b.cpu_workload(cpus, run_s)
     _make_room(b.sc, max((len(v) for v in rank_cards.values()), default=1))
     b.sc.imported = {
         "source": list(system.files),
@@ -422,12 +432,8 @@ def _plain(a: Assumption) -> dict:
     return {"what": a.what, "value": value, "why": a.why, "file": a.file, "line": a.line}
 
 
-def _fit(b: _Builder, groups: list[_Group], units: dict, refine_s: float = 0.0,
-         lpo: bool = True, run_s: float = RUN_S) -> dict:
-    """Fit each group's workload as the model will warm it: an equal share of
-    its unit's cache and of the unit's part of the warm page limit; its
-    sequential reads on its volumes, with or without the LPO (``lpo``)."""
-    from models.workloads import system as wsys
+def _measure(b: _Builder, groups: list[_Group]) -> None:
+    """Each group's measure for its workload (an idle group gets none, stated)."""
     for g in groups:
         rate = sum(v.rate for v in g.volumes)
         if g.volumes and idle(rate):
@@ -441,6 +447,23 @@ def _fit(b: _Builder, groups: list[_Group], units: dict, refine_s: float = 0.0,
             except FitError as exc:
                 b.assume(f"I/O workload of {g.label}", "the device report's rate, default "
                          "mix", str(exc), g.volumes[0].source if g.volumes else None)
+
+
+def _run_length(b: _Builder, groups: list[_Group]) -> runlength.RunLength:
+    """The run length for the drawn workloads' rates (models.rmf.runlength)."""
+    rates = {g.label: g.measure.io_rate if g.measure is not None else
+             sum(v.rate for v in g.volumes) for g in groups}
+    rates = {k: r for k, r in rates.items() if not idle(r)}
+    busy = b.cpu_busy()
+    return runlength.choose(rates, 1000 * (busy["CP"] + busy["zIIP"]) / TRAN_CPU_MS)
+
+
+def _fit(b: _Builder, groups: list[_Group], units: dict, refine_s: float = 0.0,
+         lpo: bool = True, run_s: float = RUN_S) -> dict:
+    """Fit each group's workload as the model will warm it: an equal share of
+    its unit's cache and of the unit's part of the warm page limit; its
+    sequential reads on its volumes, with or without the LPO (``lpo``)."""
+    from models.workloads import system as wsys
     slots = {key: int(float(units[key][0].properties["cache_gb"]) * 2**30 // 4096)
              for key in {g.unit for g in groups if g.measure is not None}}
     limit = wsys.warm_limits(slots)

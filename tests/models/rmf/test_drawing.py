@@ -104,7 +104,7 @@ def long_run():
     system = read_reports([TEXT])
     for unit in system.interval.cache_units.values():
         unit.cache_mb = 1024.0
-    sc = build(system)
+    sc = build(system, run_s=20.0)
     for n in list(sc.nodes.values()):
         if n.kind == "wl_io":
             n.properties["duration_s"] = 20.0

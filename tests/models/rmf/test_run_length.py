@@ -1,0 +1,68 @@
+"""An imported system runs long enough for its least busy group's figures to
+be more than Poisson noise (models/rmf/runlength.py): the real z/OS 2.5
+answers do 8.5 I/O per second, so the workloads' default 2 s made 12 requests
+and put SSID 5000's volumes at 6 I/O per second against RMF's 3.776."""
+from pathlib import Path
+
+import pytest
+
+from models import experiments
+from models.rmf import read_reports, runlength
+from models.rmf.drawing import build
+from models.rmf.measured import TABLE_TITLE
+
+DDS = Path(__file__).resolve().parents[3].parent / "shared" / "rmf" / "dds-zos25"
+if not DDS.is_dir():                     # a worktree: the shared folder of the session
+    DDS = Path("/work/shared/rmf/dds-zos25")
+SAMPLE = Path(__file__).resolve().parents[2] / "data" / "rmf" / "sysa-0900-full.txt"
+
+
+@pytest.fixture(scope="module")
+def quiet():
+    return build(read_reports([DDS / "device.xml", DDS / "cache.xml", DDS / "chan.xml",
+                               DDS / "cpu.xml"], join=True))
+
+
+def _runs(sc) -> dict[str, float]:
+    return {n.label: n.properties["duration_s"] for n in sc.nodes.values()
+            if n.kind in ("wl_io", "wl_cpu")}
+
+
+def test_a_quiet_system_runs_long_enough_for_2000_requests_of_its_least_busy_group(quiet):
+    runs = _runs(quiet)
+    assert set(runs) == {"SSID 5000 volumes I/O", "SSID 5001 volumes I/O", "STGWORK I/O",
+                         "CPU work (RMF)"}
+    # one length on every card, the CPU workload's too (its busy is over the run)
+    assert len(set(runs.values())) == 1
+    seconds = runs["STGWORK I/O"]
+    assert 2000 <= 2.169 * seconds < 2010
+    said = next(a for a in quiet.imported["assumptions"] if a["what"] == "run length")
+    assert said["value"] == f"{seconds:g} s per workload"
+    assert "STGWORK at 2.169 I/O per second" in said["why"] and "2,000" in said["why"]
+    assert "Run length on the workload cards" in said["why"]
+
+
+def test_the_quiet_system_s_model_rates_match_rmf_within_5_percent(quiet):
+    result = experiments.run_experiment("custom", scenario=quiet, seed=1)
+    table = next(t for t in result.reports if t.title == TABLE_TITLE)
+    rates = {r[0]: (r[2], r[3]) for r in table.rows if r[1] == "I/O rate /s"}
+    for group in ("SSID 5000 volumes", "SSID 5001 volumes", "STGWORK"):
+        measured, model = rates[group]
+        assert abs(model - measured) <= 0.05 * measured, (group, measured, model)
+
+
+def test_a_busy_system_keeps_a_short_run_and_a_given_length_is_kept():
+    system = read_reports([SAMPLE])
+    runs = _runs(build(system))
+    # SGTSO, the sample's quieter group, does 48.1 I/O per second: 42 s
+    assert set(runs.values()) == {42.0}
+    assert set(_runs(build(system, run_s=10.0)).values()) == {10.0}
+
+
+def test_the_run_length_is_capped_in_time_and_in_requests():
+    assert runlength.choose({"A": 5000.0, "B": 4000.0}).seconds == runlength.MIN_RUN_S
+    lone = runlength.choose({"A": 0.1})
+    assert lone.seconds == runlength.MAX_RUN_S and "3600 s" in lone.why(900.0)
+    mixed = runlength.choose({"A": 0.2, "B": 1000.0})
+    assert mixed.seconds == 99 and "100,000 requests" in mixed.why(900.0)
+    assert runlength.choose({}).seconds == runlength.MIN_RUN_S
