@@ -355,6 +355,8 @@ def _build_parser() -> argparse.ArgumentParser:
     sweep_cli.add_parser(sub, _seed, _replications, _workers)
     from app import rmf_cli
     rmf_cli.add_parser(sub)
+    from app import calibrate_cli
+    calibrate_cli.add_parser(sub)
 
     v = sub.add_parser("validate", help="compare the model with published figures")
     v.add_argument("--targets", help="targets file (default: the bundled copy)")

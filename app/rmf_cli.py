@@ -64,6 +64,9 @@ def add_parser(sub) -> None:
                    help="check each storage group's fitted workload on the model's own runs of "
                         "SECONDS (default 2) and move its working set until the model gives the "
                         "measured read hit ratio; a few seconds per group at a large cache")
+    p.add_argument("--calibrate", action="store_true",
+                   help="calibrate the drawing to what RMF measured: fit the quantities it "
+                        "lacks on the model's own run (as 'zperflab calibrate FILE')")
     p.set_defaults(func=cmd_import_rmf)
 
 
@@ -157,6 +160,8 @@ def summary(system, scenario, out: str) -> dict:
         drawn[label] = drawn.get(label, 0) + 1
     data["drawn"] = drawn
     data["measured"] = sorted(scenario.imported.get("measured", {}))
+    if "calibrated" in scenario.imported:
+        data["calibrated"] = scenario.imported["calibrated"]
     data["out"] = out
     return data
 
@@ -199,13 +204,18 @@ def cmd_import_rmf(args: argparse.Namespace) -> int:
             writable(args.out)                 # before a long read, not after it
             system = read(args)
             scenario = build(system, refine_s=args.refine)
-            scenario_io.save(scenario, args.out)
+            calibrated = None
+            if getattr(args, "calibrate", False):
+                from app.calibrate_cli import calibrate_file
+                calibrated = calibrate_file(scenario, args.out)
+            else:
+                scenario_io.save(scenario, args.out)
     except Terminated:
         # the DDS's temporary folder went on the way out, as on Ctrl-C
         print("zperflab: import-rmf stopped by SIGTERM: nothing written", file=sys.stderr)
         return EXIT_TERMINATED
     except (RmfError, ValueError, scenario_io.ScenarioFileError, OSError) as exc:
-        return fail(str(exc))
+        return fail(str(exc))       # CalibrationError is a ValueError
     if args.json:
         print(json.dumps(summary(system, scenario, args.out), indent=1))
     else:
@@ -227,6 +237,9 @@ def cmd_import_rmf(args: argparse.Namespace) -> int:
         print(f"Assumed ({len(scenario.imported['assumptions'])}):")
         for a in scenario.imported["assumptions"]:
             print(f"  {_line(a)}")
+        if calibrated is not None:
+            from app.calibrate_cli import print_entries
+            print_entries(calibrated)
         # 'run' refuses a drawing without a workload: say so instead of offering it
         then = (f"run it with: zperflab run --scenario {args.out}"
                 if scenario.of_category("workload") else

@@ -155,10 +155,33 @@ def panel_html(imported: dict | None) -> str:
                    f"<span style='color:#555'>{html.escape(str(a.get('why', '')))}; would be "
                    f"read at {html.escape(where)}</span></li>")
     out.append("</ol>")
+    out += _calibrated_html(imported)
     skipped = imported.get("skipped", [])
     if skipped:
         out.append("<p><b>Skipped</b>: " + html.escape("; ".join(skipped)) + "</p>")
     return "".join(out)
+
+
+def _calibrated_html(imported: dict) -> list[str]:
+    """The calibrated quantities, each with the measured figure that set it;
+    one refused (unphysical) is said NOT USED, in amber, with the reason."""
+    from models.rmf.calibrate import entries, title
+
+    done = entries(imported)
+    if not done:
+        return []
+    out = [f"<p><b>Calibrated to RMF ({len(done)})</b></p><ol style='margin-left:-20px'>"]
+    for e in done:
+        head = (f"<b>{html.escape(title(e))} of "
+                f"{html.escape(str(e.get('component')))}</b> = {e.get('value')} "
+                f"{html.escape(str(e.get('unit', '')))}")
+        if e.get("refused"):
+            head += (f" <span style='color:#b36b00'>NOT USED: "
+                     f"{html.escape(str(e['refused']))}</span>")
+        out.append(f"<li>{head}<br><span style='color:#555'>from "
+                   f"{html.escape(str(e.get('from', '')))}</span></li>")
+    out.append("</ol>")
+    return out
 
 
 class RmfImport:

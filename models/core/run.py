@@ -101,6 +101,7 @@ COMPONENT_FIGURES = {
     "io_rate": "I/O rate /s", "resp_ms": "resp ms", "iosq_ms": "IOSQ ms",
     "pend_ms": "PEND ms", "disc_ms": "DISC ms", "conn_ms": "CONN ms",
     "utilization_pct": "utilisation %", "busy_pct": "busy %",
+    "total_utilization_pct": "total utilisation % (every system)",
     # Two hit ratios, two names (issue 40): the cache model's per 4 KB
     # record, and RMF's per read request (READ H/R).
     "read_hit_ratio": "record hit ratio",

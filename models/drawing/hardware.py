@@ -137,6 +137,12 @@ GROUP_PARAMS: Mapping[str, tuple[Param, ...]] = MappingProxyType({
         Param("names", "text", None, optional=True, group="channel", label="CHPIDs",
               help="The CHPIDs, comma separated, as many as the group holds (an import "
                    "from RMF fills them in). Not set: the group's label and a number."),
+        Param("background_pct", "float", 0.0, unit="%", min=0.0, max=99.0, group="channel",
+              label="Busy with work not drawn",
+              help="Share of time each CHPID is busy with work the drawing lacks: other "
+                   "systems' I/O on a shared channel, I/O to devices not drawn. It queues "
+                   "with the drawn I/O, which waits for it as on a real shared channel. "
+                   "Calibrate to RMF sets it from the Channel Path Activity report."),
     ),
 })
 

@@ -26,6 +26,16 @@ connects; when the control unit disconnects it for a miss it gives back
 the part not yet transferred (in proportion to the records left) and books
 it again at the reconnect.
 
+**Work the drawing lacks** (other systems' I/O on a shared CHPID, I/O to
+devices not drawn): :meth:`ChannelPath.set_background` gives the path a
+stream of background work that takes it a set fraction of the time. It
+arrives evenly spaced, in items of one small I/O's channel work (the 4 KB
+read of :data:`models.io.channel.CHANNEL_4K_IOPS`), and queues on the same
+FIFO timeline as this system's work, so an I/O that finds an item in
+progress waits for it as on a real shared channel. Items are queued
+lazily: a booking, a path choice or a figure first queues those that
+arrived by its time. No background (the default) queues nothing.
+
 Path selection (:meth:`PathGroup.pick`): a path with no work queued,
 trying the control unit's paths round robin from the one after the last
 chosen (z/OS rotates starts over the paths of a device), else the path
@@ -34,6 +44,8 @@ whose queued work ends soonest.
 from __future__ import annotations
 
 from models.io import channel as ch
+
+INF = float("inf")
 
 
 class ChannelPath:
@@ -50,7 +62,7 @@ class ChannelPath:
     """
 
     __slots__ = ("name", "protocol", "generation", "free_at", "busy", "starts", "reconnects",
-                 "comp", "iu_s", "byte_s")
+                 "comp", "iu_s", "byte_s", "bg_item", "bg_period", "bg_next", "bg_busy")
 
     def __init__(self, name: str, protocol: str, generation: str):
         self.name = name
@@ -63,6 +75,41 @@ class ChannelPath:
         self.comp = -1            # trace component, when traced
         self.iu_s = ch.IU_S[protocol, generation]
         self.byte_s = 1.0 / ch.LINK_BYTES_S[generation]
+        self.bg_item = 0.0        # background: seconds of one item, 0 = none
+        self.bg_period = INF      # seconds between items
+        self.bg_next = INF        # when the next item arrives
+        self.bg_busy = 0.0        # background work seconds queued so far
+
+    def set_background(self, fraction: float) -> None:
+        """Let work the drawing lacks take the channel ``fraction`` of the time.
+
+        Parameters
+        ----------
+        fraction : float
+            0 (none) to below 1; items of one small I/O's channel work
+            arrive every ``item / fraction`` seconds from ``period / 2``.
+        """
+        if not 0.0 <= fraction < 1.0:
+            raise ValueError(f"channel {self.name!r}: background busy {100 * fraction:g} % "
+                             "is not between 0 and 100 %")
+        if fraction == 0.0:
+            self.bg_item, self.bg_period, self.bg_next = 0.0, INF, INF
+            return
+        self.bg_item = 1.0 / ch.CHANNEL_4K_IOPS[self.protocol, self.generation]
+        self.bg_period = self.bg_item / fraction
+        self.bg_next = self.bg_period / 2
+
+    def background(self, t: float) -> None:
+        """Queue the background items that arrived by ``t`` (FIFO, as they came)."""
+        n: float = self.bg_next
+        f: float
+        item: float = self.bg_item
+        while n <= t:
+            f = self.free_at
+            self.free_at = (f if f > n else n) + item
+            self.bg_busy += item
+            n += self.bg_period
+        self.bg_next = n
 
     def book(self, t: float, ius: float, nbytes: float) -> tuple[float, float]:
         """Queue ``ius`` information units and ``nbytes`` at ``t``.
@@ -70,6 +117,8 @@ class ChannelPath:
         Returns ``(start, work)``: when the channel starts on them (FIFO)
         and their work in seconds.
         """
+        if self.bg_next <= t:
+            self.background(t)
         work = ius * self.iu_s + nbytes * self.byte_s
         f = self.free_at
         start = f if f > t else t
@@ -85,6 +134,10 @@ class ChannelPath:
     def utilisation(self, elapsed: float) -> float:
         """Fraction of ``elapsed`` the channel was doing work."""
         return self.busy / elapsed if elapsed > 0 else 0.0
+
+    def total_utilisation(self, elapsed: float) -> float:
+        """Fraction of ``elapsed`` busy with this system's work and the background's."""
+        return (self.busy + self.bg_busy) / elapsed if elapsed > 0 else 0.0
 
 
 class PathGroup:
@@ -116,12 +169,14 @@ class PathGroup:
         paths = self.paths
         n = self.n
         if n == 1:
-            return paths[0]
+            return paths[0]     # book() queues its background
         i = self._next
         best = paths[i]
         soonest = best.free_at
         for k in range(n):
             p = paths[(i + k) % n]
+            if p.bg_next <= t:
+                p.background(t)
             f = p.free_at
             if f <= t:
                 self._next = (i + k + 1) % n

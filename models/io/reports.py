@@ -89,6 +89,8 @@ def group_totals(members: dict[str, dict[str, float]]) -> dict[str, float]:
         if figs and k in figs[0]:
             out[k] = sum(f[k] for f in figs) / len(figs)
             out["max_" + k] = max(f[k] for f in figs)
+    if figs and "total_utilization_pct" in figs[0]:
+        out["total_utilization_pct"] = sum(f["total_utilization_pct"] for f in figs) / len(figs)
     return out
 
 

@@ -121,7 +121,10 @@ class IOSystem:
                 raise ValueError(f"channel {c.name!r}: unknown protocol {c.protocol!r}")
             if c.generation not in ch.CHANNELS:
                 raise ValueError(f"channel {c.name!r}: unknown generation {c.generation!r}")
-            self.paths[c.name] = ChannelPath(c.name, c.protocol, c.generation)
+            path = ChannelPath(c.name, c.protocol, c.generation)
+            # the busy of work the drawing lacks (a calibrated quantity)
+            path.set_background(float(c.properties.get("background_pct", 0.0)) / 100.0)
+            self.paths[c.name] = path
         self.pool = DrivePool()
         self.ranks: dict[str, Rank] = {}
         self._drive_names: dict[int, str] = {}
@@ -229,7 +232,9 @@ class IOSystem:
         positions and queues are untouched."""
         now = self.engine.now
         for p in self.paths.values():
+            p.background(now)
             p.busy = max(0.0, p.free_at - now)
+            p.bg_busy = 0.0
             p.starts = p.reconnects = 0
         for v in self._volumes.values():
             v.stats = CacheStats()
@@ -244,7 +249,9 @@ class IOSystem:
     def component_figures(self, elapsed_s: float) -> dict[str, dict[str, float]]:
         """Each component's figures under its canvas label.
 
-        Channel paths ``utilization_pct``; volumes ``io_rate`` (/s),
+        Channel paths ``utilization_pct`` (this system's drawn work) and,
+        on a path with a background busy, ``total_utilization_pct`` (with
+        the background's, as RMF's total); volumes ``io_rate`` (/s),
         ``resp_ms``, ``iosq_ms``, ``pend_ms``, ``disc_ms``, ``conn_ms`` (mean
         per I/O) and ``busy_pct`` (DISC + CONN per exposure, as RMF's device
         utilisation); control units ``read_hit_ratio``; ranks ``busy_pct``
@@ -255,6 +262,9 @@ class IOSystem:
         out: dict[str, dict[str, float]] = {}
         for name, p in self.paths.items():
             out[name] = {"utilization_pct": min(100.0, 100.0 * p.busy / el)}
+            if p.bg_item > 0:
+                p.background(self.engine.now)
+                out[name]["total_utilization_pct"] = min(100.0, 100.0 * p.total_utilisation(el))
         for v in self.config.volumes:
             out[v.name] = volume_figures(self._volumes.get(v.name), el)
         for name, cu in self.control_units.items():

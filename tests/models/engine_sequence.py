@@ -115,7 +115,27 @@ def model_figures() -> dict:
     for case in ("vsam_rls", "db2_index_scan", "io_config_scale", "db2_io_cold_ficon",
                  "custom_seq_writes", "db2_runstats_sampling"):
         out.update(run_case(case))
+    out.update(background_case())
     return out
+
+
+def background_case() -> dict:
+    """zHPF and FICON paths carrying a calibrated background busy (other
+    systems' work queued on their timelines, models/io/paths.py)."""
+    from pathlib import Path
+
+    from models.experiments import run_experiment
+    from models.rmf import read_reports
+    from models.rmf.drawing import build
+
+    sample = Path(__file__).resolve().parents[1] / "data" / "rmf" / "sysa-0900-full.txt"
+    sc = build(read_reports([str(sample)]), run_s=0.5)
+    for n in sc.nodes.values():
+        if n.category == "channel":
+            n.properties["background_pct"] = 40.0
+    res = run_experiment("custom", {}, seed=3, scenario=sc)
+    return {f"background/{k}/{f}": float(v) for k, figs in res.components.items()
+            for f, v in figs.items()}
 
 
 def io_modules() -> dict:

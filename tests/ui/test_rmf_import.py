@@ -194,3 +194,18 @@ def test_the_real_dds_answers_summary_says_what_was_read_and_assumed_and_offers_
     measured = window.editor.scenario.imported["measured"]
     assert measured["CP 0"]["busy_pct"] == 1.26 and "FICON CHPIDs" in measured
     box.close()
+
+
+def test_the_panel_lists_each_calibrated_quantity_and_says_a_refused_one_is_not_used():
+    from ui.rmf_import import panel_html
+
+    imported = {"interval": {"system": "SYSA"}, "assumptions": [], "calibrated": [
+        {"component": "zHPF CHPIDs", "quantity": "background_pct", "value": 19.6, "unit": "%",
+         "from": "RMF's total utilisation of zHPF CHPIDs, 19.98 %"},
+        {"component": "FICON CHPIDs", "quantity": "background_pct", "value": -2.0, "unit": "%",
+         "from": "RMF's total utilisation of FICON CHPIDs, 0.05 %"}]}
+    text = panel_html(imported)
+    assert "Calibrated to RMF (2)" in text
+    assert "Busy with work not drawn of zHPF CHPIDs</b> = 19.6 %" in text
+    assert "NOT USED: it would be -2 %, below 0 %" in text
+    assert "background_pct" not in text                 # no internal name on screen

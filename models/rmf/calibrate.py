@@ -1,0 +1,168 @@
+"""Calibrating an imported drawing to what RMF measured (issue 41, part 2).
+
+A drawing made from RMF reports holds this system's I/O only. Some of what
+RMF measured comes from work the drawing lacks; calibration puts that work
+in as named, physical quantities, each fitted on the model's own run of the
+drawing and saved with the measured figure that set it, under
+``scenario.imported["calibrated"]``:
+
+``{"component", "quantity", "value", "unit", "from"}`` (and ``"refused"``,
+the reason, when the value would be unphysical: it is then not used, and
+the figure it was fitted to stays flagged in "Measured vs model").
+
+The quantities (docs/rmf-drawing.md, "Calibration"):
+
+* ``background_pct`` of a channel group: the share of time each CHPID is
+  busy with work the drawing lacks: other systems' I/O on the shared
+  channel (RMF's total less this LPAR's utilisation) and this system's I/O
+  to devices not drawn. Fitted as RMF's total utilisation less the model's
+  own utilisation of the drawn I/O. It runs as a background stream of work
+  on the channel's timeline (:meth:`models.io.paths.ChannelPath.set_background`),
+  so the drawn I/O waits for it as on a real shared channel.
+
+The card's property is what the model runs; the list says where its value
+came from. Qt-free.
+"""
+from __future__ import annotations
+
+import copy
+from typing import Any
+
+#: Calibrated quantities: name -> (unit, card property, smallest, largest).
+QUANTITIES = {"background_pct": ("%", "background_pct", 0.0, 99.0)}
+#: The measured figure each quantity is fitted to (the table flags it when refused).
+FITTED_TO = {"background_pct": "total_utilization_pct"}
+#: How the quantities are named on screen (their card property's label).
+TITLES = {"background_pct": "busy with work not drawn"}
+#: Seed of the calibration run (the model's own run of the drawing).
+SEED = 1
+
+
+class CalibrationError(ValueError):
+    """The drawing cannot be calibrated (nothing measured to calibrate to)."""
+
+
+def entries(imported: dict | None) -> list[dict]:
+    """The calibrated quantities of an imported drawing, each checked: an
+    unphysical or unknown one carries ``"refused"`` (the reason)."""
+    out = []
+    for e in (imported or {}).get("calibrated", []):
+        e = dict(e)
+        why = unphysical(e)
+        if why and not e.get("refused"):
+            e["refused"] = why
+        out.append(e)
+    return out
+
+
+def unphysical(entry: dict) -> str:
+    """Why ``entry``'s value cannot be used ("" when it can)."""
+    q = QUANTITIES.get(entry.get("quantity", ""))
+    if q is None:
+        return f"no quantity {entry.get('quantity')!r} is calibrated ({', '.join(QUANTITIES)})"
+    unit, _, low, high = q
+    v = entry.get("value")
+    if not isinstance(v, (int, float)) or v != v:
+        return "its value is not a number"
+    if v < low:
+        return f"it would be {v:g} {unit}, below {low:g} {unit}"
+    if v > high:
+        return f"it would be {v:g} {unit}, above {high:g} {unit}"
+    return ""
+
+
+def refusals(imported: dict | None) -> dict[tuple[str, str], str]:
+    """``{(card label, measured figure): reason}`` of every refused quantity."""
+    return {(e["component"], FITTED_TO.get(e.get("quantity", ""), "")):
+            f"calibration refused: {e['refused']}"
+            for e in entries(imported) if e.get("refused")}
+
+
+def calibrate(sc, seed: int = SEED) -> list[dict]:
+    """Fit every quantity on the model's own run of ``sc`` and apply it.
+
+    Parameters
+    ----------
+    sc : Scenario
+        A drawing imported from RMF; edited in place: the accepted values
+        set on the cards, ``sc.imported["calibrated"]`` replaced.
+    seed : int
+        Seed of the calibration run.
+
+    Returns
+    -------
+    list of dict
+        The entries, refused ones included.
+
+    Raises
+    ------
+    CalibrationError
+        The drawing carries no measured figure a quantity is fitted to.
+    """
+    if not sc.imported or not sc.imported.get("measured"):
+        raise CalibrationError("the drawing carries no RMF measurements to calibrate to "
+                               "(import it with import-rmf first)")
+    measured = sc.imported["measured"]
+    targets = [n for n in sc.nodes.values() if n.category == "channel"
+               and "total_utilization_pct" in measured.get(n.label, {})]
+    if not targets:
+        raise CalibrationError("no channel in the drawing has RMF's total utilisation "
+                               "(Channel Path Activity) to calibrate to")
+    own = _own_run(sc, seed)
+    out = []
+    for n in targets:
+        out.append(_background(n.label, measured[n.label], own.get(n.label, {}), seed))
+    for e in out:
+        if not e.get("refused"):
+            node = next(n for n in targets if n.label == e["component"])
+            node.properties[QUANTITIES[e["quantity"]][1]] = e["value"]
+    sc.imported["calibrated"] = out
+    return out
+
+
+def _own_run(sc, seed: int) -> dict[str, dict]:
+    """The components' figures of a run of ``sc`` without any calibrated quantity."""
+    from models.experiments import run_experiment
+
+    bare = copy.deepcopy(sc)
+    for n in bare.nodes.values():
+        for _, prop, _, _ in QUANTITIES.values():
+            n.properties.pop(prop, None)
+    try:
+        res = run_experiment(bare.experiment, {}, seed=seed, scenario=bare)
+    except ValueError as exc:       # ParamError: a drawing that cannot run
+        raise CalibrationError(f"no run of the drawing to fit on: {exc}") from None
+    return {k: dict(v) for k, v in res.components.items()}
+
+
+def _background(label: str, figs: dict, model: dict, seed: int) -> dict[str, Any]:
+    """The channel group's busy with work the drawing lacks."""
+    total = float(figs["total_utilization_pct"])
+    part = figs.get("utilization_pct")
+    mine = float(model.get("utilization_pct", 0.0))
+    value = round(total - mine, 3)
+    others = f"; of it {total - part:.2f} % other systems', the total less this LPAR's " \
+             f"{part:.2f} %" if part is not None else ""
+    e: dict[str, Any] = {
+        "component": label, "quantity": "background_pct", "value": value, "unit": "%",
+        "from": f"RMF's total utilisation of {label}, {total:.2f} % (Channel Path Activity, "
+                f"every system{others}), less the model's own {mine:.2f} % for the drawn "
+                f"I/O (a run of the drawing, seed {seed})"}
+    why = unphysical(e)
+    if why:
+        e["refused"] = why
+    return e
+
+
+def title(e: dict) -> str:
+    """The quantity's name on screen (capitalised)."""
+    q = str(e.get("quantity", ""))
+    return TITLES.get(q, q).capitalize()
+
+
+def describe(e: dict) -> str:
+    """One line for the assumptions list."""
+    head = f"{title(e)} of {e['component']}: {e['value']:g} {e['unit']}"
+    if e.get("refused"):
+        return f"{head}, NOT USED ({e['refused']}); from {e['from']}"
+    return f"{head}, from {e['from']}"
