@@ -180,14 +180,20 @@ def compare_image(charts, labels, scale: float = 1.0) -> QImage:
     # Both laid out first and put back after both are drawn: the left one
     # put back at once had the Compare tab's layout put the right one back
     # too, which came out at its screen size in a corner.
-    old = [c.size() for c in charts]
+    # Fixed at that size while drawn: a tab just brought forward (the deck
+    # brings each chart's forward) has its layout still to come, which put a
+    # chart merely resized back to the tab's size (the cache and queue pairs
+    # came out 621×322 in a 640×686 half, their lower two fifths blank).
+    old = [(c.size(), c.minimumSize(), c.maximumSize()) for c in charts]
     for c in charts:
-        c.resize(*layout)
+        c.setFixedSize(*layout)
     QGuiApplication.processEvents()
     try:
         images = [chart_image(c, scale) for c in charts]
     finally:
-        for c, size in zip(charts, old):
+        for c, (size, least, most) in zip(charts, old):
+            c.setMinimumSize(least)
+            c.setMaximumSize(most)
             c.resize(size)
     # Rounding may leave a pixel over or short: the canvas is the exact size.
     out = QImage(width, height, QImage.Format.Format_ARGB32)

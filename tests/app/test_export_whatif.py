@@ -29,8 +29,9 @@ def _slides(path: Path) -> list[dict]:
         tables = [[[c.text for c in row.cells] for row in sh.table.rows]
                   for sh in slide.shapes if sh.has_table]
         pictures = [sh.image.size for sh in slide.shapes if sh.shape_type == 13]
+        blobs = [sh.image.blob for sh in slide.shapes if sh.shape_type == 13]
         out.append({"title": slide.shapes.title.text, "texts": texts, "tables": tables,
-                    "pictures": pictures})
+                    "pictures": pictures, "blobs": blobs})
     return out
 
 
@@ -125,3 +126,19 @@ def test_one_run_of_a_what_if_is_named_in_its_deck_and_csv(tmp_path):
     assert ["Measured vs what-if: SGDB2 on SSD"] in rows
     assert ["component", "figure", "RMF measured", "what-if: SGDB2 on SSD",
             "what-if − measured"] in rows
+
+
+def test_each_pair_fills_its_picture(deck):
+    """Each chart of a before/after pair is drawn at its half's size: the
+    cache and queue pairs came out at the hidden tab's size (621×322 in a
+    640×686 half), the lower two fifths of the slide's picture blank."""
+    from PIL import Image
+    pairs = [s for s in deck if s["title"].endswith(": before and after")]
+    assert len(pairs) >= 5
+    for slide in pairs:
+        image = Image.open(io.BytesIO(slide["blobs"][0])).convert("L")
+        w, h = image.size
+        for x0 in (0, w // 2):      # the time or category axis's title: in the last tenth
+            inked = [image.getpixel((x, y)) < 128
+                     for y in range(int(0.9 * h), h) for x in range(x0, x0 + w // 2, 4)]
+            assert any(inked), (slide["title"], x0)
