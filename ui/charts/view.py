@@ -26,6 +26,8 @@ MAX_BAR_LABELS = 60
 #: gap kept between neighbours (pixels at scale 1).
 MIN_LABEL_PT = 9
 LABEL_GAP_PX = 8
+#: Room kept beside a legend over the lines (its offset from the plot's edge and a gap).
+LEGEND_MARGIN_PX = 20
 #: Pixels of a chart's width its title's text leaves free: the HTML label's
 #: document margins (8) and the view's frame, with air to spare.
 TITLE_AIR = 24
@@ -218,10 +220,25 @@ class ChartWidget(pg.PlotWidget):
         item.setYRange(lo, hi + share * (hi - lo), padding=0)
 
     def _on_view_resized(self) -> None:
+        self._fit_legend_columns()
         self._apply_headroom()
         if self.__dict__.get("_legend_above"):
             self._place_legend_above()
         self._fit_bar_labels()
+
+    def _fit_legend_columns(self) -> None:
+        """A legend over the lines in two columns where it fits the plot's
+        width, else one: at half a slide's width the queue lengths' two
+        columns ran past the plot's left edge ("B2001 (mean per interval)")."""
+        item = self.getPlotItem()
+        legend = item.legend
+        data = self.__dict__.get("data")
+        if (legend is None or data is None or self.__dict__.get("_legend_above")
+                or len(data.series) <= LEGEND_ROWS):
+            return
+        legend.setColumnCount(2)
+        if legend.boundingRect().width() + LEGEND_MARGIN_PX > item.vb.width():
+            legend.setColumnCount(1)
 
     def _fit_bar_labels(self) -> None:
         """Category names and bar values that would touch their neighbours at
