@@ -35,7 +35,7 @@ from models.drawing.elements import Link, Node
 from models.drawing.scenario import Scenario
 from models.io.geometry import MODELS
 from models.rmf import measured as measured_mod
-from models.rmf import fitcheck, runlength
+from models.rmf import fitcheck, layout, runlength
 from models.rmf.fit import (EXCERPT_VOLUMES, MIN_IO_RATE, FitError, GroupMeasure, WorkloadFit,
                             fit_workload, idle, measure_group, measure_unit)
 from models.rmf.reader import no_volumes
@@ -568,6 +568,7 @@ def _draw_group(b: _Builder, g: _Group, kind: str, rank_cards: list, units: dict
         values = {"io_rate": round(sum(v.rate for v in g.volumes), 3)}
     values["duration_s"] = run_s
     wl = b.node("wl_io", f"{g.label} I/O", "workload", values)
+    wl.y = ds.y                 # beside its dataset, past the idle groups' rows
     b.link(wl, ds)
 
 
@@ -585,12 +586,14 @@ def _apportion(total: int, sizes: list[int]) -> list[int]:
 
 
 def _make_room(sc: Scenario, ranks_per_row: int) -> None:
-    """Move the columns right of the ranks over, past the widest row of ranks."""
+    """Move the columns right of the ranks over, past the widest row of ranks,
+    and the rows below a card that takes no part in the run down, past its note."""
     shift = RANK_STEP * max(0, ranks_per_row - 1)
     if shift:
         for n in sc.nodes.values():
             if n.x > _COL["rank"] and n.category != "rank":
                 n.x += shift
+    layout.leave_room_for_notes(sc)
 
 
 def _model(vols: list[Volume]) -> str:
