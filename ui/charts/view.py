@@ -16,7 +16,7 @@ from PySide6.QtGui import QFontMetricsF
 from PySide6.QtWidgets import QLabel, QTabWidget, QVBoxLayout, QWidget
 
 from app.replay.series import MODELLED, ChartData, Series, align, derive_charts
-from ui.charts import style
+from ui.charts import categories, style
 
 #: Bars beyond this many get no value label each: past it the labels overlap
 #: into a smear, and each is a graphics item whose signal connections made a
@@ -254,16 +254,21 @@ class ChartWidget(pg.PlotWidget):
         if hi <= lo or item.vb.width() < 10:
             return
         room = item.vb.width() / (hi - lo) - LABEL_GAP_PX * style.SCALE   # px per category
-        names = [str(c) for c in data.categories]
-        ticks = _shrunk(style.TICK_PT, names, room, bold=False)
-        if _widest(names, ticks, False) > room:
-            # Still too wide at the smallest size ("FICON CHPIDsRank 0000"):
-            # a name that does not fit goes over two lines, where it has a space.
-            names = [_two_lines(name) if _widest([name], ticks, False) > room else name
-                     for name in names]
-            ticks = _shrunk(style.TICK_PT, names, room, bold=False)
-        item.getAxis("bottom").setTicks([list(enumerate(names))])
-        item.getAxis("bottom").setStyle(tickFont=style.font(ticks))
+        # Smaller, over two lines, staggered, else every n-th (ui/charts/categories.py).
+        full = [str(c) for c in data.categories]
+        names, ticks, thinned = categories.fit(full, room, LABEL_GAP_PX * style.SCALE,
+                                               style.TICK_PT, MIN_LABEL_PT)
+        axis = item.getAxis("bottom")
+        axis.setTicks([list(enumerate(names))])
+        axis.setStyle(tickFont=style.font(ticks))
+        axis.setToolTip("\n".join(full) if thinned else "")
+        # pyqtgraph sizes the axis to 0.8 of its names' height: past two
+        # lines its title ran over the lowest row of names.
+        tall = categories.lines(names)
+        axis.setHeight(None if tall <= 2 else math.ceil(
+            tall * QFontMetricsF(style.font(ticks)).lineSpacing()
+            + axis.style["tickTextOffset"][1] + max(0, axis.style["tickLength"])
+            + (axis.label.boundingRect().height() if axis.label.isVisible() else 0)))
         labels = self.__dict__.get("_bar_labels") or []
         texts = [lab.textItem.toPlainText() for lab in labels]
         size = _shrunk(style.TICK_PT, texts, room, bold=True) if texts else style.TICK_PT
@@ -440,16 +445,6 @@ def _widest(texts: list[str], points: float, bold: bool) -> float:
     metrics = QFontMetricsF(style.font(points, bold))
     return max((metrics.horizontalAdvance(line) for t in texts for line in t.split("\n")),
                default=0.0)
-
-
-def _two_lines(name: str) -> str:
-    """``name`` broken at the space nearest its middle ("FICON\\nCHPIDs");
-    unchanged when it has no space or is on two lines already."""
-    spaces = [i for i, ch in enumerate(name) if ch == " "]
-    if not spaces or "\n" in name:
-        return name
-    cut = min(spaces, key=lambda i: abs(2 * i - len(name)))
-    return f"{name[:cut]}\n{name[cut + 1:]}"
 
 
 def _shrunk(points: float, texts: list[str], room: float, bold: bool) -> float:
