@@ -84,3 +84,28 @@ def test_long_names_too_wide_at_the_smallest_size_take_two_lines(qtbot, width):
     chart.resize(2400, 420)
     qtbot.wait(50)
     assert [text for _, text in axis._tickLevels[0]] == list(COMPONENTS)
+
+
+@pytest.mark.parametrize("height", [240, 300])
+def test_the_value_over_the_tallest_bar_stays_in_view_on_a_short_chart(qtbot, height):
+    """Compare's halves at 1280x800 are about 280 px tall: RMF's 1.14 ms bar
+    had its value cut off under the legend's band (18 % headroom is less
+    than a label's height there)."""
+    chart = ChartWidget(minimum=(300, 200))
+    qtbot.addWidget(chart)
+    x = np.arange(4, dtype=float)
+    parts = [Series(name, x, np.array(v), "stack") for name, v in (
+        ("IOSQ", [0.005, 0.0, 0.18, 0.0]), ("PEND", [0.145, 0.12, 0.18, 0.12]),
+        ("DISC", [0.25, 0.03, 0.52, 0.07]), ("CONN", [0.25, 0.06, 0.26, 0.06]))]
+    chart.show_data(ChartData("measured_response", "Measured vs what-if: I/O response time",
+                              "", "", "Response time", "ms", tuple(parts),
+                              ("SGDB2\nRMF", "SGDB2\nwhat-if", "SGTSO\nRMF", "SGTSO\nwhat-if")))
+    chart.resize(620, height)
+    chart.show()
+    qtbot.waitExposed(chart)
+    qtbot.wait(20)
+    item = chart.getPlotItem()
+    tallest = max(chart._bar_labels, key=lambda lab: lab.pos().y())
+    assert tallest.isVisible() and tallest.textItem.toPlainText() == "1.14"
+    top = tallest.mapRectToItem(item, tallest.boundingRect()).top()
+    assert top >= item.vb.geometry().top() - 0.5, (top, item.vb.geometry().top())

@@ -277,6 +277,22 @@ class ChartWidget(pg.PlotWidget):
             lab.setFont(style.font(size, bold=True))
             lab.setVisible(fits)
         self._fit_group_labels(room + LABEL_GAP_PX * style.SCALE)
+        if data.y_max is None:
+            self._room_above(labels + (self.__dict__.get("_group_labels") or []))
+
+    def _room_above(self, labels: list) -> None:
+        """The value axis ends high enough for the values over the tallest bars:
+        a fixed 18 % was less than a label's height on a short chart (Compare's
+        halves at 1280×800 hid RMF's "1.14" under the legend band)."""
+        item = self.getPlotItem()
+        (lo, hi), height = item.vb.viewRange()[1], item.vb.height()
+        shown = [lab for lab in labels if lab.isVisible() and lab.anchor.y() == 1.0]
+        px = max((lab.boundingRect().height() + 2 for lab in shown), default=0.0)
+        if shown and hi > lo and 0 < px < 0.8 * height:
+            top = max(lab.pos().y() for lab in shown)
+            end = (top - lo * px / height) / (1.0 - px / height)   # px above top in view
+            if end > hi:
+                item.setYRange(lo, end, padding=0)
 
     def _fit_group_labels(self, per_category: float) -> None:
         """Grouped bars' values side by side (0.894 beside 0.904): each within
