@@ -149,10 +149,11 @@ def summary(system, scenario, out: str) -> dict:
     """What ``--json`` prints: the reader's summary, the cards drawn, the file."""
     from models.drawing import components
 
-    from models.rmf.readout import read_lines
+    from models.rmf.readout import not_used, read_lines
 
     data = system.summary()
     data["read"] = read_lines(system)
+    data["read_not_used"] = not_used(system)
     data["assumptions"] = [_line(a) for a in scenario.imported["assumptions"]]
     drawn: dict[str, int] = {}
     for n in scenario.nodes.values():
@@ -227,9 +228,8 @@ def cmd_import_rmf(args: argparse.Namespace) -> int:
             more += (f"; the {', '.join(others)} report(s) of other intervals do not meet it: "
                      "--join draws them anyway")
         print(f"Read {', '.join(system.files)}: {system.reason}{more}")
-        counts = system.summary()["counts"]
-        print("  " + ", ".join(f"{v} {k.replace('_', ' ')}" for k, v in counts.items()))
-        from models.rmf.readout import read_lines
+        from models.rmf.readout import counts_line, read_lines
+        print(f"  {counts_line(system)}")
         for line in read_lines(system):
             print(f"  read: {line}")
         for line in system.skipped:

@@ -66,10 +66,9 @@ def summary_text(system, scenario) -> str:
     """What the import read, skipped and assumed, for the message after it:
     a *Read* part (each report's line, :mod:`models.rmf.readout`) and an
     *Assumed* part (the first few values assumed; the panel has them all)."""
-    from models.rmf.readout import read_lines
-    counts = system.summary()["counts"]
-    read = ", ".join(f"{v} {k.replace('_', ' ')}" for k, v in counts.items())
-    lines = [f"Read {len(system.files)} file(s): {read}.", system.reason[:1].upper() +
+    from models.rmf.readout import counts_line, read_lines
+    lines = [f"Read {len(system.files)} file(s): {counts_line(system)}.",
+             system.reason[:1].upper() +
              system.reason[1:] + "."]
     lines.append("Read:\n" + "\n".join(f"• {line}" for line in read_lines(system)))
     if system.skipped:

@@ -10,7 +10,12 @@ from __future__ import annotations
 
 import os
 
+from models.rmf.join import donors
 from models.rmf.records import Interval, RmfSystem
+
+#: What each report is counted in, in the order the counts are said.
+COUNTED = (("DEVICE", "volumes"), ("CACHE", "cache_units"), ("CHAN", "channels"),
+           ("CPU", "engines"), ("ESS", "ranks"))
 
 
 def read_lines(system: RmfSystem) -> list[str]:
@@ -21,6 +26,41 @@ def read_lines(system: RmfSystem) -> list[str]:
                        ("CPU", _cpu), ("ESS", _ess)):
         if kind in iv.reports:
             out.append(f"{kind} ({_where(iv, kind)}): {line(iv)}")
+    return out
+
+
+def counts_line(system: RmfSystem) -> str:
+    """What the chosen interval holds ("97 volumes, 4 cache units, 0 ranks"),
+    then the reports read in other intervals and not used: counted as 0
+    beside the rest, the channel and CPU answers of the real z/OS 2.5 files
+    looked as if nothing had been read from them."""
+    others = donors(system)
+    counts = system.summary()["counts"]
+    said = [f"{counts[key]} {key.replace('_', ' ')}" for kind, key in COUNTED
+            if kind not in others]
+    unused = [f"{_count(other, kind)}the {kind} report of {other.label}"
+              for kind, other in others.items()]
+    return ", ".join(said) + ("; read and not used (of other intervals): " + ", ".join(unused)
+                              if unused else "")
+
+
+def _count(iv: Interval, kind: str) -> str:
+    """The count before a report's name ("14 channels of "); nothing when a
+    large file kept only that interval's activity."""
+    key = dict(COUNTED)[kind]
+    n = len(getattr(iv, key))
+    return f"{n} {key.replace('_', ' ')} of " if n else ""
+
+
+def not_used(system: RmfSystem, others: dict | None = None) -> list[str]:
+    """One line per report read in another interval and left out of the drawing
+    (``import-rmf --json``'s ``read_not_used``)."""
+    others = donors(system) if others is None else others
+    out = []
+    for kind, other in others.items():
+        out.append(f"{_count(other, kind)}the {kind} report of {other.label}, "
+                   f"at {_where(other, kind)}: it does not meet {system.interval.label}, "
+                   "and reports are joined only when asked")
     return out
 
 

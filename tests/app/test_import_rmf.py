@@ -208,6 +208,8 @@ def test_the_four_answers_do_not_meet_unless_joined(tmp_path, capsys):
     assert "the CHAN report of interval 2 (2022-07-26 00:00:00) = not used" in said
     assert "the CPU report of interval 1 (2022-04-06 12:30:00) = not used" in said
     assert "CP 0" not in imported["measured"]
+    assert [line.split(" of the ")[0] for line in data["read_not_used"]] == [
+        "14 channels", "2 engines"]
 
 
 def test_the_four_answers_joined_run_with_every_figure_measured(tmp_path, capsys):
@@ -246,4 +248,8 @@ def test_the_text_output_says_the_reports_do_not_meet_and_how_to_join(tmp_path, 
     out = capsys.readouterr().out
     assert ("the CHAN, CPU report(s) of other intervals do not meet it: --join draws them "
             "anyway") in out.splitlines()[0]
+    assert out.splitlines()[1] == (
+        "  97 volumes, 4 cache units, 0 ranks; read and not used (of other intervals): 14 "
+        "channels of the CHAN report of interval 2 (2022-07-26 00:00:00), 2 engines of the "
+        "CPU report of interval 1 (2022-04-06 12:30:00)")      # was '0 channels, 0 engines'
     assert "  read: DEVICE (device.xml:18): 97 volumes" in out

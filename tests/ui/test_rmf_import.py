@@ -178,6 +178,9 @@ def test_the_real_dds_answers_summary_says_what_was_read_and_assumed_and_offers_
         assert window.rmf_import.start(four)
     box = window.rmf_import.summary_box
     text = box.text()
+    # the channel and CPU answers were read, of other days: not '0 channels, 0 engines'
+    assert text.startswith("Read 4 file(s): 97 volumes, 4 cache units, 0 ranks; read and not "
+                           "used (of other intervals): 14 channels of the CHAN report")
     read, assumed = text.index("Read:\n"), text.index("Assumed (")
     assert read < assumed
     assert "• DEVICE (device.xml:18): 97 volumes, 8.515 I/O/s (busiest Z22IPL 1.999/s" in text
