@@ -129,6 +129,12 @@ GROUP_PARAMS: Mapping[str, tuple[Param, ...]] = MappingProxyType({
                    "rank card is linked to it: named after the group, PRDSG-R01 …, with "
                    "volume i on rank i mod N. 0: each volume on a rank of its own, as a "
                    "single volume. Linked rank cards take precedence."),
+        Param("conn_overhead_ms", "float", 0.0, unit="ms", min=0.0, max=10.0, group="volume",
+              label="Connect overhead per I/O",
+              help="The control unit's connected time per I/O beyond the channel program "
+                   "and data transfer the model draws (protocol handling it does not "
+                   "model). It adds to each I/O's CONN and keeps the volume busy. "
+                   "Calibrate to RMF sets it from the device report's CONN."),
     ),
     "channel": (
         Param("count", "int", 4, min=1, max=256, group="channel", label="Channels",

@@ -73,6 +73,7 @@ class Staging:
     zhpf: bool
     record_bytes: int
     link_s_per_record: float
+    conn_extra: float
     stats: CacheStats
     _cache: CacheDirectory
     tr: IOTrace | None

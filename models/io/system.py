@@ -216,6 +216,7 @@ class IOSystem:
         VolumeIO.__init__(vol, self.engine, name, cu, backend, first.protocol, first.generation,
                           index=len(self._volumes), aliases=v.aliases, tracer=tracer,
                           **self.options)
+        vol.conn_extra = float(v.properties.get("conn_overhead_ms", 0.0)) / 1000.0
         cu.volumes.append(vol)
         self._volumes[name] = vol
         return vol

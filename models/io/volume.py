@@ -133,6 +133,9 @@ class VolumeIO(Staging):
         self.full_mask = (1 << self.rpt) - 1
         self.record_bytes = record_bytes
         self.link_s_per_record = record_bytes / ch.LINK_BYTES_S[channel]
+        # The unit's connect time per I/O beyond the channel program the model
+        # draws (a calibrated quantity, models/rmf/calibrate.py): 0 adds nothing.
+        self.conn_extra = 0.0
         self.max_addresses = ch.ZHPF_MAX_ADDRESSES[channel] if self.zhpf else None
         self.staging = STAGING_MODES[staging]
         self.seq_detect = seq_detect
@@ -489,6 +492,9 @@ class VolumeIO(Staging):
         if zhpf:
             t += TCW_S
             res.conn += TCW_S
+        if self.conn_extra > 0.0:
+            t += self.conn_extra
+            res.conn += self.conn_extra
         batch = None
         if self.lpo:
             if list_prefetch or self._lpo_stages(groups):
@@ -593,6 +599,9 @@ class VolumeIO(Staging):
         if self.zhpf:
             t += ch.TCW_S
             res.conn += ch.TCW_S
+        if self.conn_extra > 0.0:
+            t += self.conn_extra
+            res.conn += self.conn_extra
         return t
 
     def _await(self, t: float, track, n, need, res: IOResult,

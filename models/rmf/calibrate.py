@@ -19,6 +19,12 @@ The quantities (docs/rmf-drawing.md, "Calibration"):
   own utilisation of the drawn I/O. It runs as a background stream of work
   on the channel's timeline (:meth:`models.io.paths.ChannelPath.set_background`),
   so the drawn I/O waits for it as on a real shared channel.
+* ``conn_overhead_ms`` of a storage group: the control unit's connected
+  time per I/O beyond the channel program and data transfer the model
+  draws. Fitted as RMF's CONN (device report, rate-weighted over the
+  group) less the model's CONN in a run without it. Each I/O of the
+  group's volumes stays connected that much longer (``VolumeIO.conn_extra``),
+  which also keeps the volume busy.
 
 The card's property is what the model runs; the list says where its value
 came from. Qt-free.
@@ -29,11 +35,13 @@ import copy
 from typing import Any
 
 #: Calibrated quantities: name -> (unit, card property, smallest, largest).
-QUANTITIES = {"background_pct": ("%", "background_pct", 0.0, 99.0)}
+QUANTITIES = {"background_pct": ("%", "background_pct", 0.0, 99.0),
+              "conn_overhead_ms": ("ms", "conn_overhead_ms", 0.0, 10.0)}
 #: The measured figure each quantity is fitted to (the table flags it when refused).
-FITTED_TO = {"background_pct": "total_utilization_pct"}
+FITTED_TO = {"background_pct": "total_utilization_pct", "conn_overhead_ms": "conn_ms"}
 #: How the quantities are named on screen (their card property's label).
-TITLES = {"background_pct": "busy with work not drawn"}
+TITLES = {"background_pct": "busy with work not drawn",
+          "conn_overhead_ms": "connect overhead per I/O"}
 #: Seed of the calibration run (the model's own run of the drawing).
 SEED = 1
 
@@ -103,19 +111,21 @@ def calibrate(sc, seed: int = SEED) -> list[dict]:
         raise CalibrationError("the drawing carries no RMF measurements to calibrate to "
                                "(import it with import-rmf first)")
     measured = sc.imported["measured"]
-    targets = [n for n in sc.nodes.values() if n.category == "channel"
-               and "total_utilization_pct" in measured.get(n.label, {})]
+    targets = {n.label: n for n in sc.nodes.values()
+               if (n.category == "channel" and "total_utilization_pct" in measured.get(n.label, {}))
+               or (n.category == "volume" and "conn_ms" in measured.get(n.label, {}))}
     if not targets:
-        raise CalibrationError("no channel in the drawing has RMF's total utilisation "
-                               "(Channel Path Activity) to calibrate to")
+        raise CalibrationError("nothing in the drawing has a figure to calibrate to: RMF's "
+                               "total utilisation of a channel group (Channel Path Activity) "
+                               "or the CONN of a storage group (Direct Access Device Activity)")
     own = _own_run(sc, seed)
     out = []
-    for n in targets:
-        out.append(_background(n.label, measured[n.label], own.get(n.label, {}), seed))
+    for label, n in targets.items():
+        fit = _background if n.category == "channel" else _connect
+        out.append(fit(label, measured[label], own.get(label, {}), seed))
     for e in out:
         if not e.get("refused"):
-            node = next(n for n in targets if n.label == e["component"])
-            node.properties[QUANTITIES[e["quantity"]][1]] = e["value"]
+            targets[e["component"]].properties[QUANTITIES[e["quantity"]][1]] = e["value"]
     sc.imported["calibrated"] = out
     return out
 
@@ -157,7 +167,26 @@ def _background(label: str, figs: dict, model: dict, seed: int) -> dict[str, Any
 def title(e: dict) -> str:
     """The quantity's name on screen (capitalised)."""
     q = str(e.get("quantity", ""))
-    return TITLES.get(q, q).capitalize()
+    name = TITLES.get(q, q)
+    return name[:1].upper() + name[1:]
+
+
+def _connect(label: str, figs: dict, model: dict, seed: int) -> dict[str, Any]:
+    """The storage group's connect time per I/O beyond what the model draws."""
+    conn = float(figs["conn_ms"])
+    e: dict[str, Any] = {"component": label, "quantity": "conn_overhead_ms", "unit": "ms"}
+    if not model.get("io_rate"):
+        return {**e, "value": 0.0, "from": f"RMF's CONN of {label}, {conn:.3f} ms",
+                "refused": "the model made no I/O to it in the run, so nothing to fit on"}
+    mine = float(model.get("conn_ms", 0.0))
+    e.update(value=round(conn - mine, 4),
+             **{"from": f"RMF's CONN of {label}, {conn:.3f} ms (Direct Access Device "
+                        f"Activity, rate-weighted over its volumes), less the model's own "
+                        f"{mine:.3f} ms per I/O (a run of the drawing, seed {seed})"})
+    why = unphysical(e)
+    if why:
+        e["refused"] = why
+    return e
 
 
 def describe(e: dict) -> str:

@@ -121,7 +121,8 @@ def model_figures() -> dict:
 
 def background_case() -> dict:
     """zHPF and FICON paths carrying a calibrated background busy (other
-    systems' work queued on their timelines, models/io/paths.py)."""
+    systems' work queued on their timelines, models/io/paths.py), volumes a
+    connect overhead per I/O (models/io/volume.py)."""
     from pathlib import Path
 
     from models.experiments import run_experiment
@@ -133,6 +134,8 @@ def background_case() -> dict:
     for n in sc.nodes.values():
         if n.category == "channel":
             n.properties["background_pct"] = 40.0
+        elif n.category == "volume":      # and a connect overhead per I/O
+            n.properties["conn_overhead_ms"] = 0.2
     res = run_experiment("custom", {}, seed=3, scenario=sc)
     return {f"background/{k}/{f}": float(v) for k, figs in res.components.items()
             for f, v in figs.items()}

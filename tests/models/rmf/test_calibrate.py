@@ -50,10 +50,12 @@ def test_import_rmf_calibrate_brings_each_channel_group_to_rmf_total(tmp_path):
     out = tmp_path / "sysa.zpl.json"
     done = _app("import-rmf", str(SAMPLE), "--out", str(out), "--calibrate")
     assert done.returncode == 0, done.stderr
-    assert "Calibrated (2):" in done.stdout
+    assert "Calibrated (4):" in done.stdout
     saved = json.loads(out.read_text())["imported"]["calibrated"]
-    assert {e["component"] for e in saved} == {"zHPF CHPIDs", "FICON CHPIDs"}
+    assert {e["component"] for e in saved} == {"zHPF CHPIDs", "FICON CHPIDs", "SGDB2", "SGTSO"}
     for e in saved:
+        if e["quantity"] != "background_pct":
+            continue
         assert e["quantity"] == "background_pct" and e["unit"] == "%"
         assert "RMF's total utilisation" in e["from"] and "model's own" in e["from"]
     ran = _app("run", "--scenario", str(out), "--json", "--seed", "1")
@@ -152,3 +154,30 @@ def test_a_drawing_with_nothing_to_run_is_not_calibrated_and_nothing_is_written(
     assert done.returncode == 2 and "Traceback" not in done.stderr
     assert "no run of the drawing to fit on" in done.stderr and "needs a workload" in done.stderr
     assert not out.exists()
+
+
+def test_calibrate_brings_each_storage_group_conn_to_rmf(tmp_path):
+    """The connect overhead per I/O: CONN within issue 41's 30 % (or 0.03 ms)."""
+    out = tmp_path / "sysa.zpl.json"
+    assert _app("import-rmf", str(SAMPLE), "--out", str(out), "--calibrate").returncode == 0
+    saved = [e for e in json.loads(out.read_text())["imported"]["calibrated"]
+             if e["quantity"] == "conn_overhead_ms"]
+    assert {e["component"] for e in saved} == {"SGDB2", "SGTSO"}
+    for e in saved:
+        assert e["unit"] == "ms" and "RMF's CONN" in e["from"] and not e.get("refused")
+    res = json.loads(_app("run", "--scenario", str(out), "--json", "--seed", "1").stdout)
+    for label in ("SGDB2", "SGTSO"):
+        rmf, model = res["measured"][label]["conn_ms"], res["components"][label]["conn_ms"]
+        assert abs(model - rmf) <= max(0.03, 0.3 * rmf), (label, model, rmf)
+
+
+def test_a_group_whose_model_conn_is_already_longer_is_refused(drawing):
+    import copy
+    sc = copy.deepcopy(drawing)
+    sc.imported["measured"]["SGTSO"]["conn_ms"] = 0.001     # below any channel program
+    done = {e["component"]: e for e in cal.calibrate(sc)}
+    assert done["SGTSO"]["refused"].startswith("it would be -")
+    sgtso = next(n for n in sc.nodes.values() if n.label == "SGTSO")
+    assert "conn_overhead_ms" not in sgtso.properties
+    assert sc.nodes[next(n.id for n in sc.nodes.values() if n.label == "SGDB2")] \
+        .properties["conn_overhead_ms"] > 0
