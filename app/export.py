@@ -11,6 +11,7 @@ from __future__ import annotations
 
 import csv
 import io
+from contextlib import contextmanager
 from pathlib import Path
 from typing import Callable, Iterable
 
@@ -168,6 +169,32 @@ def _draw_labels(painter: QPainter, widths: list[float], labels: list[str], band
 COMPARE_SIZE = (1280, 720)
 
 
+@contextmanager
+def _held_at(charts, size: tuple[int, int]):
+    """Each of ``charts`` fixed at ``size`` while the block draws them, then
+    put back as it was.
+
+    Both laid out first and put back after both are drawn: the left one
+    put back at once had the Compare tab's layout put the right one back
+    too, which came out at its screen size in a corner. Fixed at that size
+    while drawn: a tab just brought forward (the deck brings each chart's
+    forward) has its layout still to come, which put a chart merely resized
+    back to the tab's size (the cache and queue pairs came out 621×322 in a
+    640×686 half, their lower two fifths blank).
+    """
+    old = [(c.size(), c.minimumSize(), c.maximumSize()) for c in charts]
+    for c in charts:
+        c.setFixedSize(*size)
+    QGuiApplication.processEvents()
+    try:
+        yield
+    finally:
+        for c, (was, least, most) in zip(charts, old):
+            c.setMinimumSize(least)
+            c.setMaximumSize(most)
+            c.resize(was)
+
+
 def compare_image(charts, labels, scale: float = 1.0) -> QImage:
     """Both halves of a comparison side by side, each under its run's label,
     as one 16:9 picture of ``COMPARE_SIZE`` × ``scale`` pixels: each chart is
@@ -177,24 +204,8 @@ def compare_image(charts, labels, scale: float = 1.0) -> QImage:
     width, height = (round(v * scale) for v in COMPARE_SIZE)
     half = width // len(charts)
     layout = (round(half / scale), round((height - band) / scale))
-    # Both laid out first and put back after both are drawn: the left one
-    # put back at once had the Compare tab's layout put the right one back
-    # too, which came out at its screen size in a corner.
-    # Fixed at that size while drawn: a tab just brought forward (the deck
-    # brings each chart's forward) has its layout still to come, which put a
-    # chart merely resized back to the tab's size (the cache and queue pairs
-    # came out 621×322 in a 640×686 half, their lower two fifths blank).
-    old = [(c.size(), c.minimumSize(), c.maximumSize()) for c in charts]
-    for c in charts:
-        c.setFixedSize(*layout)
-    QGuiApplication.processEvents()
-    try:
+    with _held_at(charts, layout):
         images = [chart_image(c, scale) for c in charts]
-    finally:
-        for c, (size, least, most) in zip(charts, old):
-            c.setMinimumSize(least)
-            c.setMaximumSize(most)
-            c.resize(size)
     # Rounding may leave a pixel over or short: the canvas is the exact size.
     out = QImage(width, height, QImage.Format.Format_ARGB32)
     out.fill(QColor("white"))
@@ -214,25 +225,26 @@ def save_compare_png(charts, labels, path: str | Path, scale: float = 1.0) -> Pa
 
 
 def save_compare_svg(charts, labels, path: str | Path) -> Path:
-    """Both halves of a comparison as one SVG, each headed by its run's label
-    (as :func:`save_compare_png` lays them out, in vectors)."""
+    """Both halves of a comparison as one 16:9 SVG of ``COMPARE_SIZE``, each
+    headed by its run's label (as :func:`save_compare_png` lays them out, in
+    vectors)."""
+    charts = list(charts)
     items = [_plot_item(c) for c in charts]
     if any(getattr(c, "data", None) is None for c in charts):
         raise ExportError(f"cannot write {path}: a chart shows no data")
-    sources = [item.sceneBoundingRect() for item in items]
-    width = sum(s.width() for s in sources)
-    height = max(s.height() for s in sources) + LABEL_BAND
+    width, height = COMPARE_SIZE
+    half = width // len(charts)
     labels = list(labels)
 
     def draw(painter: QPainter) -> None:
         painter.fillRect(QRectF(0, 0, width, height), QColor("white"))
-        _draw_labels(painter, [s.width() for s in sources], labels, LABEL_BAND)
-        x = 0.0
-        for item, source in zip(items, sources):
-            item.scene().render(painter, QRectF(x, LABEL_BAND, source.width(), source.height()),
-                                source)
-            x += source.width()
-    return atomic_write(path, _svg_bytes((width, height), " | ".join(labels), draw))
+        _draw_labels(painter, [half] * len(items), labels, LABEL_BAND)
+        for i, item in enumerate(items):
+            source = item.sceneBoundingRect()
+            item.scene().render(painter, QRectF(i * half, LABEL_BAND, source.width(),
+                                                source.height()), source)
+    with _held_at(charts, (half, height - LABEL_BAND)):
+        return atomic_write(path, _svg_bytes((width, height), " | ".join(labels), draw))
 
 
 def save_compare_csv(charts, labels, path: str | Path) -> Path:

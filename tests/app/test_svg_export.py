@@ -131,13 +131,13 @@ def test_compare_svg_holds_both_halves_each_under_its_label(qapp, charts, tmp_pa
     export.save_compare_png(halves, labels, png)
     export.save_compare_svg(halves, labels, svg)
     ref = QImage(str(png))
-    assert ref.width() == 2 * SIZE[0]
+    assert (ref.width(), ref.height()) == export.COMPARE_SIZE      # 16:9, as a slide
     text = svg.read_text(encoding="utf-8")
     assert all(label in text for label in labels)
     got = _qt_render(svg, (ref.width(), ref.height()))
     assert _mismatch(_array(ref), _array(got)) < 0.02
     # Each half shows its own chart: the right half is not the left one again.
-    half = SIZE[0]
+    half = export.COMPARE_SIZE[0] // 2
     right = _array(got)[:, half:]
     assert _mismatch(_array(ref)[:, half:], right) < 0.02
     assert _mismatch(_array(got)[:, :half], right) > 0.05
