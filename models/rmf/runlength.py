@@ -17,8 +17,8 @@ from dataclasses import dataclass
 
 from models.workloads.params import BY_NAME
 
-#: Requests the least busy drawn group should make: its mean rate is then
-#: within about 2 % (1/sqrt(2000)) of what it was fitted to.
+#: Requests the least busy drawn group should make: its mean rate then has
+#: a standard deviation of about 2 % (1/sqrt(2000)) of what it was fitted to.
 TARGET_REQUESTS = 2000
 #: The shortest run: the workloads' default run length.
 MIN_RUN_S = float(BY_NAME["duration_s"].default)
@@ -54,7 +54,8 @@ class RunLength:
             got += f" ({self.capped})"
         elif self.seconds > MIN_RUN_S:
             got += (f": at least {TARGET_REQUESTS:,}, so that its mean rate is not Poisson "
-                    f"noise (±{100 / math.sqrt(TARGET_REQUESTS):.0f} %)")
+                    f"noise (±{100 / math.sqrt(TARGET_REQUESTS):.0f} %, one standard "
+                    "deviation)")
         return (f"{got}; the figures are rates, and the interval was {length}; "
                 "change Run length on the workload cards to run longer or shorter")
 
