@@ -44,3 +44,25 @@ def test_grouped_values_never_collide(qtbot, width):
         assert not legend.intersects(lab.sceneBoundingRect())
     if width >= 560:
         assert len(shown) == 2 * len(ROWS)      # room enough: every value shown
+
+
+@pytest.mark.parametrize("width, columns", [(700, 1), (1000, 2)])
+def test_a_long_run_name_keeps_every_legend_entry_on_the_chart(qtbot, width, columns):
+    """A what-if of two changes names its bars at length: the legend puts its
+    entries one a row rather than run off the chart's left edge (at 1024x768
+    rmf_whatif_baseline's cache step showed neither 'measured (RMF)' nor the
+    start of the what-if's name)."""
+    chart = ChartWidget(minimum=(300, 200))
+    qtbot.addWidget(chart)
+    name = "what-if: SGDB2 on SSD; SSID 0006 Cache size: 0.25 GB → 0.375 GB"
+    chart.show_data(_pairs("measured_hit", "Measured vs model: request hit ratio",
+                           "Request hit ratio", "", ROWS, "", y_max=1.0, model=name))
+    chart.resize(width, 420)
+    chart.show()
+    qtbot.waitExposed(chart)
+    legend = chart.getPlotItem().legend
+    shown = chart.mapFromScene(legend.sceneBoundingRect()).boundingRect()
+    assert shown.left() >= 0 and shown.right() <= chart.width()
+    texts = [label.text for _, label in legend.items]
+    assert texts == ["measured (RMF)", name]
+    assert legend.columnCount == columns          # side by side where they fit

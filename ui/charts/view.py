@@ -185,7 +185,7 @@ class ChartWidget(pg.PlotWidget):
         if legend is None or not legend.isVisible():
             return
         legend.setParentItem(item)          # the view box clips what it holds
-        legend.setColumnCount(columns)
+        self._legend_columns = columns
         self._legend_above = True
         self._place_legend_above()
 
@@ -196,6 +196,12 @@ class ChartWidget(pg.PlotWidget):
         legend = item.legend
         if not self._legend_above or legend is None:
             return
+        # Side by side while they fit, else one a row: a what-if named by
+        # two changes ("what-if: SGDB2 on SSD; SSID 0006 Cache size: …")
+        # beside "measured (RMF)" ran off the chart's left edge at 1024 px.
+        _legend_columns(legend, self._legend_columns)
+        if self._legend_columns > 1 and legend.width() > item.vb.geometry().right():
+            _legend_columns(legend, 1)
         height = legend.boundingRect().height()
         item.layout.setRowFixedHeight(1, height + 4)
         top = item.titleLabel.maximumHeight() if item.titleLabel.isVisible() else 0.0
@@ -476,6 +482,17 @@ def _grouped(data: ChartData) -> bool:
     """Several bar series side by side in each category (measured beside model)."""
     return not _stacked(data) and len(data.series) > 1 and \
         all(s.kind == "bar" for s in data.series)
+
+
+def _legend_columns(legend, columns: int) -> None:
+    """Lay ``legend`` out in ``columns`` columns, each entry as wide as its
+    text: pyqtgraph's layout stretches a label to its column's widest, and
+    keeps that width when the columns change (one long name then widened
+    every entry, the legend growing past the chart)."""
+    legend.setColumnCount(columns)
+    for _sample, label in legend.items:
+        label.resize(label.minimumWidth(), label.minimumHeight())
+    legend.updateSize()
 
 
 def _stacked(data: ChartData) -> bool:
