@@ -242,11 +242,13 @@ class MainWindow(QMainWindow):
             self.results.show_replicated(result)
         else:
             # A drawing of one's own (a what-if study, a lesson's) is named by
-            # its title; "Your own system" alone does not say which it is.
+            # its title and the run's name ("what-if: SGDB2 on SSD"); "Your own
+            # system" alone does not say which it is. Case studies keep theirs.
+            own = result.experiment == "custom"
             doc = self.document.run_document or {}
-            title = doc.get("title") if result.experiment == "custom" else None
-            self.results.show_result(result, title or None,
-                                     idle.run_line_html(self.document.run_document))
+            self.results.show_result(result, (doc.get("title") if own else None) or None,
+                                     idle.run_line_html(self.document.run_document),
+                                     self.document.run_name().label if own else "")
 
     def _build_status(self) -> None:
         self.status = QLabel("Ready")
@@ -699,7 +701,10 @@ class MainWindow(QMainWindow):
         self.document.set_result(result, self._starting_document)
         self.show_results()
         left_out = idle.run_line(self._starting_document)
-        self.say(f"Finished {experiments.get(result.experiment).title}."
+        # A case study by its title; a drawing of one's own by the run's name.
+        done = (f"the {self.document.run_name().label}" if result.experiment == "custom"
+                else experiments.get(result.experiment).title)
+        self.say(f"Finished {done}."
                  + (f" {left_out}" if left_out else ""))
         self.run_finished.emit(result)
 

@@ -30,3 +30,27 @@ def test_history_and_charts_name_the_baseline_and_the_what_if(window, qtbot):
     rate = charts["measured_rate"].data
     assert [s.name for s in rate.series] == ["measured (RMF)", whatif]
     assert "model" not in rate.title and rate.title.startswith("Measured vs what-if (SSID 0006")
+
+
+def test_results_headline_and_status_name_the_run_not_your_own_system(window, qtbot):
+    assert window.open_case_or_file("rmf_sysa") is None
+    run(window, qtbot)
+    head = window.results.headline.text()
+    assert head.startswith("<b>Imported from RMF: SYSA")
+    assert "— baseline as imported, seed 1" in head and "Your own system" not in head
+    assert window.status.text().startswith("Finished the baseline as imported.")
+    # SGDB2 moved to SSD (Properties' drive field): the run is a what-if.
+    assert window.editor.change_kind(node_id(window, "SGDB2"), "drive", "SSD") is None
+    run(window, qtbot)
+    head = window.results.headline.text()
+    assert "— what-if: SGDB2 on SSD, seed 1" in head and "Your own system" not in head
+    assert window.status.text().startswith("Finished the what-if: SGDB2 on SSD.")
+
+
+def test_a_case_study_keeps_its_title_in_the_headline_and_status(window, qtbot):
+    from models import experiments
+    assert window.open_case_or_file("db2_io") is None
+    run(window, qtbot)
+    title = experiments.get("db2_io").title
+    assert title in window.results.headline.text()
+    assert window.status.text().startswith(f"Finished {title}.")

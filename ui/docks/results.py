@@ -51,18 +51,19 @@ class ResultsPanel(QScrollArea):
         layout.addStretch(1)
 
     def show_result(self, result: RunResult, title: str | None = None,
-                    warning: str = "") -> None:
+                    warning: str = "", run: str = "") -> None:
         """Show a finished run's metrics and report tables (``title``: the
         drawing's own name, shown before the experiment's; ``warning``: rich
-        text under it, the cards the run left out)."""
+        text under it, the cards the run left out; ``run``: the run's name,
+        "what-if: SGDB2 on SSD" or "baseline as imported", said in place of
+        the experiment's title, which for a drawing of one's own is only
+        "Your own system")."""
         layout = self._page()
         exp = experiments.get(result.experiment)
-        if title and not title.startswith(exp.title):
-            head = f"<b>{html.escape(title)}</b> — {exp.title}, seed {result.seed}"
-        elif title:
-            head = f"<b>{html.escape(title)}</b> — seed {result.seed}"
-        else:
-            head = f"<b>{exp.title}</b> — seed {result.seed}"
+        name = title or exp.title
+        said = run or ("" if name.startswith(exp.title) else exp.title)
+        head = f"<b>{html.escape(name)}</b> — " + ", ".join(
+            [html.escape(said)] * bool(said) + [f"seed {result.seed}"])
         self.headline = QLabel(head)
         self.headline.setWordWrap(True)
         self.headline.setObjectName("resultsHeadline")
