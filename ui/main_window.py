@@ -564,7 +564,10 @@ class MainWindow(QMainWindow):
             self.say(problem)
         if found is None:
             return None
-        where = os.path.basename(found.source) if found.source else "an untitled scenario"
+        # By its title: a built-in system (rmf_sysa, the Large shop) has no file.
+        title, file = found.scenario.title, os.path.basename(found.source or "")
+        where = (f"“{title}”" + (f" ({file})" if file else "") if title
+                 else file or "an untitled scenario")
         box = QMessageBox(QMessageBox.Icon.Question, "Recover unsaved changes",
                           f"zPerfLab closed without saving the changes to {where} "
                           f"(autosaved {found.when()}). Restore them?",
