@@ -61,8 +61,9 @@ def run(params: dict, ctx: RunContext) -> RunResult:
         reports.append(analytic.table(sysrun.estimates))
     drawn, members = (split_groups(sysrun.system.config, comps) if sysrun.system is not None
                       else (comps, {}))
+    notes = (NO_CPU_WORK,) if ctx.config.processors and sysrun.cpx is None else ()
     return RunResult("custom", params, ctx.seed, metrics, reports=tuple(reports),
-                     trace=ctx.trace, components=drawn, members=members)
+                     trace=ctx.trace, components=drawn, members=members, notes=notes)
 
 
 def _idle(cfg) -> dict:
@@ -76,9 +77,20 @@ def _idle(cfg) -> dict:
                        ("rank_busy_pct", cfg.ranks)):
         if drawn:
             out[key] = 0.0
-    if cfg.processors:
-        out.update(tran_rate=0.0, gcp_busy_pct=0.0, ziip_busy_pct=0.0)
+    types = {p.type for p in cfg.processors}
+    if types:
+        out["tran_rate"] = 0.0
+    # A pool that is not drawn has no busy, not 0 % (the Large shop has no zIIP).
+    out.update({key: 0.0 for key, type_ in (("gcp_busy_pct", "CP"), ("ziip_busy_pct", "zIIP"))
+                if type_ in types})
     return out
+
+
+#: Said under the metrics when processors are drawn and no CPU workload runs.
+NO_CPU_WORK = ("No CPU workload is drawn: the processors only start the channels' I/O, "
+               "and the model counts no CPU time for that (start subchannel, I/O "
+               "interrupts), so their 0 % busy is not what RMF would show. Draw a CPU "
+               "workload on them to model their busy.")
 
 
 def _io_metrics(sysrun, comps: dict) -> dict:

@@ -15,6 +15,7 @@ def test_cpus_drawn_without_cpu_work_are_idle_with_no_transaction_response(capsy
     assert m["io_resp_ms"] > 0 and 0 < m["read_hit_ratio"] < 1
     assert m["tran_rate"] == 0 and m["gcp_busy_pct"] == 0      # the drawn CPs, idle
     assert "cpu_resp_ms" not in m and "ziip_share" not in m
+    assert "ziip_busy_pct" not in m                            # no zIIP is drawn
 
 
 def test_devices_drawn_without_io_work_are_idle_with_no_io_response_time():
