@@ -24,7 +24,7 @@ from models.rmf import rows as R
 from models.rmf.ddsml import XPart, XReport, XSegment, XTable
 from models.rmf.records import CacheActivity, CacheUnit, Misses, Requests, RmfError, Source, \
     Transfer, VolumeCache
-from models.rmf.xmlmap import COLUMNS, HEADER, REQUESTS, _field, key
+from models.rmf.xmlnames import COLUMNS, HEADER, REQUESTS, _field, key
 
 
 def read_cache(mapper, rep: XReport, iv) -> int:
