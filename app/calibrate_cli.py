@@ -31,9 +31,10 @@ def add_parser(sub) -> None:
 def calibrate_file(sc, out: str) -> list[dict]:
     """Calibrate ``sc`` and save it to ``out``; the entries."""
     from app import scenario_io
+    from models.experiments import run_experiment
     from models.rmf.calibrate import calibrate
 
-    done = calibrate(sc)
+    done = calibrate(sc, run_experiment)
     scenario_io.save(sc, out)
     return done
 

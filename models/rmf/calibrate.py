@@ -31,7 +31,7 @@ came from. Qt-free.
 from __future__ import annotations
 
 import copy
-from typing import Any
+from typing import Any, Callable
 
 #: Calibrated quantities: name -> (unit, card property, smallest, largest).
 QUANTITIES = {"background_pct": ("%", "background_pct", 0.0, 99.0),
@@ -85,7 +85,7 @@ def refusals(imported: dict | None) -> dict[tuple[str, str], str]:
             for e in entries(imported) if e.get("refused")}
 
 
-def calibrate(sc, seed: int = SEED) -> list[dict]:
+def calibrate(sc, run: Callable[..., Any], seed: int = SEED) -> list[dict]:
     """Fit every quantity on the model's own run of ``sc`` and apply it.
 
     Parameters
@@ -93,6 +93,10 @@ def calibrate(sc, seed: int = SEED) -> list[dict]:
     sc : Scenario
         A drawing imported from RMF; edited in place: the accepted values
         set on the cards, ``sc.imported["calibrated"]`` replaced.
+    run : callable
+        What runs a drawing: :func:`models.experiments.run_experiment`,
+        passed in because the RMF package sits below the experiments (they
+        set RMF's figures beside every run of an imported drawing).
     seed : int
         Seed of the calibration run.
 
@@ -117,7 +121,7 @@ def calibrate(sc, seed: int = SEED) -> list[dict]:
         raise CalibrationError("nothing in the drawing has a figure to calibrate to: RMF's "
                                "total utilisation of a channel group (Channel Path Activity) "
                                "or the CONN of a storage group (Direct Access Device Activity)")
-    own = _own_run(sc, seed)
+    own = _own_run(sc, seed, run)
     out = []
     for label, n in targets.items():
         fit = _background if n.category == "channel" else _connect
@@ -129,16 +133,14 @@ def calibrate(sc, seed: int = SEED) -> list[dict]:
     return out
 
 
-def _own_run(sc, seed: int) -> dict[str, dict]:
+def _own_run(sc, seed: int, run: Callable[..., Any]) -> dict[str, dict]:
     """The components' figures of a run of ``sc`` without any calibrated quantity."""
-    from models.experiments import run_experiment
-
     bare = copy.deepcopy(sc)
     for n in bare.nodes.values():
         for _, prop, _, _ in QUANTITIES.values():
             n.properties.pop(prop, None)
     try:
-        res = run_experiment(bare.experiment, {}, seed=seed, scenario=bare)
+        res = run(bare.experiment, {}, seed=seed, scenario=bare)
     except ValueError as exc:       # ParamError: a drawing that cannot run
         raise CalibrationError(f"no run of the drawing to fit on: {exc}") from None
     return {k: dict(v) for k, v in res.components.items()}

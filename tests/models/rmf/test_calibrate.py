@@ -97,7 +97,7 @@ def test_an_unphysical_value_is_refused_and_its_figure_says_why(drawing):
     sc = copy.deepcopy(drawing)
     # RMF's total below what the model's own I/O already takes: negative busy
     sc.imported["measured"]["FICON CHPIDs"]["total_utilization_pct"] = 0.05
-    done = {e["component"]: e for e in cal.calibrate(sc)}
+    done = {e["component"]: e for e in cal.calibrate(sc, run_experiment)}
     assert "below 0" in done["FICON CHPIDs"]["refused"]
     ficon = next(n for n in sc.nodes.values() if n.label == "FICON CHPIDs")
     assert "background_pct" not in ficon.properties          # not used
@@ -122,7 +122,7 @@ def test_a_calibrated_file_keeps_the_list_through_load_and_a_what_if(drawing, tm
 
     from app import scenario_io
     sc = copy.deepcopy(drawing)
-    cal.calibrate(sc)
+    cal.calibrate(sc, run_experiment)
     path = tmp_path / "c.zpl.json"
     scenario_io.save(sc, str(path))
     back = scenario_io.load(str(path))
@@ -181,7 +181,7 @@ def test_a_group_whose_model_conn_is_already_longer_is_refused(drawing):
     import copy
     sc = copy.deepcopy(drawing)
     sc.imported["measured"]["SGTSO"]["conn_ms"] = 0.001     # below any channel program
-    done = {e["component"]: e for e in cal.calibrate(sc)}
+    done = {e["component"]: e for e in cal.calibrate(sc, run_experiment)}
     assert done["SGTSO"]["refused"].startswith("it would be -")
     sgtso = next(n for n in sc.nodes.values() if n.label == "SGTSO")
     assert "conn_overhead_ms" not in sgtso.properties
