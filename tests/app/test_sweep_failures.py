@@ -285,11 +285,15 @@ def _group(pgid: int) -> list[int]:
     return found
 
 
-#: 24 × 2 × 3 × 2 × 2 = 576 points: a sweep a quiet machine cannot finish
+#: 64 × 2 × 3 × 2 × 2 = 1,536 points: a sweep a quiet machine cannot finish
 #: before the first checkpoint (5 s), so SIGTERM always finds it running (144
-#: points took 6.5 s on 2 cores once the I/O model was compiled: too close).
-LONG_GRID = [*GRID, "--over", "protocol=FICON,zHPF", "--over", "device=HDD10K,HDD15K,SSD",
+#: points took 6.5 s on 2 cores once the I/O model was compiled; 576 points
+#: finished within 5 s on a quiet machine once writes were destaged by stripe).
+LONG_PAGES = 64
+LONG_GRID = ["sweep", "db2_io", "--over", "pages=[" + ",".join(map(str, range(1, LONG_PAGES + 1)))
+             + "]", "--over", "protocol=FICON,zHPF", "--over", "device=HDD10K,HDD15K,SSD",
              "--over", "layout=contiguous,discontiguous", "--over", "channel=FEx8,FEx8S"]
+LONG_POINTS = LONG_PAGES * 2 * 3 * 2 * 2
 
 
 @pytest.mark.skipif(not Path("/proc").is_dir(), reason="reads the process table from /proc")
@@ -311,7 +315,7 @@ def test_sigterm_writes_what_finished_and_leaves_no_process(tmp_path):
     assert proc.returncode == sweep_cli.EXIT_TERMINATED, err
     _no_trace(err)
     rows, mark = _partial(out)
-    assert rows and mark == f"# PARTIAL SWEEP: {len(rows)} of 576 points finished; " \
+    assert rows and mark == f"# PARTIAL SWEEP: {len(rows)} of {LONG_POINTS} points finished; " \
                             "stopped by SIGTERM"
     deadline = time.monotonic() + 10
     while _group(proc.pid) and time.monotonic() < deadline:
