@@ -22,6 +22,7 @@ from __future__ import annotations
 from models.core.run import COMPONENT_FIGURES, Table
 from models.io.reports import group_totals
 from models.rmf.records import CacheUnit, Interval
+from models.rmf.tolerance import TOLERANCES, within
 
 TABLE_TITLE = "Measured vs model"
 _DEVICE = ("io_rate", "resp_ms", "iosq_ms", "pend_ms", "disc_ms", "conn_ms", "busy_pct")
@@ -32,19 +33,9 @@ MODEL_NAME = {"read_hit_ratio": "req_read_hit_ratio"}
 UNIT_TITLES = {"read_rate": "normal read rate /s", "read_hit_ratio": "normal request hit ratio",
                "seq_read_hit_ratio": "sequential request hit ratio"}
 
-#: Differences inside these bands are agreement: (absolute, relative).
-BANDS = {
-    "io_rate": (0.5, 0.02), "read_rate": (0.5, 0.03), "seq_read_rate": (0.5, 0.03),
-    "resp_ms": (0.1, 0.25), "iosq_ms": (0.05, 0.5), "pend_ms": (0.05, 0.5),
-    "disc_ms": (0.1, 0.5), "conn_ms": (0.05, 0.3),
-    "busy_pct": (3.0, 0.25), "max_busy_pct": (3.0, 0.25),
-    "utilization_pct": (3.0, 0.25), "max_utilization_pct": (3.0, 0.25),
-    # every system's use of a CHPID: issue 41's tolerance (10 % or 1 point)
-    "total_utilization_pct": (1.0, 0.1),
-    "read_hit_ratio": (0.03, 0.0), "seq_read_hit_ratio": (0.03, 0.0),
-    "staged_tracks_rate": (1.0, 0.3), "seq_staged_tracks_rate": (1.0, 0.3),
-    "read_bytes_per_req": (512.0, 0.1), "disk_read_bytes_per_req": (4096.0, 0.25),
-}
+#: Differences inside these bands are agreement: (absolute, relative), issue 41's
+#: tolerances (models/rmf/tolerance.py, the one table).
+BANDS = TOLERANCES
 
 #: Figures kept under "measured" as read (configuration, counts, what other
 #: systems did, the delays inside PEND) and left out of the table and the
@@ -425,9 +416,8 @@ def reason(key: str, measured: float, model: float, kind: str = "") -> str:
 
     ``kind``: what the component is ("engine", "volume", "storage group" …).
     """
-    absolute, relative = BANDS.get(key, (0.0, 0.1))
     diff = model - measured
-    if abs(diff) <= max(absolute, relative * abs(measured)):
+    if within(key, measured, model):
         return ""
     lower, higher = KIND_REASONS.get((kind, key), REASONS.get(key, ("", "")))
     return lower if diff < 0 else higher
