@@ -73,7 +73,8 @@ LIMITS: dict[str, dict[str, tuple[float, str, str]]] = {
                "pav": (256.0, "PAV (base and alias exposures)", ""),
                "cylinders": (1e7, "NUMBER OF CYL", ""),
                "cmr_ms": (MAX_MS, "AVG CMR DLY", " ms"),
-               "db_ms": (MAX_MS, "AVG DB DLY", " ms")},
+               "db_ms": (MAX_MS, "AVG DB DLY", " ms"),
+               "reserved_pct": (100.0, "% DEV RESV", " %")},
     "LcuTotal": {"rate": (MAX_RATE, "LCU DEVICE ACTIVITY RATE", "/s"),
                  "resp_ms": (MAX_MS, "LCU AVG RESP TIME", " ms"),
                  "iosq_ms": (MAX_MS, "LCU AVG IOSQ TIME", " ms"),
@@ -203,6 +204,9 @@ class Volume:
     # take no part in equality (a text report and its XML compare equal).
     cmr_ms: float | None = field(default=None, compare=False)  # AVG CMR DLY
     db_ms: float | None = field(default=None, compare=False)   # AVG DB DLY: device busy
+    # % DEV RESV: time the device was reserved (a RESERVE held by this
+    # system); z/OS counts it in % DEV UTIL when no I/O was active.
+    reserved_pct: float | None = field(default=None, compare=False)
     source: Source | None = field(default=None, compare=False, repr=False)
 
     def __post_init__(self) -> None:

@@ -32,7 +32,8 @@ DEVICE_LABELS = {"rate": "DEVICE ACTIVITY RATE", "resp": "AVG RESP TIME",
                  "any_alloc": "% ANY ALLOC", "mt_pend": "% MT PEND"}
 OVERVIEW_COLS = ("pct_io", "io_rate", "read", "dfw", "cfw", "stage", "dfwbp", "icl", "byp",
                  "other", "async", "total_hr", "read_hr", "write_hr", "pct_read")
-_DEVICE_USED = frozenset(("rate", "resp", "iosq", "pend", "disc", "conn", "pct_util"))
+_DEVICE_USED = frozenset(("rate", "resp", "iosq", "pend", "disc", "conn", "pct_util",
+                          "pct_resv"))
 OVERVIEW_LABELS = {"io_rate": "I/O RATE", "read": "CACHE HIT RATE READ",
                    "dfw": "CACHE HIT RATE DFW", "stage": "DASD I/O RATE STAGE",
                    "read_hr": "READ H/R", "write_hr": "WRITE H/R", "pct_read": "% READ"}
@@ -89,7 +90,7 @@ def device_row(cells: list[str], has_int: bool) -> Volume:
                   disc_ms=_need(v.get("disc"), "AVG DISC TIME"),
                   conn_ms=_need(v.get("conn"), "AVG CONN TIME"),
                   busy_pct=_need(v.get("pct_util"), "% DEV UTIL"),
-                  pav=pav, hyperpav=hyper)
+                  pav=pav, hyperpav=hyper, reserved_pct=v.get("pct_resv"))
 
 
 def device_rate(cells: list[str]) -> float:

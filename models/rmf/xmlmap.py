@@ -181,6 +181,7 @@ class Mapper:
                    busy_pct=self._need(row, "util", "% Device Utilized"), pav=pav,
                    hyperpav=hyper, cmr_ms=self._num(row, "cmr", "Average CMR Delay"),
                    db_ms=self._num(row, "db", "Average Device Busy Delay"),
+                   reserved_pct=self._num(row, "resv", "% Device Reserved"),
                    source=Source(self.name, self._row_line))
         old = iv.volumes.get(v.volser)
         if old is not None and old.devnum != v.devnum:

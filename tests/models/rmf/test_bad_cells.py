@@ -33,7 +33,7 @@ def _edit(tmp_path, row_text, old, new, name="bad.txt"):
     ("DB2001", "245.301", "    inf", r"DEVICE ACTIVITY RATE: 'inf' is not a number"),
     ("DB2001", "245.301", "Infinity", r"'Infinity' is not a number"),
     ("DB2001", " 245.301", "-245.301", r"DEVICE ACTIVITY RATE: '-245.301' is negative"),
-    ("DB2001", " 11.54 ", " 211.5 ", r"% DEV UTIL 211.5 is over 100 %"),
+    ("DB2001", "  6.08 ", " 211.5 ", r"% DEV UTIL 211.5 is over 100 %"),
     ("DB2001", "245.301", "9999999999", r"DEVICE ACTIVITY RATE 9,999,999,999 is over "
                                         r"1,000,000/s, more than a volume reaches"),
     ("DB2001", "10017", "1" * 400, r"NUMBER OF CYL: '1{21}\.\.\.' has 400 digits"),
@@ -54,8 +54,8 @@ def test_a_cell_out_of_range_is_refused_at_its_line(tmp_path, row, old, new, mat
 def test_a_bad_cell_in_xml_is_refused_at_its_line(tmp_path, cell):
     text = XML.read_text()
     p = tmp_path / "bad.xml"
-    # the first volume's % Dev Util (11.54) or rate: both are checked the same way
-    old = "<col>11.54</col>" if cell == "101.0" else "<col>245.301</col>"
+    # the first volume's % Dev Util (6.08) or rate: both are checked the same way
+    old = "<col>6.08</col>" if cell == "101.0" else "<col>245.301</col>"
     assert old in text
     p.write_text(text.replace(old, f"<col>{cell}</col>", 1))
     with pytest.raises(RmfError, match="not a number RMF prints|is negative|has 3 digits|"

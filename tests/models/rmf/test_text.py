@@ -60,7 +60,7 @@ def test_a_full_listing_gives_every_report_of_the_interval():
     v = iv.volumes["DB2001"]
     assert (v.devnum, v.storage_group, v.lcu, v.rate, v.resp_ms, v.iosq_ms, v.pend_ms,
             v.disc_ms, v.conn_ms, v.busy_pct, v.pav, v.hyperpav) == \
-        ("9000", "SGDB2", "0006", 245.301, 0.612, 0.0, 0.141, 0.221, 0.25, 11.54, 1.9, True)
+        ("9000", "SGDB2", "0006", 245.301, 0.612, 0.0, 0.141, 0.221, 0.25, 6.08, 1.9, True)
     assert iv.volumes["TSO001"].pav == 1 and not iv.volumes["TSO001"].hyperpav
     assert {g: len(vs) for g, vs in iv.storage_groups().items()} == {"SGDB2": 4, "SGTSO": 2}
     unit = iv.cache_units["0006"]
