@@ -135,6 +135,31 @@ GROUP_PARAMS: Mapping[str, tuple[Param, ...]] = MappingProxyType({
                    "and data transfer the model draws (protocol handling it does not "
                    "model). It adds to each I/O's CONN and keeps the volume busy. "
                    "Calibrate to RMF sets it from the device report's CONN."),
+        Param("start_ms", "float", None, optional=True, unit="ms", min=0.01, max=5.0,
+              group="volume", label="Start of an I/O (PEND)",
+              help="Pending time of an I/O that finds a free path: the start through "
+                   "channel, switch and host adapter, and the unit's command response. "
+                   "Not set: 0.12 ms (docs/model-constants.md). Waits for a busy path "
+                   "add to it. Calibrate to RMF sets it from the device report's PEND."),
+        Param("write_disc_ms", "float", 0.0, unit="ms", min=0.0, max=20.0, group="volume",
+              label="Remote copy per write",
+              help="Time a write stays disconnected while the unit copies it to a "
+                   "remote secondary (synchronous remote copy, Metro Mirror) before it "
+                   "ends. It adds to each write's DISC and keeps the volume busy. "
+                   "Calibrate to RMF sets it from the device report's DISC."),
+        Param("aliases_in_use", "float", None, optional=True, min=0.0, max=255.0,
+              group="volume", label="Aliases in use (average)",
+              help="RMF reports a volume's busy per exposure: base plus the aliases "
+                   "in use on average (the PAV column, 1.9H = 0.9 aliases). The model's "
+                   "busy is divided the same way. Not set: the aliases drawn. The "
+                   "Aliases property (what queues the I/O) stays as it is. Calibrate "
+                   "to RMF reads it from the device report."),
+        Param("reserved_pct", "float", 0.0, unit="%", min=0.0, max=100.0, group="volume",
+              label="Reserved by this system",
+              help="Share of time this system holds a RESERVE on the volumes (RMF's "
+                   "% DEV RESV). z/OS counts it in the device's busy when no I/O is "
+                   "active; it delays no I/O of this system. Calibrate to RMF reads "
+                   "it from the device report."),
     ),
     "channel": (
         Param("count", "int", 4, min=1, max=256, group="channel", label="Channels",

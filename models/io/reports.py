@@ -217,7 +217,12 @@ def volume_figures(vol, elapsed: float) -> dict[str, float]:
     tot = vol.totals
     n = vol.completed
     ms = 1e3 / n
-    busy = 100.0 * (tot.disc + tot.conn) / elapsed / (1 + vol.aliases)
+    # RMF's % DEV UTIL: DISC + CONN per exposure (the average in use when
+    # calibrated, else base + drawn aliases), and the time the device was
+    # reserved with no I/O active.
+    busy = 100.0 * (tot.disc + tot.conn) / elapsed / (vol.exposures or 1 + vol.aliases)
+    if vol.reserved > 0.0:
+        busy += 100.0 * vol.reserved * (1.0 - min(1.0, busy / 100.0))
     return {"io_rate": n / elapsed if math.isfinite(elapsed) else 0.0,
             "resp_ms": tot.total * ms, "iosq_ms": tot.iosq * ms, "pend_ms": tot.pend * ms,
             "disc_ms": tot.disc * ms, "conn_ms": tot.conn * ms, "busy_pct": min(100.0, busy)}

@@ -24,7 +24,7 @@ cdef class Staging:
     cdef public bint zhpf, lpo, seq_detect
     cdef public long long kb
     cdef public long rpt, staging
-    cdef public double link_s_per_record, conn_extra
+    cdef public double link_s_per_record, conn_extra, start_s, write_disc, exposures, reserved
     cdef public long long requests, completed, path_waits, amp_waits
     cdef public set _lpo_staged
     cdef public dict _streams

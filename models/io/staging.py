@@ -74,6 +74,10 @@ class Staging:
     record_bytes: int
     link_s_per_record: float
     conn_extra: float
+    start_s: float
+    write_disc: float
+    exposures: float
+    reserved: float
     stats: CacheStats
     _cache: CacheDirectory
     tr: IOTrace | None

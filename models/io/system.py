@@ -216,7 +216,14 @@ class IOSystem:
         VolumeIO.__init__(vol, self.engine, name, cu, backend, first.protocol, first.generation,
                           index=len(self._volumes), aliases=v.aliases, tracer=tracer,
                           **self.options)
-        vol.conn_extra = float(v.properties.get("conn_overhead_ms", 0.0)) / 1000.0
+        p = v.properties
+        vol.conn_extra = float(p.get("conn_overhead_ms", 0.0)) / 1000.0
+        if p.get("start_ms") is not None:
+            vol.start_s = float(p["start_ms"]) / 1000.0
+        vol.write_disc = float(p.get("write_disc_ms", 0.0)) / 1000.0
+        if p.get("aliases_in_use") is not None:
+            vol.exposures = 1.0 + float(p["aliases_in_use"])
+        vol.reserved = float(p.get("reserved_pct", 0.0)) / 100.0
         cu.volumes.append(vol)
         self._volumes[name] = vol
         return vol

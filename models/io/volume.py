@@ -24,7 +24,7 @@ from __future__ import annotations
 from typing import TYPE_CHECKING, Any
 
 from models.io import channel as ch
-from models.io.channel import ADDRESS_S, SLOT_S, START_S, TCW_S
+from models.io.channel import ADDRESS_S, SLOT_S, TCW_S
 from models.io.cache import FULL, MAX_RECORDS_PER_TRACK, PARTIAL, RECORD, CacheStats
 from models.io.request import IOResult, pages_to_groups, range_to_groups, res_pages
 from models.io.staging import SEQ_DENSITY_TRACKS, SEQ_TRIGGER_TRACKS, Staging
@@ -136,6 +136,15 @@ class VolumeIO(Staging):
         # The unit's connect time per I/O beyond the channel program the model
         # draws (a calibrated quantity, models/rmf/calibrate.py): 0 adds nothing.
         self.conn_extra = 0.0
+        # Calibrated quantities too (models/rmf/calibrate.py), each at its
+        # uncalibrated value: the start of a channel I/O on a free path
+        # (PEND, seconds), the remote copy of a write (DISC, seconds), the
+        # exposures RMF's busy is per (0: ``1 + aliases``, the drawn ones)
+        # and the share of time the device is reserved (RMF's % DEV RESV).
+        self.start_s = ch.START_S
+        self.write_disc = 0.0
+        self.exposures = 0.0
+        self.reserved = 0.0
         self.max_addresses = ch.ZHPF_MAX_ADDRESSES[channel] if self.zhpf else None
         self.staging = STAGING_MODES[staging]
         self.seq_detect = seq_detect
@@ -484,11 +493,11 @@ class VolumeIO(Staging):
         work_end = t + work
         since = t
         res.ios += 1
-        res.pend += START_S
+        res.pend += self.start_s
         if tr is not None:
             tr.phase(t0, res.id, 1)
-            tr.phase(t + START_S, res.id, CONN)
-        t += START_S
+            tr.phase(t + self.start_s, res.id, CONN)
+        t += self.start_s
         if zhpf:
             t += TCW_S
             res.conn += TCW_S
@@ -591,11 +600,11 @@ class VolumeIO(Staging):
         """Channel start (PEND) and the TCW decode in transport mode, on a
         path taken at ``t`` (asked for at ``t_request``); returns the time after."""
         res.ios += 1
-        res.pend += ch.START_S
+        res.pend += self.start_s
         if self.tr is not None:
             self.tr.phase(t if t_request is None else t_request, res.id, 1)
-            self.tr.phase(t + ch.START_S, res.id, CONN)
-        t += ch.START_S
+            self.tr.phase(t + self.start_s, res.id, CONN)
+        t += self.start_s
         if self.zhpf:
             t += ch.TCW_S
             res.conn += ch.TCW_S

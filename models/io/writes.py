@@ -313,6 +313,12 @@ def write_program(sub, t: float, groups, res):
         r.conn += work_end - t
         t = work_end
     sub._release(path, since, t, res)
+    if vol.write_disc > 0.0:
+        # Remote copy (a calibrated quantity): the unit disconnects while the
+        # write is sent to the secondary and gives ending status once it
+        # is there; the volume stays busy, the channel is free.
+        r.disc += vol.write_disc
+        t += vol.write_disc
     track, mask = groups[-1]
     vol._write_next = track * vol.rpt + mask.bit_length()
     st.write_requests += r.pages

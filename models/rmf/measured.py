@@ -22,7 +22,7 @@ from __future__ import annotations
 from models.core.run import COMPONENT_FIGURES, Table
 from models.io.reports import group_totals
 from models.rmf.records import CacheUnit, Interval
-from models.rmf.tolerance import TOLERANCES, within
+from models.rmf.bands import TOLERANCES, within
 
 TABLE_TITLE = "Measured vs model"
 _DEVICE = ("io_rate", "resp_ms", "iosq_ms", "pend_ms", "disc_ms", "conn_ms", "busy_pct")
@@ -34,7 +34,7 @@ UNIT_TITLES = {"read_rate": "normal read rate /s", "read_hit_ratio": "normal req
                "seq_read_hit_ratio": "sequential request hit ratio"}
 
 #: Differences inside these bands are agreement: (absolute, relative), issue 41's
-#: tolerances (models/rmf/tolerance.py, the one table).
+#: tolerances (models/rmf/bands.py, the one table).
 BANDS = TOLERANCES
 
 #: Figures kept under "measured" as read (configuration, counts, what other
@@ -49,7 +49,7 @@ READ_ONLY = frozenset((
     "lcu_io_rate", "lcu_resp_ms", "lcu_iosq_ms", "lcu_pend_ms", "lcu_disc_ms", "lcu_conn_ms",
     "lcu_busy_pct", "read_mb_s", "write_mb_s", "ficon_rate", "zhpf_rate", "mvs_busy_pct",
     # the delays inside PEND: the model has none
-    "cmr_ms", "db_ms"))
+    "cmr_ms", "db_ms", "reserved_pct"))
 
 #: Likely reasons for a difference beyond the band: (model lower, model higher).
 #: Short, to fit a table cell; docs/rmf-drawing.md says more of each.
@@ -170,7 +170,8 @@ def _volume(v, vc) -> dict:
     out = {"io_rate": v.rate, "resp_ms": v.resp_ms, "iosq_ms": v.iosq_ms,
            "pend_ms": v.pend_ms, "disc_ms": v.disc_ms, "conn_ms": v.conn_ms,
            "busy_pct": v.busy_pct,
-           **_some(cmr_ms=v.cmr_ms, db_ms=v.db_ms, pav=v.pav, cylinders=v.cylinders)}
+           **_some(cmr_ms=v.cmr_ms, db_ms=v.db_ms, pav=v.pav, cylinders=v.cylinders,
+                    reserved_pct=v.reserved_pct)}
     if vc is not None:
         out.update(_cached(vc))
     if vc is not None and vc.pct_read is not None:
@@ -331,7 +332,7 @@ def model_figures(result) -> tuple[dict, dict]:
 
 def table(imported: dict, result) -> Table:
     """The "Measured vs model" report table of a run of an imported drawing."""
-    from models.rmf.calibrate import refusals
+    from models.rmf.quantities import refusals
 
     comps, members = model_figures(result)
     rows = []
