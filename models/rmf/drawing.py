@@ -36,7 +36,7 @@ from models.drawing.scenario import Scenario
 from models.io.geometry import MODELS
 from models.rmf import measured as measured_mod
 from models.rmf import fitcheck, layout, runlength
-from models.rmf.fit import (EXCERPT_VOLUMES, MIN_IO_RATE, FitError, GroupMeasure, WorkloadFit,
+from models.rmf.fit import (EXCERPT_VOLUMES, device_read_share, MIN_IO_RATE, FitError, GroupMeasure, WorkloadFit,
                             fit_workload, idle, measure_group, measure_unit)
 from models.rmf.reader import no_volumes
 from models.rmf.records import Assumption, CacheUnit, Interval, RmfSystem, Volume
@@ -558,14 +558,26 @@ def _draw_group(b: _Builder, g: _Group, kind: str, rank_cards: list, units: dict
     if fit:
         values = fit.values()
     elif m:
-        values = {"arrival": "open", "io_rate": round(m.io_rate, 3),
+        values = {"arrival": "counted", "io_rate": round(m.io_rate, 3),
                   "read_pct": round(100 * m.read_share, 2),
                   "seq_pct": round(100 * m.seq_share, 2),
                   "pages_per_io": max(1, min(32, round(m.bytes_per_read / 4096)))}
     elif idle(sum(v.rate for v in g.volumes)):
         return                                  # idle in the interval: said in _fit
     else:
-        values = {"io_rate": round(sum(v.rate for v in g.volumes), 3)}
+        rate = round(sum(v.rate for v in g.volumes), 3)
+        # No cache reads to fit a working set to: the blocks it can reach in
+        # the run (one page an I/O), so that it warms no more of its unit's
+        # cache than it could use (models.workloads.system.warm_shares).
+        touched = max(1.0, round(rate * run_s * 4096 / 2**20, 1))
+        values = {"arrival": "counted", "io_rate": rate, "working_set_mb": touched}
+        share = device_read_share(b.iv, g.volumes)
+        if share is not None:
+            values["read_pct"] = round(100 * share, 2)
+        b.assume(f"working set of {g.label}", f"{touched:g} MB", "the cache report gives "
+                 "it no read requests to fit: the pages its I/O reaches in the run "
+                 f"({rate:g} I/O per second for {run_s:g} s, one page each)",
+                 g.volumes[0].source if g.volumes else None)
     values["duration_s"] = run_s
     wl = b.node("wl_io", f"{g.label} I/O", "workload", values)
     wl.y = ds.y                 # beside its dataset, past the idle groups' rows

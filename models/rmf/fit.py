@@ -54,8 +54,9 @@ MAX_IO_RATE = float(BY_NAME["io_rate"].max)
 
 
 def idle(io_rate: float) -> bool:
-    """Whether a group's measured I/O rate is too low for a workload of its own."""
-    return io_rate < MIN_IO_RATE
+    """Whether a group's measured I/O rate is too low for a workload of its own
+    (below the least a workload runs at, as the card keeps it: to 3 decimals)."""
+    return round(io_rate, 3) < MIN_IO_RATE
 
 
 class FitError(ValueError):
@@ -103,7 +104,7 @@ class WorkloadFit:
 
     def values(self) -> dict:
         """The ``wl_io`` parameter values (models/workloads/params.py)."""
-        return {"arrival": "open", "io_rate": round(self.io_rate, 3),
+        return {"arrival": "counted", "io_rate": round(self.io_rate, 3),
                 "read_pct": round(self.read_pct, 2), "seq_pct": round(self.seq_pct, 2),
                 "pages_per_io": self.pages_per_io,
                 "working_set_mb": round(self.working_set_mb, 1), "skew": round(self.skew, 4)}
@@ -183,12 +184,27 @@ def measure_group(iv: Interval, group: str) -> GroupMeasure:
         said.append(Assumption(f"cache figures of {', '.join(missing)}", "left out",
                                "no Cache report row for these volumes",
                                src.file if src else "?", None))
-    total = sum(vc.io_rate for u in units.values() for n, vc in u.volumes.items()
-                if n in {v.volser for v in vols})
-    return GroupMeasure(name=group, io_rate=io, read_share=min(1.0, reads / (total or io)),
+    share = device_read_share(iv, vols)
+    return GroupMeasure(name=group, io_rate=io, read_share=share if share is not None else 0.0,
                         seq_share=seq, bytes_per_read=nbytes, read_hit_ratio=hits / reads,
                         volumes=[v.volser for v in vols], assumptions=said,
                         source=unit_m[0].source)
+
+
+def device_read_share(iv: Interval, vols) -> float | None:
+    """This system's share of reads in the volumes' I/O: each volume's device
+    rate at the read share its Cache Device Overview row gives (which counts
+    every system's I/O to it), as "Measured vs model" counts the group's
+    reads (models.rmf.measured). None: no volume has a cache row."""
+    caches = {vs: vc for u in iv.cache_units.values() for vs, vc in u.volumes.items()}
+    got = [(v.rate, caches[v.volser].pct_read) for v in vols
+           if v.volser in caches and caches[v.volser].pct_read is not None]
+    rate = sum(r for r, _ in got)
+    if not got:
+        return None
+    if not rate:
+        return sum(p for _, p in got) / len(got) / 100
+    return min(1.0, sum(r * p for r, p in got) / rate / 100)
 
 
 def _runnable(what: str, io: float, src: Source | None) -> None:

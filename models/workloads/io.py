@@ -150,6 +150,7 @@ class IOWorkload:
         self.end = float(values["duration_s"])
         self._seq_pct = values["seq_pct"]
         self._rate = 0.0                  # open arrivals' I/O rate (set by start)
+        self._times: list[float] = []     # counted arrivals still to come, latest first
         self._read_pct = values["read_pct"]
         self.counts: dict[str, VolumeCounts] = {}
         self.reads = self.writes = self.hits = self.misses = 0
@@ -279,6 +280,17 @@ class IOWorkload:
         if self.v["arrival"] == "open":
             self._rate = float(self.v["io_rate"])
             eng.schedule(self.rng.expovariate(self._rate), self._arrive)
+        elif self.v["arrival"] == "counted":
+            # Open arrivals given their count: round(rate x run) I/Os, each at an
+            # independent uniform time of the run (a Poisson stream's times given
+            # how many there were), sorted; one engine event per arrival.
+            left = self.end - eng.now
+            n = round(float(self.v["io_rate"]) * left)
+            rand = self.rng.random
+            self._times = sorted(eng.now + left * rand() for _ in range(n))
+            self._times.reverse()           # popped from the end, soonest first
+            if self._times:
+                eng.schedule(self._times[-1] - eng.now, self._arrive_counted)
         else:
             think = float(self.v["think_ms"]) / 1000.0
             for u in range(int(self.v["users"])):
@@ -297,6 +309,16 @@ class IOWorkload:
         if eng.now >= self.end:
             return
         eng.schedule(self.rng.expovariate(self._rate), self._arrive)
+        eng.process(self._one())
+
+    def _arrive_counted(self, _arg) -> None:
+        """Counted arrivals: one I/O now, the next one's event on the heap first
+        (as :meth:`_arrive`)."""
+        eng = self.engine
+        times = self._times
+        times.pop()
+        if times:
+            eng.schedule(max(0.0, times[-1] - eng.now), self._arrive_counted)
         eng.process(self._one())
 
     def _user(self, think: float):

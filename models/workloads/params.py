@@ -11,13 +11,16 @@ from __future__ import annotations
 from models.core.params import Param
 
 IO_PARAMS = (
-    Param("arrival", "choice", "open", choices=("open", "closed"),
+    Param("arrival", "choice", "open", choices=("open", "closed", "counted"),
           label="Arrivals",
           help="open: I/Os arrive at the I/O rate whatever the response time "
                "(Poisson: independent arrivals, as from many users); closed: a "
                "fixed number of users each issue an I/O, wait for it, think, "
-               "and issue the next, so a slower system gets fewer I/Os."),
-    Param("io_rate", "float", 2000.0, unit="I/O/s", min=0.1, max=200_000.0,
+               "and issue the next, so a slower system gets fewer I/Os; counted: "
+               "exactly the I/O rate times the run length, each at a random time "
+               "(open arrivals given their count, as in a measured RMF interval: "
+               "an import uses it, so a quiet group's rate is not run-length noise)."),
+    Param("io_rate", "float", 2000.0, unit="I/O/s", min=0.0001, max=200_000.0,
           label="I/O rate",
           help="Open arrivals: I/O requests per second the workload issues, "
                "spread over its datasets. Ignored when arrivals are closed."),
@@ -74,11 +77,11 @@ ALL = IO_PARAMS + tuple(p for p in CPU_PARAMS if p.name != "duration_s")
 BY_NAME = {p.name: p for p in ALL}
 
 #: Parameters a workload carries but uses only with one kind of arrivals.
-_ONLY_WITH = {"io_rate": "open", "users": "closed", "think_ms": "closed"}
+_ONLY_WITH = {"io_rate": ("open", "counted"), "users": ("closed",), "think_ms": ("closed",)}
 
 
 def applies(key: str, values: dict) -> bool:
     """Whether a workload with these ``values`` uses parameter ``key`` (an
     open workload ignores its users and think time, a closed one its I/O rate)."""
     arrival = _ONLY_WITH.get(key)
-    return arrival is None or values.get("arrival", "open") == arrival
+    return arrival is None or values.get("arrival", "open") in arrival

@@ -126,13 +126,32 @@ def _reset(run: SystemRun) -> None:
         wl.reset_statistics()
 
 
-def warm_limits(capacities: dict[str, int]) -> dict[str, int]:
+def warm_limits(capacities: dict[str, int],
+                needs: dict[str, int] | None = None) -> dict[str, int]:
     """Pages each control unit may warm before a run: :data:`WARM_LIMIT_PAGES`
     shared among the units in use in proportion to their cache, so that a
-    second unit does not start cold because the first one took it all."""
-    total = sum(capacities.values())
-    return {cu: int(WARM_LIMIT_PAGES * cap / total) if total else 0
-            for cu, cap in capacities.items()}
+    second unit does not start cold because the first one took it all.
+
+    ``needs`` (pages each unit's workloads could warm at most, their working
+    sets): a unit that needs less than its part keeps only that and leaves
+    the rest to the others, in proportion to their cache. Units that all
+    need at least their part get exactly the proportional split."""
+    out: dict[str, int] = {}
+    left = dict(capacities)
+    budget = WARM_LIMIT_PAGES
+    while left:
+        total = sum(left.values())
+        part = {cu: int(budget * cap / total) if total else 0 for cu, cap in left.items()}
+        small = {cu: needs[cu] for cu in left if needs is not None and cu in needs
+                 and needs[cu] < part[cu]}
+        if not small:
+            out.update(part)
+            break
+        for cu, pages in small.items():
+            out[cu] = pages
+            budget -= pages
+            del left[cu]
+    return {cu: out[cu] for cu in capacities}
 
 
 def warm_share(capacity: int, limit: int, sharing: int) -> int:
@@ -142,18 +161,50 @@ def warm_share(capacity: int, limit: int, sharing: int) -> int:
     return min(limit // sharing, int(0.9 * (capacity // sharing)))
 
 
+def warm_shares(capacity: int, limit: int, needs: list[int]) -> list[int]:
+    """Pages each of the workloads sharing a unit may warm: an equal share
+    (:func:`warm_share`), except that a workload whose working set needs less
+    than its share takes only what it needs and leaves the rest to the others
+    (filled from the smallest need up). Workloads that all need at least an
+    equal share get exactly :func:`warm_share`."""
+    out = [0] * len(needs)
+    left = list(range(len(needs)))
+    k = len(needs)
+    used = 0
+    for i in sorted(left, key=lambda j: needs[j]):
+        # an equal share of what the smaller ones left, of both the limit and the cache
+        share = min((limit - used) // k, int(0.9 * ((capacity - used) // k)))
+        if needs[i] >= share:
+            for j in left:
+                if out[j] == 0 and needs[j] >= share:
+                    out[j] = share
+            break
+        out[i] = needs[i]
+        used += needs[i]
+        k -= 1
+    return out
+
+
 def _warm(run: SystemRun) -> None:
     """Each workload warms its hottest blocks into its fair share of each of
-    its units: an equal part of the unit's cache and of its page limit."""
+    its units: an equal part of the unit's cache and of its page limit, a
+    workload that needs less leaving the rest to the others (:func:`warm_shares`)."""
     system = run.system
-    sharing: dict[str, int] = {}
+    sharing: dict[str, list[IOWorkload]] = {}
     for wl in run.io:
         for cu in _units_of(wl):
-            sharing[cu] = sharing.get(cu, 0) + 1
+            sharing.setdefault(cu, []).append(wl)
     caps = {cu: int(system.control_units[cu].cache.capacity) for cu in sharing}
-    limit = warm_limits(caps)
+    limit = warm_limits(caps, {cu: sum(wl.n_blocks * wl.n_pages for wl in wls)
+                               for cu, wls in sharing.items()})
+    budget: dict[int, int] = {}
+    for cu, wls in sharing.items():
+        # a workload over several units needs its working set on each (as before)
+        shares = warm_shares(caps[cu], limit[cu], [wl.n_blocks * wl.n_pages for wl in wls])
+        for wl, pages in zip(wls, shares):
+            budget[id(wl)] = budget.get(id(wl), 0) + pages
     for wl in run.io:
-        wl.warm(sum(warm_share(caps[cu], limit[cu], sharing[cu]) for cu in _units_of(wl)))
+        wl.warm(budget.get(id(wl), 0))
 
 
 def _units_of(wl: IOWorkload) -> set[str]:
