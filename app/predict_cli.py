@@ -1,0 +1,147 @@
+"""``zperflab predict``: calibrate on one interval of a recording, predict another.
+
+The honest test of a calibration (issue 41, part 4;
+:mod:`models.rmf.predict`): the quantities calibrated on one interval are
+carried onto the drawing of another interval of the same system, built from
+that interval's own workload, and its measured figures are checked against
+the run, each beside its tolerance. The interval calibrated on is checked
+the same way, for reference (fitted). Nothing is written.
+Bad input is one line (status 2).
+"""
+from __future__ import annotations
+
+import argparse
+import json
+import sys
+
+from app.cli_common import fail
+from app.names import format_number
+
+
+def add_parser(sub) -> None:
+    """Add ``predict`` to the ``zperflab`` subcommands."""
+    p = sub.add_parser(
+        "predict", help="calibrate on one interval of an RMF recording and predict another",
+        description="Import one interval of the recording and calibrate it to what RMF "
+                    "measured; import another interval of the same system from its own "
+                    "workload (rates and mix), carry the calibrated quantities onto its "
+                    "cards, run it without fitting anything to it and print, per measured "
+                    "figure, the error beside its tolerance (docs/rmf-drawing.md, "
+                    "Predicting another interval).")
+    p.add_argument("reports", nargs="+", metavar="REPORT",
+                   help="the recording's report files (text or Postprocessor XML), read "
+                        "together as import-rmf reads them")
+    p.add_argument("--calibrate-on", type=_number, default=1, metavar="N",
+                   help="the interval to calibrate on, numbered 1… in time order (default 1, "
+                        "the first)")
+    p.add_argument("--predict", type=_numbers, metavar="N[,N…]",
+                   help="the interval(s) to predict (default: every other interval of the "
+                        "same system)")
+    p.add_argument("--seed", type=_number, default=1, metavar="N",
+                   help="seed of the runs checked (default 1)")
+    p.add_argument("--json", action="store_true", help="print the same as one JSON object")
+    p.set_defaults(func=cmd_predict)
+
+
+def _number(text: str) -> int:
+    try:
+        value = int(text)
+    except ValueError:
+        value = 0
+    if value < 1:
+        raise argparse.ArgumentTypeError(f"{text!r} is not a whole number from 1")
+    return value
+
+
+def _numbers(text: str) -> list[int]:
+    return [_number(t.strip()) for t in text.split(",")]
+
+
+def cmd_predict(args: argparse.Namespace) -> int:
+    from models.experiments import run_experiment
+    from models.rmf import RmfError
+    from models.rmf.predict import predict
+
+    try:
+        fitted, predicted = predict(args.reports, args.calibrate_on, args.predict,
+                                    run_experiment, seed=args.seed)
+    except (RmfError, ValueError, OSError) as exc:  # PredictError
+        return fail(str(exc))
+    if all(o.error for o in predicted):
+        return fail("; ".join(f"{o.label}: {o.error}" for o in predicted))
+    if args.json:
+        print(json.dumps(as_json(args, fitted, predicted), indent=1))
+        return 0
+    _print(args, fitted, predicted)
+    return 0
+
+
+def check_row(c) -> dict:
+    """One figure as ``--json`` gives it."""
+    from models.rmf.tolerance import allowed, describe
+    return {"card": c.label, "figure": c.title, "measured": c.measured, "model": c.model,
+            "error": c.error, "tolerance": describe(c.key),
+            "allowed": allowed(c.key, c.measured), "within": c.ok}
+
+
+def _outcome_json(o) -> dict:
+    from models.rmf.tolerance import summary
+    return {"interval": o.number, "label": o.label, "system": o.system,
+            "summary": summary(o.checks) if not o.error else None,
+            "within": o.within, "figures": len(o.checks), "error": o.error or None,
+            "calibrated": o.calibrated, "not_carried": o.not_carried,
+            "checks": [check_row(c) for c in o.checks]}
+
+
+def as_json(args, fitted, predicted) -> dict:
+    """What ``--json`` prints: the fitted interval and each predicted one."""
+    return {"reports": list(args.reports), "seed": args.seed,
+            "calibrated_on": _outcome_json(fitted),
+            "predicted": [_outcome_json(o) for o in predicted]}
+
+
+def _error_text(c) -> str:
+    if c.error is None:
+        return "no figure (no I/O reached it)"
+    r = 100 * c.error / c.measured if c.measured else None
+    rel = "" if r is None else f" ({r:+.0f} %)" if abs(r) >= 10 else f" ({r:+.1f} %)"
+    return f"{'+' if c.error >= 0 else ''}{format_number(c.error)}{rel}"
+
+
+def _table(found, out=sys.stdout) -> None:
+    from models.rmf.tolerance import describe
+    head = ("card", "figure", "measured", "predicted", "error", "tolerance", "within")
+    rows = [(c.label, c.title, format_number(c.measured),
+             "–" if c.model is None else format_number(c.model), _error_text(c),
+             describe(c.key), "yes" if c.ok else "no") for c in found]
+    widths = [max(len(r[i]) for r in (head, *rows)) for i in range(len(head))]
+    for r in (head, *rows):
+        print("  " + "  ".join(s.ljust(w) for s, w in zip(r, widths)).rstrip(), file=out)
+
+
+def _print(args, fitted, predicted, out=sys.stdout) -> None:
+    from models.rmf.calibrate import describe, title
+    from models.rmf.tolerance import summary
+
+    print(f"Calibrated on {fitted.label} of {fitted.system or 'the system'}:", file=out)
+    for e in fitted.calibrated:
+        print(f"  {describe(e)}", file=out)
+    for o in predicted:
+        print(f"\nPredicted {o.label} from its own workload (rates and mix) and the "
+              f"quantities calibrated on interval {fitted.number}, seed {args.seed}:", file=out)
+        if o.error:
+            print(f"  not predicted: {o.error}", file=out)
+            continue
+        names = "; ".join(f"{title(e)} of {e['component']}, {e['value']:g} {e['unit']}"
+                          for e in o.calibrated)
+        print(f"  carried ({len(o.calibrated)}): {names or 'none'}", file=out)
+        for line in o.not_carried:
+            print(f"  not carried: {line}", file=out)
+        _table(o.checks, out)
+        print(f"  Predicted: {summary(o.checks)}", file=out)
+    print(f"\nSummary, seed {args.seed} (the tolerances of docs/rmf-drawing.md):", file=out)
+    print(f"  {fitted.label}, fitted (calibrated on itself): {summary(fitted.checks)}",
+          file=out)
+    for o in predicted:
+        said = f"not predicted ({o.error})" if o.error else summary(o.checks)
+        print(f"  {o.label}, predicted: {said}", file=out)
