@@ -12,7 +12,6 @@ from __future__ import annotations
 
 import argparse
 import json
-import sys
 
 from app.cli_common import fail
 from app.names import format_number
@@ -108,7 +107,7 @@ def _error_text(c) -> str:
     return f"{'+' if c.error >= 0 else ''}{format_number(c.error)}{rel}"
 
 
-def _table(found, out=sys.stdout) -> None:
+def _table(found) -> None:
     from models.rmf.tolerance import describe
     head = ("card", "figure", "measured", "predicted", "error", "tolerance", "within")
     rows = [(c.label, c.title, format_number(c.measured),
@@ -116,32 +115,31 @@ def _table(found, out=sys.stdout) -> None:
              describe(c.key), "yes" if c.ok else "no") for c in found]
     widths = [max(len(r[i]) for r in (head, *rows)) for i in range(len(head))]
     for r in (head, *rows):
-        print("  " + "  ".join(s.ljust(w) for s, w in zip(r, widths)).rstrip(), file=out)
+        print("  " + "  ".join(s.ljust(w) for s, w in zip(r, widths)).rstrip())
 
 
-def _print(args, fitted, predicted, out=sys.stdout) -> None:
+def _print(args, fitted, predicted) -> None:
     from models.rmf.calibrate import describe, title
     from models.rmf.tolerance import summary
 
-    print(f"Calibrated on {fitted.label} of {fitted.system or 'the system'}:", file=out)
+    print(f"Calibrated on {fitted.label} of {fitted.system or 'the system'}:")
     for e in fitted.calibrated:
-        print(f"  {describe(e)}", file=out)
+        print(f"  {describe(e)}")
     for o in predicted:
-        print(f"\nPredicted {o.label} from its own workload (rates and mix) and the "
-              f"quantities calibrated on interval {fitted.number}, seed {args.seed}:", file=out)
         if o.error:
-            print(f"  not predicted: {o.error}", file=out)
+            print(f"\n{o.label}: not predicted: {o.error}")
             continue
+        print(f"\nPredicted {o.label} from its own workload (rates and mix) and the "
+              f"quantities calibrated on interval {fitted.number}, seed {args.seed}:")
         names = "; ".join(f"{title(e)} of {e['component']}, {e['value']:g} {e['unit']}"
                           for e in o.calibrated)
-        print(f"  carried ({len(o.calibrated)}): {names or 'none'}", file=out)
+        print(f"  carried ({len(o.calibrated)}): {names or 'none'}")
         for line in o.not_carried:
-            print(f"  not carried: {line}", file=out)
-        _table(o.checks, out)
-        print(f"  Predicted: {summary(o.checks)}", file=out)
-    print(f"\nSummary, seed {args.seed} (the tolerances of docs/rmf-drawing.md):", file=out)
-    print(f"  {fitted.label}, fitted (calibrated on itself): {summary(fitted.checks)}",
-          file=out)
+            print(f"  not carried: {line}")
+        _table(o.checks)
+        print(f"  Predicted: {summary(o.checks)}")
+    print(f"\nSummary, seed {args.seed} (the tolerances of docs/rmf-drawing.md):")
+    print(f"  {fitted.label}, fitted (calibrated on itself): {summary(fitted.checks)}")
     for o in predicted:
-        said = f"not predicted ({o.error})" if o.error else summary(o.checks)
-        print(f"  {o.label}, predicted: {said}", file=out)
+        said = "not predicted (above)" if o.error else f"predicted: {summary(o.checks)}"
+        print(f"  {o.label}, {said}")

@@ -90,7 +90,7 @@ def targets(ivs: list[Interval], source: int, wanted: Sequence[int] | None) -> l
                                "check the fit, not a prediction; name another")
         why = _unlike(src, ivs[n - 1])
         if why:
-            raise PredictError(why)
+            raise PredictError(f"{ivs[n - 1].label}: {why}")
     return list(dict.fromkeys(wanted))
 
 
@@ -99,12 +99,13 @@ def _reports(iv: Interval) -> str:
 
 
 def _unlike(src: Interval, iv: Interval) -> str:
-    """Why ``iv`` cannot be predicted from ``src``'s calibration ("" when it can)."""
+    """Why ``iv`` cannot be predicted from ``src``'s calibration, after its label
+    ("" when it can)."""
     if iv.system != src.system:
-        return (f"{iv.label} is of system {iv.system or '?'}, {src.label} of "
+        return (f"it is of system {iv.system or '?'}, {src.label} of "
                 f"{src.system or '?'}: a calibration is carried only within one system")
     if not iv.reports & src.reports:
-        return (f"{iv.label} has no report {src.label} has ({_reports(iv)} against "
+        return (f"it has no report {src.label} has ({_reports(iv)} against "
                 f"{_reports(src)}): nothing calibrated there would be tested")
     return ""
 
@@ -170,7 +171,8 @@ def predict(paths: Sequence[str], source: int, wanted: Sequence[int] | None,
     -------
     (fitted, predicted)
         The calibrated interval checked against its own figures, and each
-        predicted interval (``error`` set where its drawing could not run).
+        other interval in time order: predicted, or ``error`` saying why not
+        (its drawing could not run; by default, another system's interval).
 
     Raises
     ------
@@ -187,7 +189,9 @@ def predict(paths: Sequence[str], source: int, wanted: Sequence[int] | None,
         raise PredictError(f"{system_a.interval.label} cannot be calibrated on: {exc}") from None
     fitted = _outcome(system_a.interval, sc_a, run, seed)
     fitted.calibrated = entries(sc_a.imported)
-    out = []
+    src = ivs[source - 1]
+    out = [] if wanted else [Outcome(i.number, i.label, i.system or "", error=_unlike(src, i))
+                             for i in ivs if i.number != source and i.number not in todo]
     for n in todo:
         try:
             system_b = read_reports(paths, interval=n)
@@ -200,7 +204,7 @@ def predict(paths: Sequence[str], source: int, wanted: Sequence[int] | None,
         o = _outcome(system_b.interval, sc_b, run, seed)
         o.calibrated, o.not_carried = carried, left
         out.append(o)
-    return fitted, out
+    return fitted, sorted(out, key=lambda o: o.number)
 
 
 def _outcome(iv: Interval, sc, run: Callable[..., Any], seed: int) -> Outcome:
