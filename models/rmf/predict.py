@@ -25,6 +25,19 @@ from models.rmf.records import Interval, RmfError, RmfSystem
 from models.rmf.tolerance import Check, checks
 
 
+#: Figures each interval's own import sets its drawing to (the workload's rates and
+#: hit ratios, the CPU work from the engines' busy): within tolerance by
+#: construction, so said apart from the figures the model predicts.
+INPUTS = frozenset(("io_rate", "read_rate", "seq_read_rate", "read_hit_ratio",
+                    "seq_read_hit_ratio"))
+INPUTS_OF = {"engine": frozenset(("busy_pct",))}
+
+
+def is_input(check: Check, kinds: dict[str, str]) -> bool:
+    """Whether ``check``'s figure is one the interval's import fits (:data:`INPUTS`)."""
+    return check.key in INPUTS or check.key in INPUTS_OF.get(kinds.get(check.label, ""), ())
+
+
 class PredictError(ValueError):
     """The recording or the intervals asked for allow no prediction."""
 
@@ -40,10 +53,15 @@ class Outcome:
     calibrated: list[dict] = field(default_factory=list)   # as set on its cards
     not_carried: list[str] = field(default_factory=list)   # A's quantities left out, why
     error: str = ""             # why it could not be run ("" when it was)
+    inputs: frozenset = frozenset()   # (label, key) of the figures its import fits
 
     @property
     def within(self) -> int:
         return sum(c.ok for c in self.checks)
+
+    def modelled(self) -> list[Check]:
+        """The checks of figures the model gives, not the import (:data:`INPUTS`)."""
+        return [c for c in self.checks if (c.label, c.key) not in self.inputs]
 
 
 def intervals(paths: Sequence[str], number: int) -> tuple[RmfSystem, list[Interval]]:
@@ -215,4 +233,6 @@ def _outcome(iv: Interval, sc, run: Callable[..., Any], seed: int) -> Outcome:
         o.error = f"its drawing does not run: {exc}"
         return o
     o.checks = checks(sc.imported, result)
+    kinds = sc.imported.get("kinds", {})
+    o.inputs = frozenset((c.label, c.key) for c in o.checks if is_input(c, kinds))
     return o

@@ -28,14 +28,15 @@ def test_predicting_the_busiest_interval_from_the_first_prints_each_figure_and_a
     assert head.split() == ["card", "figure", "measured", "predicted", "error", "tolerance",
                             "within"]
     # interval 3's own workload: its I/O rate (1,224/s), not the 524/s of the interval
-    # calibrated on, and the model runs it (within 5 %)
+    # calibrated on, and the model runs it (within 5 %): an input, said so
     rate = next(line for line in out.splitlines() if re.match(r"\s+SGDB2\s+I/O rate", line))
-    assert "1,224" in rate and rate.split()[-3:] == ["5", "%", "yes"]
+    assert "1,224" in rate and rate.split()[-4:] == ["5", "%", "yes", "input"]
     resp = next(line for line in out.splitlines() if re.match(r"\s+SGTSO\s+resp ms", line))
     assert "30 % or 0.03 ms" in resp and resp.split()[-1] in ("yes", "no")
+    own = r"; the model's own: \d+ of 14 \(\d+ %\)"
     assert re.search(r"interval 1 \(2026-11-25 09:00:00\), fitted \(calibrated on itself\): "
-                     + SUMMARY, out)
-    assert re.search(r"interval 3 \(2026-11-25 09:30:00\), predicted: " + SUMMARY, out)
+                     + SUMMARY + own, out)
+    assert re.search(r"interval 3 \(2026-11-25 09:30:00\), predicted: " + SUMMARY + own, out)
     assert "interval 2 (" not in out and "interval 4 (" not in out
 
 
@@ -48,7 +49,8 @@ def test_by_default_every_other_interval_is_predicted_from_the_first(capsys):
         assert re.fullmatch(SUMMARY, p["summary"]) and p["figures"] == len(p["checks"]) > 0
         row = p["checks"][0]
         assert set(row) >= {"card", "figure", "measured", "model", "error", "tolerance",
-                            "within"}
+                            "within", "input"}
+        assert p["modelled"] == sum(not c["input"] for c in p["checks"]) > 0
 
 
 def test_carried_quantities_keep_their_values_and_say_where_they_came_from(capsys):
