@@ -358,7 +358,7 @@ def _build_parser() -> argparse.ArgumentParser:
     from app import calibrate_cli
     calibrate_cli.add_parser(sub)
     from app import predict_cli
-    predict_cli.add_parser(sub)
+    predict_cli.add_parser(sub, _seed)
 
     v = sub.add_parser("validate", help="compare the model with published figures")
     v.add_argument("--targets", help="targets file (default: the bundled copy)")

@@ -17,8 +17,9 @@ from app.cli_common import fail
 from app.names import format_number
 
 
-def add_parser(sub) -> None:
-    """Add ``predict`` to the ``zperflab`` subcommands."""
+def add_parser(sub, seed) -> None:
+    """Add ``predict`` to the ``zperflab`` subcommands; ``seed`` reads ``--seed``
+    as ``run`` does."""
     p = sub.add_parser(
         "predict", help="calibrate on one interval of an RMF recording and predict another",
         description="Import one interval of the recording and calibrate it to what RMF "
@@ -36,7 +37,7 @@ def add_parser(sub) -> None:
     p.add_argument("--predict", type=_numbers, metavar="N[,N…]",
                    help="the interval(s) to predict (default: every other interval of the "
                         "same system)")
-    p.add_argument("--seed", type=_number, default=1, metavar="N",
+    p.add_argument("--seed", type=seed, default=1, metavar="N",
                    help="seed of the runs checked (default 1)")
     p.add_argument("--json", action="store_true", help="print the same as one JSON object")
     p.set_defaults(func=cmd_predict)

@@ -21,7 +21,7 @@ from typing import Any, Callable, Sequence
 from models.rmf import read_reports
 from models.rmf.calibrate import QUANTITIES, CalibrationError, calibrate, entries, title
 from models.rmf.drawing import build
-from models.rmf.records import Interval, RmfError, RmfSystem
+from models.rmf.records import Interval, RmfError
 from models.rmf.tolerance import Check, checks
 
 
@@ -62,18 +62,6 @@ class Outcome:
     def modelled(self) -> list[Check]:
         """The checks of figures the model gives, not the import (:data:`INPUTS`)."""
         return [c for c in self.checks if (c.label, c.key) not in self.inputs]
-
-
-def intervals(paths: Sequence[str], number: int) -> tuple[RmfSystem, list[Interval]]:
-    """The recording read with interval ``number`` chosen, and all its intervals.
-
-    Raises
-    ------
-    RmfError
-        Bad input, or no such interval (naming those there are).
-    """
-    system = read_reports(paths, interval=number)
-    return system, list(system.intervals)
 
 
 def targets(ivs: list[Interval], source: int, wanted: Sequence[int] | None) -> list[int]:
@@ -198,7 +186,8 @@ def predict(paths: Sequence[str], source: int, wanted: Sequence[int] | None,
         Bad input; intervals that allow no prediction or the interval to
         calibrate on nothing to calibrate to.
     """
-    system_a, ivs = intervals(paths, source)
+    system_a = read_reports(paths, interval=source)     # RmfError: no such interval
+    ivs = list(system_a.intervals)
     todo = targets(ivs, source, wanted)
     sc_a = build(system_a)
     try:
