@@ -188,3 +188,45 @@ def test_a_group_whose_model_conn_is_already_longer_is_refused(drawing):
     assert "conn_overhead_ms" not in sgtso.properties
     assert sc.nodes[next(n.id for n in sc.nodes.values() if n.label == "SGDB2")] \
         .properties["conn_overhead_ms"] > 0
+
+
+def _checked(path):
+    from app import scenario_io
+    from models.rmf import tolerance
+    sc = scenario_io.load(str(path))
+    res = run_experiment(sc.experiment, {}, seed=1, scenario=sc)
+    return {(c.label, c.key): c for c in tolerance.checks(sc.imported, res)}
+
+
+def test_calibration_brings_the_sample_s_times_and_busy_within_tolerance(tmp_path):
+    bare, done = tmp_path / "bare.zpl.json", tmp_path / "cal.zpl.json"
+    assert _app("import-rmf", str(SAMPLE), "--out", str(bare)).returncode == 0
+    assert _app("import-rmf", str(SAMPLE), "--out", str(done), "--calibrate").returncode == 0
+    before, after = _checked(bare), _checked(done)
+    # SGTSO answered in 0.25 ms against RMF's 1.14: its PEND, DISC (remote
+    # copy of its writes), CONN and response are now within issue 41's bands
+    for key in ("resp_ms", "pend_ms", "disc_ms", "conn_ms", "busy_pct"):
+        assert after["SGTSO", key].ok, after["SGTSO", key]
+    assert not before["SGTSO", "resp_ms"].ok and not before["SGTSO", "disc_ms"].ok
+    assert sum(c.ok for c in after.values()) >= sum(c.ok for c in before.values()) + 6
+    # SGDB2's DISC stays the model's own (its stages are slower than RMF's):
+    # no remote copy to add, refused with that reason, the figure still out
+    saved = json.loads(done.read_text())["imported"]["calibrated"]
+    (wd,) = [e for e in saved if (e["component"], e["quantity"]) == ("SGDB2", "write_disc_ms")]
+    assert "already above RMF's" in wd["refused"] and not after["SGDB2", "disc_ms"].ok
+
+
+def test_calibrated_real_recording_reproduces_most_of_its_figures(tmp_path):
+    """The real z/OS 2.5 device and cache answers: 86 % of the figures within
+    tolerance after calibration (71 % before); docs/rmf-drawing.md lists the rest."""
+    out = tmp_path / "dds.zpl.json"
+    files = [str(DDS / f) for f in ("device.xml", "cache.xml")]
+    assert _app("import-rmf", *files, "--out", str(out), "--calibrate").returncode == 0
+    checks = _checked(out)
+    share = sum(c.ok for c in checks.values()) / len(checks)
+    assert share >= 0.84, share
+    # the reserve of Z22IPL (16.7 %) is counted in its group's busy, per exposure
+    saved = json.loads(out.read_text())["imported"]["calibrated"]
+    assert any(e["quantity"] == "reserved_pct" and e["component"] == "SSID 5001 volumes"
+               for e in saved)
+    assert checks["SSID 5001 volumes", "busy_pct"].ok
