@@ -136,7 +136,7 @@ def _print(args, fitted, predicted) -> None:
             continue
         print(f"\nPredicted {o.label} from its own workload (rates and mix) and the "
               f"quantities calibrated on interval {fitted.number}, seed {args.seed}:")
-        names = "; ".join(f"{title(e)} of {e['component']}, {e['value']:g} {e['unit']}"
+        names = "; ".join(f"{title(e)} of {e['component']}, {e['value']:g} {e['unit']}".rstrip()
                           for e in o.calibrated)
         print(f"  carried ({len(o.calibrated)}): {names or 'none'}")
         for line in o.not_carried:
