@@ -62,9 +62,16 @@ def allowed(key: str, measured: float) -> float:
     return max(absolute, relative * abs(measured))
 
 
-def within(key: str, measured: float, model: float) -> bool:
-    """Whether ``model`` reproduces ``measured`` (figure ``key``)."""
-    return abs(model - measured) <= allowed(key, measured) + 1e-12
+#: The cache report prints a control unit's request rates to 0.1 per second
+#: (NORMAL 570.0): such a rate is held no closer than half of that.
+PRINTED = {("control unit", "read_rate"): 0.05, ("control unit", "seq_read_rate"): 0.05}
+
+
+def within(key: str, measured: float, model: float, kind: str = "") -> bool:
+    """Whether ``model`` reproduces ``measured`` (figure ``key`` of a ``kind``
+    of component: its printed resolution, :data:`PRINTED`)."""
+    room = max(allowed(key, measured), PRINTED.get((kind, key), 0.0))
+    return abs(model - measured) <= room + 1e-12
 
 
 def describe(key: str) -> str:

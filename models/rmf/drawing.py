@@ -35,9 +35,9 @@ from models.drawing.elements import Link, Node
 from models.drawing.scenario import Scenario
 from models.io.geometry import MODELS
 from models.rmf import measured as measured_mod
-from models.rmf import fitcheck, layout, runlength
-from models.rmf.fit import (EXCERPT_VOLUMES, device_read_share, MIN_IO_RATE, FitError, GroupMeasure, WorkloadFit,
-                            fit_workload, idle, measure_group, measure_unit)
+from models.rmf import fitcheck, layout, others, runlength
+from models.rmf.fit import (EXCERPT_VOLUMES, MIN_IO_RATE, FitError, GroupMeasure, WorkloadFit,
+                            device_read_share, fit_workload, idle, measure_group, measure_unit)
 from models.rmf.reader import no_volumes
 from models.rmf.records import Assumption, CacheUnit, Interval, RmfSystem, Volume
 
@@ -75,6 +75,8 @@ class _Group:
     measure: GroupMeasure | None = None
     #: Volsers the cache report names, when no device report gives volumes.
     names: list[str] = field(default_factory=list)
+    #: Other systems' I/O on the unit (models/rmf/others.py), not this system's.
+    others: bool = False
 
 
 class _Builder:
@@ -357,6 +359,8 @@ def build(system: RmfSystem, refine_s: float = 0.0, run_s: float | None = None) 
     # channel group reaches every unit, in this order): zHPF has the LPO.
     lpo = bool(chans) and chans[0].kind == "chg_zhpf"
     _measure(b, groups)
+    if b.iv.volumes:
+        _other_systems(b, groups, units)
     chosen = _run_length(b, groups) if run_s is None else None
     run_s = chosen.seconds if chosen is not None else run_s
     fits = _fit(b, groups, units, refine_s, lpo, run_s)
@@ -430,6 +434,28 @@ def _plain(a: Assumption) -> dict:
     value = a.value if isinstance(a.value, (int, float, str, bool)) or a.value is None \
         else str(a.value)
     return {"what": a.what, "value": value, "why": a.why, "file": a.file, "line": a.line}
+
+
+def _other_systems(b: _Builder, groups: list[_Group], units: dict) -> None:
+    """Other systems' I/O on each shared unit, as a group of its own (stated)."""
+    own = {}
+    for key in units:
+        mine = [g for g in groups if g.unit == key and g.volumes]
+        rate = sum(v.rate for g in mine for v in g.volumes)
+        reads = sum(sum(v.rate for v in g.volumes) * (device_read_share(b.iv, g.volumes) or 0.0)
+                    for g in mine)
+        # this system's sequential reads as its workloads will make them
+        seq = sum(g.measure.io_rate * g.measure.read_share * g.measure.seq_share
+                  for g in mine if g.measure is not None)
+        own[key] = (rate, reads, seq)
+    found, not_drawn = others.find({k: u for k, (_, u) in units.items()}, own)
+    for o in found:
+        groups.append(_Group(o.label, "", o.unit, [], o.measure, others=True))
+        b.assume(f"I/O of other systems to {units[o.unit][0].label}",
+                 f"{o.label}, {o.measure.io_rate:g} I/O per second", o.why,
+                 units[o.unit][1].source if units[o.unit][1] else None)
+    for line in not_drawn:
+        b.assume("I/O of other systems", "not drawn", line, report="CACHE")
 
 
 def _measure(b: _Builder, groups: list[_Group]) -> None:
@@ -545,6 +571,8 @@ def _draw_group(b: _Builder, g: _Group, kind: str, rank_cards: list, units: dict
         props["model"] = EXCERPT_MODEL
         props["aliases"] = 8
         b.assume(f"volumes of {g.label}", f"{props['count']} 3390-54s with 8 aliases",
+                 "other systems' volumes are not in this system's device report: enough "
+                 "for the fitted working set" if g.others else
                  "the excerpt names no volumes: enough for the fitted working set",
                  units[g.unit][1].source if units[g.unit][1] else None)
     if not rank_cards:
@@ -562,6 +590,9 @@ def _draw_group(b: _Builder, g: _Group, kind: str, rank_cards: list, units: dict
                   "read_pct": round(100 * m.read_share, 2),
                   "seq_pct": round(100 * m.seq_share, 2),
                   "pages_per_io": max(1, min(32, round(m.bytes_per_read / 4096)))}
+        if not m.read_share:
+            # Writes only: nothing to warm for; the pages its writes reach in the run.
+            values["working_set_mb"] = max(1.0, round(m.io_rate * run_s * 4096 / 2**20, 1))
     elif idle(sum(v.rate for v in g.volumes)):
         return                                  # idle in the interval: said in _fit
     else:

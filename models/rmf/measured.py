@@ -418,7 +418,7 @@ def reason(key: str, measured: float, model: float, kind: str = "") -> str:
     ``kind``: what the component is ("engine", "volume", "storage group" …).
     """
     diff = model - measured
-    if within(key, measured, model):
+    if within(key, measured, model, kind):
         return ""
     lower, higher = KIND_REASONS.get((kind, key), REASONS.get(key, ("", "")))
     return lower if diff < 0 else higher

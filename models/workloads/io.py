@@ -151,6 +151,7 @@ class IOWorkload:
         self._seq_pct = values["seq_pct"]
         self._rate = 0.0                  # open arrivals' I/O rate (set by start)
         self._times: list[float] = []     # counted arrivals still to come, latest first
+        self._writes: list[bool] = []     # whether each of them writes, last first
         self._read_pct = values["read_pct"]
         self.counts: dict[str, VolumeCounts] = {}
         self.reads = self.writes = self.hits = self.misses = 0
@@ -289,6 +290,10 @@ class IOWorkload:
             rand = self.rng.random
             self._times = sorted(eng.now + left * rand() for _ in range(n))
             self._times.reverse()           # popped from the end, soonest first
+            # and exactly the read share of them reads, in random order
+            reads = round(n * float(self._read_pct) / 100.0)
+            self._writes = [False] * reads + [True] * (n - reads)
+            self.rng.shuffle(self._writes)
             if self._times:
                 eng.schedule(self._times[-1] - eng.now, self._arrive_counted)
         else:
@@ -319,7 +324,7 @@ class IOWorkload:
         times.pop()
         if times:
             eng.schedule(max(0.0, times[-1] - eng.now), self._arrive_counted)
-        eng.process(self._one())
+        eng.process(self._one(self._writes.pop()))
 
     def _user(self, think: float):
         eng = self.engine
@@ -331,11 +336,12 @@ class IOWorkload:
             if think > 0:
                 yield expo(1.0 / think)
 
-    def _one(self):
+    def _one(self, write: bool | None = None):
         vol, first = self.place(self.next_block())
         seq = self._seq
         n = self.n_pages
-        write = self.rng.random() * 100.0 >= self._read_pct
+        if write is None:
+            write = self.rng.random() * 100.0 >= self._read_pct
         if write:
             res = yield from vol.write_pages(range(first, first + n))
         else:

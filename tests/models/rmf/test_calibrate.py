@@ -217,14 +217,17 @@ def test_calibration_brings_the_sample_s_times_and_busy_within_tolerance(tmp_pat
 
 
 def test_calibrated_real_recording_reproduces_most_of_its_figures(tmp_path):
-    """The real z/OS 2.5 device and cache answers: 86 % of the figures within
-    tolerance after calibration (71 % before); docs/rmf-drawing.md lists the rest."""
+    """The real z/OS 2.5 device and cache answers: 92 % of the figures within
+    tolerance after calibration (issue 41 asks 90 %); docs/rmf-drawing.md lists
+    the rest."""
     out = tmp_path / "dds.zpl.json"
     files = [str(DDS / f) for f in ("device.xml", "cache.xml")]
     assert _app("import-rmf", *files, "--out", str(out), "--calibrate").returncode == 0
     checks = _checked(out)
     share = sum(c.ok for c in checks.values()) / len(checks)
-    assert share >= 0.84, share
+    assert share >= 0.90, share
+    # the shared units' cache figures count other systems' reads, drawn beside ours
+    assert checks["SSID 5000", "read_rate"].ok and checks["SSID 5001", "read_rate"].ok
     # the reserve of Z22IPL (16.7 %) is counted in its group's busy, per exposure
     saved = json.loads(out.read_text())["imported"]["calibrated"]
     assert any(e["quantity"] == "reserved_pct" and e["component"] == "SSID 5001 volumes"
