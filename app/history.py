@@ -119,7 +119,20 @@ class RunRecord:
         """Baseline or what-if (:mod:`app.run_names`), from the changes recorded."""
         # The document's top-level key, as json.dumps writes it; within a
         # string the quotes would be escaped, so a label cannot pass for it.
-        return from_changes(self.changes, '"imported": {' in self.scenario)
+        imported = '"imported": {' in self.scenario
+        return from_changes(self.changes, imported, imported and self._calibrated())
+
+    def _calibrated(self) -> bool:
+        """Whether the stored drawing carries accepted calibrated quantities
+        (read only when its text names some)."""
+        from app.run_names import calibrated
+
+        if '"calibrated": [{' not in self.scenario:
+            return False
+        try:
+            return bool(calibrated(json.loads(self.scenario)))
+        except (TypeError, ValueError, RecursionError):
+            return False
 
     def when(self) -> str:
         """The time stamp as local ``YYYY-MM-DD HH:MM:SS``."""

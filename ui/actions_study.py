@@ -17,7 +17,7 @@ from types import SimpleNamespace
 
 from PySide6.QtGui import QAction
 
-from app import drawing_diff, scenario_io
+from app import drawing_diff, run_names, scenario_io
 from app.document import run_shape
 from app.history import History, HistoryError, RunRecord
 from app.names import words
@@ -144,7 +144,7 @@ class StudyActions:
         try:
             rid = self.history.add(result, scenario=json.dumps(doc) if doc else "",
                                    label=label or self._scenario_label(doc),
-                                   changes=drawing_diff.differences(
+                                   changes=run_names.changes(
                                        opened or self.document.opened_document, doc))
         except HistoryError as exc:
             self.win.say(str(exc))

@@ -193,7 +193,7 @@ def export_whatif(window, args, fail) -> int:
     except ParamError as exc:
         return fail(str(exc))
     imported = run_names.is_imported(doc.opened_document)
-    shared = drawing_diff.differences(doc.opened_document, doc.snapshot())
+    shared = run_names.changes(doc.opened_document, doc.snapshot())
     # What --set changed belongs to both runs: the what-if is counted from it.
     note = f"Both runs: {drawing_diff.describe(shared)}" if shared else ""
     a = _run(window, args.timeout)
@@ -204,8 +204,9 @@ def export_whatif(window, args, fail) -> int:
     b = _run(window, args.timeout)
     if b is None:
         return fail(f"the what-if did not finish: {window.status.text()}", 1)
-    whatif = run_names.RunName(change, imported)
-    pair = Pair(a, b, run_names.RunName("", imported).label, whatif.label, doc.title(), note,
+    tuned = bool(run_names.calibrated(doc.snapshot()))
+    whatif = run_names.RunName(change, imported, tuned)
+    pair = Pair(a, b, run_names.RunName("", imported, tuned).label, whatif.label, doc.title(), note,
                 whatif.against)
     try:
         path = _write(window, args.out, pair)
