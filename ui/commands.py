@@ -7,6 +7,7 @@ parent commands whose children run in order on redo and in reverse on undo.
 """
 from __future__ import annotations
 
+import copy
 from typing import Any
 
 from PySide6.QtGui import QUndoCommand
@@ -216,3 +217,27 @@ class SetExperimentCommand(QUndoCommand):
 
     def undo(self) -> None:
         self.scenario.set_experiment(self.old)
+
+
+class SetImportedCommand(QUndoCommand):
+    """Set one entry of what the drawing's RMF import carries
+    (``scenario.imported``): the calibrated quantities "Calibrate to RMF"
+    lists. Undo puts the old entry back, or removes it if there was none."""
+
+    _MISSING = object()
+
+    def __init__(self, scenario: Scenario, key: str, value: Any, parent: Macro | None = None):
+        super().__init__(f"Set the import's {key}")
+        _keep(self, parent)
+        self.scenario, self.key, self.new = scenario, key, copy.deepcopy(value)
+        old = (scenario.imported or {}).get(key, self._MISSING)
+        self.old = old if old is self._MISSING else copy.deepcopy(old)
+
+    def redo(self) -> None:
+        self.scenario.imported[self.key] = copy.deepcopy(self.new)
+
+    def undo(self) -> None:
+        if self.old is self._MISSING:
+            self.scenario.imported.pop(self.key, None)
+        else:
+            self.scenario.imported[self.key] = copy.deepcopy(self.old)

@@ -157,6 +157,9 @@ class MainWindow(QMainWindow):
         # File ▸ Import RMF reports… and the Imported from RMF panel (docs/rmf-drawing.md).
         from ui.rmf_import import install as install_rmf_import
         self.rmf_import = install_rmf_import(self)
+        # File ▸ Calibrate to RMF… and its button in that panel (issue 41).
+        from ui.calibrate import install as install_calibration
+        self.calibration = install_calibration(self)
 
     # ---- the document's state, under the names the window always had -------
     @property
@@ -805,6 +808,7 @@ class MainWindow(QMainWindow):
         self.exports.deck_runner.stop()
         self.exports.clip_export.stop()
         self.rmf_import.stop()
+        self.calibration.stop()
         for signal in (self.scene.selectionChanged, self.editor.undo_stack.cleanChanged):
             signal.disconnect()
         # The document's listeners (views, inspector, tint) go with the window.
