@@ -86,6 +86,7 @@ class Calibration:
         self.win = win
         self.panel = panel
         self._started: tuple | None = None        # run_shape of the drawing calibrated
+        self._stopped = False
         self.runner = TaskRunner("rmf-calibrate", win, expected=(CalibrationError, ParamError))
         self.runner.progressed.connect(win.task_progressed)
         self.runner.succeeded.connect(self._on_runner_succeeded)
@@ -107,7 +108,7 @@ class Calibration:
         self._place_in_file_menu()
         win.document.changed.connect(self._on_document_changed)
         # An Undo of the step changes the import's list too: the panel follows.
-        win.editor.undo_stack.indexChanged.connect(lambda _i: panel.refresh())
+        win.editor.undo_stack.indexChanged.connect(self._on_undo_stack_index_changed)
         self.update_enabled()
 
     def _place_in_file_menu(self) -> None:
@@ -215,7 +216,13 @@ class Calibration:
         timer.stop()
         self.runner.done.disconnect(loop.quit)
 
+    def _on_undo_stack_index_changed(self, _index: int) -> None:
+        if not self._stopped:
+            self.panel.refresh()
+
     def stop(self) -> None:
+        """End the worker and stop following the undo stack (window closing)."""
+        self._stopped = True
         self.runner.stop()
 
 

@@ -251,7 +251,8 @@ class MainWindow(QMainWindow):
             doc = self.document.run_document or {}
             self.results.show_result(result, (doc.get("title") if own else None) or None,
                                      idle.run_line_html(self.document.run_document),
-                                     self.document.run_name().label if own else "")
+                                     self.document.run_name().label if own else "",
+                                     doc.get("imported"))
 
     def _build_status(self) -> None:
         self.status = QLabel("Ready")

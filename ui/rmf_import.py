@@ -115,17 +115,18 @@ class ImportedPanel(QWidget):
 
 
 def run_html(result) -> str:
-    """After a run: how many figures of Measured vs model are outside their band."""
-    from models.rmf.measured import TABLE_TITLE
-    table = next((t for t in getattr(result, "reports", ()) if t.title == TABLE_TITLE), None)
-    if table is None:
+    """After a run: how many of the cards' measured figures the model reproduces
+    within tolerance (:mod:`models.rmf.tolerance`), and the first few it does not."""
+    from models.rmf import tolerance
+    measured = getattr(result, "measured", None)
+    if not measured:
         return ""
-    cards = [r for r in table.rows if " / " not in r[0] and r[3] != "—"]
-    off = [r for r in cards if r[5]]
-    worst = ", ".join(f"{html.escape(r[0])} {html.escape(r[1])}" for r in off[:4])
-    return (f"<p style='background:#eef4fb;padding:4px'><b>Last run:</b> {len(cards) - len(off)}"
-            f" of {len(cards)} figures of the cards agree with RMF within their band"
-            + (f"; outside it: {worst}{' …' if len(off) > 4 else ''}" if off else "") +
+    found = tolerance.checks(measured, result)
+    off = [c for c in found if not c.ok]
+    worst = ", ".join(f"{html.escape(c.label)} {html.escape(c.title)}" for c in off[:4])
+    return (f"<p style='background:#eef4fb;padding:4px'><b>Last run:</b> "
+            f"{html.escape(tolerance.summary(found))}, the cards' figures against RMF's"
+            + (f"; outside: {worst}{' …' if len(off) > 4 else ''}" if off else "") +
             ". The Results dock's <i>Measured vs model</i> gives each with its likely "
             "reason.</p>")
 

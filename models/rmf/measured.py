@@ -351,7 +351,13 @@ def table(imported: dict, result) -> Table:
                  note="difference = model − measured; a reason is named where it is larger "
                       "than the band of docs/rmf-drawing.md. Hit ratios count read requests "
                       "that found all their records in cache, as RMF does. Measured: "
-                      + _when(imported))
+                      + _when(imported) + _calibrated(imported))
+
+
+def _calibrated(imported: dict) -> str:
+    from models.rmf.fitted import note
+    said = note(imported)
+    return f". {said}" if said else ""
 
 
 def _when(imported: dict) -> str:

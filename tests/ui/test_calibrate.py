@@ -105,3 +105,48 @@ def test_a_drawing_it_cannot_calibrate_is_one_message_and_the_app_goes_on(sysa, 
     box.close()
     assert sysa.editor.undo_stack.count() == 0 and "calibrated" not in sc.imported
     assert sysa.calibration.action.isEnabled()
+
+
+def test_measured_vs_model_marks_the_calibrated_figures_and_says_how_many_agree(sysa, qtbot):
+    """After calibrating and running, the dock says which figures a quantity
+    was set from (the rest are the model's answers), how many of the cards'
+    figures are within tolerance, and names the run the calibrated baseline."""
+    from models.rmf.fitted import by_title
+    from ui.docks.measured_table import CALIBRATED
+
+    sc = _calibrate(sysa, qtbot)
+    marked = by_title(sc.imported)
+    assert marked
+    sysa.run_and_wait(120)
+    assert sysa.document.run_name().label == "calibrated baseline"
+    assert "calibrated baseline" in sysa.results.headline.text()
+    view = sysa.results.measured_view
+    t = view.table
+    seen = set()
+    for r, row in enumerate(view._row_of):
+        if row is None:
+            continue
+        item = t.item(r, 0)
+        if (row[0], row[1]) in marked:
+            seen.add((row[0], row[1]))
+            assert item.text().endswith("(calibrated)")
+            assert "Calibrated:" in item.toolTip()
+            assert row[5] or item.background().color() == CALIBRATED
+        else:
+            assert "calibrated" not in item.text()
+    assert seen == set(marked)
+    assert " figures within tolerance (" in view.summary.text()
+    assert view.summary.text().endswith(f"; {len(marked)} calibrated")
+    assert "Blue: calibrated" in view.legend.text()
+    assert "_ms" not in view.legend.text() and "_pct" not in view.summary.text()
+    panel = sysa.rmf_import.panel.text.toPlainText()
+    assert "Last run:" in panel and " figures within tolerance (" in panel
+
+
+def test_before_calibration_nothing_is_marked(sysa):
+    sysa.run_and_wait(120)
+    view = sysa.results.measured_view
+    assert sysa.document.run_name().label == "baseline as imported"
+    assert not any("calibrated" in (view.table.item(r, 0).text() if view.table.item(r, 0)
+                                    else "") for r in range(view.table.rowCount()))
+    assert "calibrated" not in view.summary.text() and "Blue" not in view.legend.text()

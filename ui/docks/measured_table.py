@@ -29,6 +29,9 @@ from app.names import format_number
 #: The dock's columns; the report's component and likely reason are not among them.
 COLUMNS = ("figure", "measured", "model", "Δ")
 OUTSIDE = QColor("#fde7c4")          # a figure outside its band (amber, readable in print)
+CALIBRATED = QColor("#dcebfa")       # a figure a calibrated quantity was set from (blue)
+#: After a calibrated figure's name in the dock.
+CALIBRATED_MARK = "calibrated"
 SECTION = QColor("#e8edf2")
 _TIP_DELTA = "Δ = model − measured"
 #: The dock's columns of a what-if's run.
@@ -43,9 +46,15 @@ def _text(v) -> str:
 class MeasuredView(QWidget):
     """The compact table, its member switch, its reason line and the pop-out."""
 
-    def __init__(self, report, parent=None) -> None:
+    def __init__(self, report, calibrated: dict | None = None, within: str = "",
+                 parent=None) -> None:
+        """``calibrated``: ``{(card label, figure title): quantity title}`` of
+        the figures calibration set a quantity from
+        (:func:`models.rmf.fitted.by_title`); ``within``: how many of the
+        cards' figures are within tolerance (:func:`models.rmf.tolerance.summary`)."""
         super().__init__(parent)
         self.report = report
+        self.calibrated = dict(calibrated or {})
         self.dialog: QDialog | None = None
         #: The what-if's name ("what-if: SGDB2 on SSD"); "" for the baseline.
         self.whatif = ""
@@ -56,8 +65,12 @@ class MeasuredView(QWidget):
         layout = QVBoxLayout(self)
         layout.setContentsMargins(0, 0, 0, 0)
         top = QHBoxLayout()
-        self.summary = QLabel(f"{outside} of {len(rows)} figures outside their band"
-                              if outside else f"All {len(rows)} figures inside their band")
+        said = (within or (f"{outside} of {len(rows)} figures outside their band"
+                           if outside else f"All {len(rows)} figures inside their band"))
+        if self.calibrated:
+            said += f"; {len(self.calibrated)} calibrated"
+        self.summary = QLabel(said)
+        self.summary.setObjectName("measuredSummary")
         self.summary.setWordWrap(True)
         top.addWidget(self.summary, 1)
         self.full_button = QPushButton("Full table…")
@@ -90,8 +103,10 @@ class MeasuredView(QWidget):
             head.setSectionResizeMode(c, QHeaderView.ResizeMode.ResizeToContents)
         self.table.setWordWrap(True)          # the reason row only; figures are short
         self.table.itemSelectionChanged.connect(self._show_reason)
+        blue = (" Blue: calibrated, a quantity was set from the figure; the others are the "
+                "model's answers." if self.calibrated else "")
         self.legend = legend = QLabel(f"<i>Amber: outside its band (docs/rmf-drawing.md); "
-                                      f"{_TIP_DELTA}. Pick a row for its likely reason.</i>")
+                                      f"{_TIP_DELTA}. Pick a row for its likely reason.{blue}</i>")
         legend.setWordWrap(True)
         layout.addWidget(legend)
         layout.addWidget(self.table)
@@ -168,7 +183,14 @@ class MeasuredView(QWidget):
             why = "" if self.whatif else why      # a what-if's gap is its change
             if why:
                 tip += f"\nLikely reason: {why}"
-            for c, cell in enumerate((f"  {figure}", measured, model, diff)):
+            # a what-if's figures are its change's, not the calibrated baseline's
+            quantity = None if self.whatif else self.calibrated.get((label, figure))
+            shown = f"  {figure}"
+            if quantity:
+                shown += f"  ({CALIBRATED_MARK})"
+                tip += (f"\nCalibrated: {label}'s {quantity[:1].lower() + quantity[1:]} was "
+                        "set from this figure, so it is no prediction of the model")
+            for c, cell in enumerate((shown, measured, model, diff)):
                 item = QTableWidgetItem(_text(cell))
                 item.setToolTip(tip)
                 if c:
@@ -176,6 +198,8 @@ class MeasuredView(QWidget):
                                           | Qt.AlignmentFlag.AlignVCenter)
                 if why and model != "—":
                     item.setBackground(QBrush(OUTSIDE))
+                elif quantity and not c:
+                    item.setBackground(QBrush(CALIBRATED))
                 t.setItem(r, c, item)
             self._row_of.append(row)
         t.resizeRowsToContents()
@@ -239,7 +263,12 @@ class MeasuredView(QWidget):
             table.setWordWrap(True)
             for r, row in enumerate(rows):
                 for c, cell in enumerate(row):
-                    item = QTableWidgetItem(_text(cell))
+                    calibrated = (c == 1 and not self.whatif
+                                  and (row[0], row[1]) in self.calibrated)
+                    item = QTableWidgetItem(_text(cell) + (f"  ({CALIBRATED_MARK})"
+                                                           if calibrated else ""))
+                    if calibrated:
+                        item.setBackground(QBrush(CALIBRATED))
                     if 2 <= c <= 4:
                         item.setTextAlignment(Qt.AlignmentFlag.AlignRight
                                               | Qt.AlignmentFlag.AlignVCenter)

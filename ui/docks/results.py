@@ -51,13 +51,14 @@ class ResultsPanel(QScrollArea):
         layout.addStretch(1)
 
     def show_result(self, result: RunResult, title: str | None = None,
-                    warning: str = "", run: str = "") -> None:
+                    warning: str = "", run: str = "", imported: dict | None = None) -> None:
         """Show a finished run's metrics and report tables (``title``: the
         drawing's own name, shown before the experiment's; ``warning``: rich
         text under it, the cards the run left out; ``run``: the run's name,
         "what-if: SGDB2 on SSD" or "baseline as imported", said in place of
         the experiment's title, which for a drawing of one's own is only
-        "Your own system")."""
+        "Your own system"; ``imported``: what the drawing run carried from its
+        RMF import, whose calibrated figures Measured vs model marks)."""
         layout = self._page()
         exp = experiments.get(result.experiment)
         name = title or exp.title
@@ -74,7 +75,7 @@ class ResultsPanel(QScrollArea):
                       {k: format_number(v) for k, v in result.metrics.items()})
         for note in result.notes:
             layout.addWidget(_wrapped(f"<i>{note}</i>"))
-        self._reports(layout, result.reports)
+        self._reports(layout, result.reports, result, imported)
 
     def show_replicated(self, rep: Replicated) -> None:
         """Show runs over several seeds: each figure's mean ± half-width of its
@@ -118,9 +119,11 @@ class ResultsPanel(QScrollArea):
         self.metrics_table.setObjectName("metricsTable")
         layout.addWidget(self.metrics_table)
 
-    def _reports(self, layout: QVBoxLayout, reports) -> None:
+    def _reports(self, layout: QVBoxLayout, reports, result=None,
+                 imported: dict | None = None) -> None:
         """One table per report: the summaries first (a large shop's storage
         groups), then the others in the run's order, long ones folded."""
+        from models.rmf.fitted import by_title
         from models.rmf.measured import TABLE_TITLE
         from ui.docks.measured_table import MeasuredView
         self.measured_view = None
@@ -131,7 +134,8 @@ class ResultsPanel(QScrollArea):
                 # Six columns do not read in a dock: figures under their
                 # component, the reason on demand, the whole in a window.
                 layout.addWidget(_wrapped(f"<b>{report.title}</b>"))
-                self.measured_view = MeasuredView(report)
+                self.measured_view = MeasuredView(report, by_title(imported),
+                                                  _within(result))
                 tables[i] = self.measured_view.table
                 layout.addWidget(self.measured_view)
             else:
@@ -146,6 +150,17 @@ class ResultsPanel(QScrollArea):
                 layout.addWidget(_wrapped(f"<i>{report.note}</i>"))
         self.report_tables = tables
         layout.addStretch(1)
+
+
+def _within(result) -> str:
+    """"24 of 47 figures within tolerance (51 %)": the run's card figures
+    against RMF's (:mod:`models.rmf.tolerance`); "" for a run without them."""
+    from models.rmf import tolerance
+
+    measured = getattr(result, "measured", None)
+    if not measured:
+        return ""
+    return tolerance.summary(tolerance.checks(measured, result))
 
 
 #: A report of more rows than this (a shop's 1,000 volumes) comes after the
