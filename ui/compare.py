@@ -21,6 +21,7 @@ from PySide6.QtWidgets import (QAbstractItemView, QComboBox, QHBoxLayout, QHeade
                                QTableWidgetItem, QVBoxLayout, QWidget)
 
 from app.names import format_number, words
+from app.run_names import BASELINE_CALIBRATED, WHATIF
 from models import experiments
 from models.core.params import key_words
 from models.rmf import measured
@@ -396,7 +397,8 @@ class CompareView(QWidget):
                 self.table.item(0, c).setFont(font)
         for c in (1, 2, 3):
             self.table.resizeColumnToContents(c)
-        self._show_measured(measured.beside(a, b), ha, hb, a.measured.get("interval"))
+        ma, mb, tips = measured_heads(label_a, label_b, ha, hb)
+        self._show_measured(measured.beside(a, b), ma, mb, a.measured.get("interval"), tips)
 
     def show_stale(self, text: str) -> None:
         """Say over the runs that they are not of the drawing as it is now
@@ -404,7 +406,8 @@ class CompareView(QWidget):
         self.banner.setText(text)
         self.banner.setVisible(bool(text))
 
-    def _show_measured(self, rows: list, ha: str, hb: str, interval: dict | None) -> None:
+    def _show_measured(self, rows: list, ha: str, hb: str, interval: dict | None,
+                       tips: tuple[str, str] = ("", "")) -> None:
         """RMF's figures beside A's and B's, one row per figure RMF gave
         (:func:`models.rmf.measured.beside`); hidden when the runs carry none."""
         t = self.measured_table
@@ -421,6 +424,8 @@ class CompareView(QWidget):
             "reports gave. Both drawings were imported from the same reports.")
         t.setHorizontalHeaderLabels(["", "Measured", ha, hb, f"{hb} / {ha}"])
         t.horizontalHeaderItem(1).setToolTip(f"What RMF measured ({when}); not a model figure")
+        for c, tip in ((2, tips[0]), (3, tips[1])):
+            t.horizontalHeaderItem(c).setToolTip(tip)
         for r, (label, _key, title, m, va, vb) in enumerate(rows):
             ratio = vb / va if va else None
             cells = (f"{label}: {title}", format_number(m), format_number(va),
@@ -432,3 +437,19 @@ class CompareView(QWidget):
                 t.setItem(r, c, item)
         for c in (1, 2, 3, 4):
             t.resizeColumnToContents(c)
+
+
+def measured_heads(label_a: str, label_b: str, ha: str, hb: str) -> tuple[str, str, tuple]:
+    """The heads of A's and B's columns beside RMF's, and their tooltips.
+
+    A run of the calibrated baseline ("Run #3: calibrated baseline") is headed
+    so, and a what-if beside it "what-if": RMF's figures, the baseline they
+    were calibrated to and the what-if read as three columns. Otherwise the
+    short heads (``ha``, ``hb``) stay.
+    """
+    def name(label: str) -> str:
+        return label.split(": ", 1)[1] if ": " in label else ""
+    if name(label_a) != BASELINE_CALIBRATED:
+        return ha, hb, ("", "")
+    head_b = WHATIF if name(label_b).startswith(f"{WHATIF}:") else hb
+    return BASELINE_CALIBRATED, head_b, (label_a, label_b)
