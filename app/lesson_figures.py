@@ -17,7 +17,12 @@ metric's unit):
 ``{2:elapsed_s / 3:elapsed_s}``
     the ratio of two figures, written with two significant figures (7.7);
 ``{2:io_ms - 4:io_ms}``
-    their difference, written as the first figure is.
+    their difference, written as the first figure is;
+``{2:rmf_within_tolerance}``, ``{2:rmf_figures}``
+    of a drawing imported from RMF: how many of the figures RMF measured of
+    its cards the run reproduces within tolerance, and how many there are
+    (:data:`DERIVED`; ``"3:rmf_within_tolerance - 2:rmf_within_tolerance"``
+    above 0 claims more after than before, whatever the counts become).
 
 Each step that runs states its claims as data, each a figure and a bound::
 
@@ -59,6 +64,27 @@ class FigureError(ValueError):
     caller adds the lesson and step)."""
 
 
+def _checks(result, step: int) -> list:
+    """The run's card figures against what RMF measured (issue 41's tolerances)."""
+    from models.rmf import tolerance
+
+    if not getattr(result, "measured", None):
+        raise FigureError(f"the run of step {step + 1} carries no RMF measurements: its "
+                          "drawing was not imported from RMF")
+    return tolerance.checks(result.measured, result)
+
+
+#: Figures of a run that no metric holds, named as metrics are: how many of
+#: the figures RMF measured of the cards the model reproduces within
+#: tolerance (models.rmf.tolerance), and how many there are. A claim
+#: compares them between runs ("more within tolerance after calibration"),
+#: so no count is typed into a lesson.
+DERIVED = {
+    "rmf_within_tolerance": lambda result, step: float(sum(c.ok for c in _checks(result, step))),
+    "rmf_figures": lambda result, step: float(len(_checks(result, step))),
+}
+
+
 @dataclass(frozen=True)
 class Ref:
     """One figure of one run: ``step`` is the 0-based index of the run step."""
@@ -71,6 +97,8 @@ class Ref:
     def value(self, result) -> float:
         """The figure in ``result``; :class:`FigureError` if the run has none."""
         if self.report is None:
+            if self.metric in DERIVED:
+                return DERIVED[self.metric](result, self.step)
             if self.metric not in result.metrics:
                 raise FigureError(f"the run of step {self.step + 1} has no metric "
                                   f"{self.metric!r}; it has {', '.join(result.metrics)}")
@@ -275,7 +303,7 @@ def units(lesson) -> dict[int, dict[str, str]]:
 
     out = {}
     for i in lesson.run_steps():
-        exp = experiments.get(lesson.scenario_at(i).experiment)
+        exp = experiments.get(lesson.experiment_at(i))
         out[i] = {m.name: m.unit or "" for m in exp.metrics}
     return out
 

@@ -47,8 +47,9 @@ PARTS = {
     "canvas": ("Components", "Properties", "Results"),
     "animation": ("Track reads", "Cache staging", "SRB/TCB switches", "Activity"),
 }
-#: Side panels: a part that can be highlighted on any view.
-DOCKS = ("Components", "Properties", "Results")
+#: Side panels: a part that can be highlighted on any view (the last, of a
+#: drawing imported from RMF).
+DOCKS = ("Components", "Properties", "Results", "Imported from RMF")
 #: Moments a step can move the replay to.
 MOMENTS = ("start", "end", "event", "first_miss", "tape_change", "switch_burst", "miss_storm")
 #: Trace kinds (docs/trace.md) an ``event`` moment can name.
@@ -83,11 +84,14 @@ class Step:
     #: The title of the step's drawing (what the window, the history and
     #: exports call it) when the case's title no longer says what runs.
     title: str | None = None
+    #: Calibrate the drawing to RMF after the step's other changes ("Calibrate
+    #: to RMF": a drawing imported from RMF reports only).
+    calibrate: bool = False
 
     @property
     def changes(self) -> bool:
         """True when the step changes the drawing."""
-        return bool(self.set or self.add or self.remove or self.link)
+        return bool(self.set or self.add or self.remove or self.link or self.calibrate)
 
 
 @dataclass
@@ -109,6 +113,12 @@ class Lesson:
     figures: list[dict] = field(default_factory=list, repr=False)
     #: Every step's claims (app.lesson_figures.Claim), in step order.
     claims: list = field(default_factory=list, repr=False)
+    #: The calibrating step whose calibration each step's drawing carries
+    #: (None: none); ``_states`` hold the drawings without it.
+    _calibrated_at: list = field(default_factory=list, repr=False)
+    #: Calibration's entries by calibrating step, made when first asked for:
+    #: it runs the model, which loading a lesson (the start page) must not.
+    _calibrations: dict = field(default_factory=dict, repr=False)
 
     def run_steps(self) -> list[int]:
         """The 0-based indices of the steps that run."""
@@ -116,15 +126,48 @@ class Lesson:
 
     def scenario_at(self, index: int) -> Scenario:
         """The drawing at step ``index`` (0-based), after that step's changes."""
-        return Scenario.from_dict(copy.deepcopy(self._states[index]))
+        return Scenario.from_dict(self.document_at(index))
+
+    def experiment_at(self, index: int) -> str | None:
+        """The experiment step ``index``'s drawing runs (without calibrating it)."""
+        return self._states[index]["experiment"]
 
     def opened_document(self) -> dict:
         """The drawing the lesson opens, before any step's changes."""
         return copy.deepcopy(self._opened)
 
     def document_at(self, index: int) -> dict:
-        """:meth:`scenario_at` as plain data (compare with a scenario's ``to_dict``)."""
-        return copy.deepcopy(self._states[index])
+        """:meth:`scenario_at` as plain data (compare with a scenario's ``to_dict``).
+
+        After a ``"calibrate"`` step, the calibrated quantities that step's
+        calibration set, on the cards of the same labels (:func:`calibration`).
+        """
+        state = copy.deepcopy(self._states[index])
+        at = self._calibrated_at[index] if self._calibrated_at else None
+        if at is None:
+            return state
+        from app.run_names import as_calibrated
+        return as_calibrated(state, {"imported": {"calibrated": self.calibration(at)}})
+
+    def calibration(self, index: int) -> list[dict]:
+        """The entries of calibrating step ``index``'s drawing (the model's
+        own run of it, as Calibrate to RMF makes them), made once.
+
+        Raises
+        ------
+        LessonError
+            The drawing cannot be calibrated (the reason, with the step).
+        """
+        if index not in self._calibrations:
+            from models.rmf.calibrate import CalibrationError, calibrate
+
+            sc = Scenario.from_dict(copy.deepcopy(self._states[index]))
+            try:
+                self._calibrations[index] = calibrate(sc, experiments.run_experiment)
+            except CalibrationError as exc:
+                raise _error(os.path.basename(self.path) or self.name, index,
+                             f"cannot calibrate: {exc}") from None
+        return copy.deepcopy(self._calibrations[index])
 
     def run_needed(self, index: int) -> int | None:
         """The step whose run step ``index`` shows (``None``: no run on screen).
@@ -272,7 +315,8 @@ def _step(raw: dict, kind: str = "step") -> Step:
                 run=bool(raw.get("run", False)), view=raw.get("view"), part=raw.get("part"),
                 moment=raw.get("moment"), play=raw.get("play"), highlight=raw.get("highlight"),
                 key=bool(raw.get("key", False)), kind=kind,
-                claims=tuple(raw.get("claims", ())), title=raw.get("title"))
+                claims=tuple(raw.get("claims", ())), title=raw.get("title"),
+                calibrate=bool(raw.get("calibrate", False)))
 
 
 def from_document(doc: Any, where: str = "lesson") -> Lesson:
@@ -291,8 +335,15 @@ def from_document(doc: Any, where: str = "lesson") -> Lesson:
     named = named_drawings(doc["case"])
     titled: dict[tuple, str] = {}       # drawings a step has titled, by what they run
     title = lesson._opened["title"]
+    calibrated_at = None
     for i, step in enumerate(steps):
         apply_changes(sc, step, where, i)
+        if step.calibrate:
+            if not (sc.imported or {}).get("measured"):
+                raise _error(where, i, "calibrates a drawing that carries no RMF measurements "
+                                       "(open a drawing imported from RMF, such as rmf_sysa)")
+            calibrated_at = i
+        lesson._calibrated_at.append(calibrated_at)
         _check_names(lesson, sc, step, where, i)
         state = sc.to_dict()
         shape = run_shape(state)
@@ -328,11 +379,12 @@ def _bind_figures(lesson: Lesson, step: Step, where: str, i: int) -> None:
         for ref in (fig.left, fig.right):
             if ref is None or ref.report is not None:
                 continue
-            exp = experiments.get(lesson.scenario_at(ref.step).experiment)
+            exp = experiments.get(lesson.experiment_at(ref.step))
             known = [m.name for m in exp.metrics]
-            if ref.metric not in known:
+            if ref.metric not in known and ref.metric not in F.DERIVED:
                 raise _error(where, i, f"{{{fig.text}}}: the run of step {ref.step + 1} has no "
-                                       f"metric {ref.metric!r}; metrics: {', '.join(known)}")
+                                       f"metric {ref.metric!r}; metrics: "
+                                       f"{', '.join([*known, *F.DERIVED])}")
     lesson.figures.append(found)
     lesson.claims.extend(claims)
 
@@ -578,6 +630,8 @@ def run_all(lesson: Lesson, seed: int = experiments.DEFAULT_SEED) -> tuple[dict,
     for i in lesson.run_steps():
         try:
             results[i] = lesson_figures.run_step(lesson, i, seed)
+        except LessonError as exc:
+            problems.append(str(exc))
         except (ScenarioError, ParamError, ValueError) as exc:
             problems.append(f"{lesson.name}: step {i + 1}: the run fails: {exc}")
     return results, problems

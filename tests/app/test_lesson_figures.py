@@ -11,12 +11,12 @@ from app.names import format_number
 
 
 def test_check_runs_every_lesson_and_every_claim_holds(capsys):
-    """`zperflab lessons --check --json` runs all 18 lessons; every claim
+    """`zperflab lessons --check --json` runs all 19 lessons; every claim
     holds, and every step that runs states at least one."""
     assert cli.main(["lessons", "--check", "--json"]) == 0, capsys.readouterr().err
     rows = json.loads(capsys.readouterr().out)
     found = lessons.load_all()
-    assert len(found) == 18
+    assert len(found) == 19
     assert {r["lesson"] for r in rows} == {x.name for x in found}
     assert all(set(r) == {"lesson", "step", "claim", "holds", "value"} for r in rows)
     assert all(r["holds"] and isinstance(r["value"], float) for r in rows)

@@ -233,3 +233,41 @@ def test_a_what_if_studys_text_types_in_no_run_time():
         text = re.sub(r"\d+ ms at [\d,]+ RPM", "", st.about)
         found[st.name] = re.findall(r"~\s*\d[\d,.]*\s*\S*|\d[\d,.]*\s*ms\b", text)
     assert {k: v for k, v in found.items() if v} == {}
+
+
+def test_a_calibrate_step_is_calibrated_when_asked_for_not_at_load():
+    """Loading the lessons (the start page lists them) runs no model; the
+    calibrating step's drawing carries calibration's quantities on its cards,
+    and the steps after it keep them."""
+    from models.rmf.calibrate import QUANTITIES
+
+    lesson = lessons.load(lessons.LESSONS / "rmf_calibrate.json")
+    step = next(i for i, s in enumerate(lesson.steps) if s.calibrate)
+    assert "calibrated" not in lesson.document_at(step - 1)["imported"]
+    doc = lesson.document_at(step)
+    done = [e for e in doc["imported"]["calibrated"] if not e.get("refused")]
+    assert done
+    cards = {n["label"]: n for n in doc["nodes"]}
+    for e in done:
+        assert cards[e["component"]]["properties"][QUANTITIES[e["quantity"]][1]] == e["value"]
+    assert lesson.document_at(step + 1)["imported"]["calibrated"] == doc["imported"]["calibrated"]
+
+
+def test_calibrating_a_drawing_not_imported_is_refused_at_load():
+    doc = {"format": "zperflab-lesson", "version": 1, "name": "t", "title": "T",
+           "teaches": "x", "case": "db2_io", "question": "q?", "answer": "a",
+           "steps": [{"caption": "c", "calibrate": True}]}
+    with pytest.raises(lessons.LessonError) as err:
+        lessons.from_document(doc, "t.json")
+    assert "t.json: step 1: calibrates a drawing that carries no RMF measurements" in str(err.value)
+
+
+def test_a_lesson_loads_without_running_the_model(monkeypatch):
+    from models import experiments
+
+    def refuse(*_args, **_kwargs):
+        raise AssertionError("a lesson ran the model while loading")
+    monkeypatch.setattr(experiments, "run_experiment", refuse)
+    lessons._CACHE.clear()
+    lesson = lessons.load(lessons.LESSONS / "rmf_calibrate.json")
+    assert lesson._calibrations == {}

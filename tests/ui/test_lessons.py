@@ -287,3 +287,21 @@ def test_a_captions_colour_is_the_legends_colour_for_what_it_names():
                 if LEGEND_WORDS[m[1]] not in clause:
                     wrong.append(f"{lesson.name} step {i + 1}: {clause.strip()!r} ({m[1]})")
     assert wrong == []
+
+
+def test_the_calibrate_step_calibrates_as_the_class_would_and_undoes(window, qtbot):
+    """rmf_calibrate step 2 goes through File ▸ Calibrate to RMF (one Undo takes
+    it back) and the panel then lists the quantities by name."""
+    from models.rmf.calibrate import title
+
+    parts = window.lessons
+    assert parts.start("rmf_calibrate") is None
+    parts.player.next()
+    sc = window.editor.scenario
+    done = sc.imported["calibrated"]
+    assert done == lessons.get("rmf_calibrate").document_at(1)["imported"]["calibrated"]
+    text = window.rmf_import.panel.text.toPlainText()
+    assert all(f"{title(e)} of {e['component']}" in text for e in done)
+    assert parts.player.driver.highlighted() == "Imported from RMF"
+    window.editor.undo_stack.undo()
+    assert "calibrated" not in window.editor.scenario.imported

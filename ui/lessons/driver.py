@@ -113,6 +113,15 @@ class AppDriver:
         for label, props in step.set.items():
             for key, value in props.items():
                 ed.set_property(labels[label], key, value)
+        if step.calibrate:
+            self.calibrate()
+
+    def calibrate(self) -> None:
+        """Calibrate to RMF as the class would (File ▸ Calibrate to RMF…), and
+        wait for it: its own undo step inside the lesson step's."""
+        calibration = self.window.calibration
+        if calibration.start():
+            calibration.wait()
 
     def document(self) -> dict:
         """The drawing as plain data, without positions (a dragged card is

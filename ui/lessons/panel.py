@@ -185,6 +185,10 @@ class LessonPlayer(QObject):
             self._run_drawing = None
         self.index = index
         run = lesson.run_needed(index)
+        if run is None:
+            # A step that changes the drawing and does not run it (calibrate,
+            # then look at the panel): the run before it is not this step's.
+            self._run_drawing = None
         if run is not None and self._run_drawing != want:
             self.result = None
             if self.window.runnable_experiment() is not None:
