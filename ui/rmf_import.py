@@ -124,16 +124,18 @@ def run_html(result) -> str:
     found = tolerance.checks(measured, result)
     off = [c for c in found if not c.ok]
     worst = ", ".join(f"{html.escape(c.label)} {html.escape(c.title)}" for c in off[:4])
-    return (f"<p style='background:#eef4fb;padding:4px'><b>Last run:</b> "
-            f"{html.escape(tolerance.summary(found))}, the cards' figures against RMF's"
-            + (f"; outside: {worst}{' …' if len(off) > 4 else ''}" if off else "") +
+    more = f" and {len(off) - 4} more" if len(off) > 4 else ""
+    return (f"<p style='background:#eef4fb;padding:4px'><b>Last run against RMF:</b> "
+            f"{html.escape(tolerance.summary(found))} (the cards')"
+            + (f"; outside: {worst}{more}" if off else "") +
             ". The Results dock's <i>Measured vs model</i> gives each with its likely "
             "reason.</p>")
 
 
 def panel_html(imported: dict | None) -> str:
-    """The panel's text: the interval, the files, then every assumption with
-    the line it would have come from."""
+    """The panel's text: the interval, the files, the calibrated quantities
+    (or that there are none), then every assumption with the line it would
+    have come from."""
     if not imported:
         return ("<p>This drawing was not imported from RMF reports. <b>File ▸ Import RMF "
                 "reports…</b> draws your own system from them.</p>")
@@ -144,8 +146,11 @@ def panel_html(imported: dict | None) -> str:
            f"{html.escape(iv.get('reason', ''))}<br>From {files or 'reports'}; reports read: "
            f"{html.escape(', '.join(iv.get('reports', [])) or 'none')}.<br>"
            f"{len(imported.get('measured', {}))} components carry measured figures: run "
-           "(F5) and the results end with <i>Measured vs model</i>.</p>",
-           f"<p><b>Assumed, not read ({len(said)})</b></p><ol style='margin-left:-20px'>"]
+           "(F5) and the results end with <i>Measured vs model</i>.</p>"]
+    # What calibration set comes before the assumptions: it is what the
+    # button above changed, and the list of assumptions is long.
+    out += _calibrated_html(imported)
+    out.append(f"<p><b>Assumed, not read ({len(said)})</b></p><ol style='margin-left:-20px'>")
     for a in said:
         where = os.path.basename(a.get("file") or "input")
         if a.get("line"):
@@ -155,7 +160,6 @@ def panel_html(imported: dict | None) -> str:
                    f"<span style='color:#555'>{html.escape(str(a.get('why', '')))}; would be "
                    f"read at {html.escape(where)}</span></li>")
     out.append("</ol>")
-    out += _calibrated_html(imported)
     skipped = imported.get("skipped", [])
     if skipped:
         out.append("<p><b>Skipped</b>: " + html.escape("; ".join(skipped)) + "</p>")
@@ -169,7 +173,8 @@ def _calibrated_html(imported: dict) -> list[str]:
 
     done = entries(imported)
     if not done:
-        return []
+        return ["<p><b>Not calibrated.</b> <i>Calibrate to RMF</i> (the button above) sets "
+                "the quantities the drawing lacks, each from the figure RMF measured.</p>"]
     out = [f"<p><b>Calibrated to RMF ({len(done)})</b></p><ol style='margin-left:-20px'>"]
     for e in done:
         head = (f"<b>{html.escape(title(e))} of "

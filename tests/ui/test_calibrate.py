@@ -131,7 +131,7 @@ def test_measured_vs_model_marks_the_calibrated_figures_and_says_how_many_agree(
             seen.add((row[0], row[1]))
             assert item.text().endswith("(calibrated)")
             assert "Calibrated:" in item.toolTip()
-            assert row[5] or item.background().color() == CALIBRATED
+            assert item.background().color() == CALIBRATED
         else:
             assert "calibrated" not in item.text()
     assert seen == set(marked)
@@ -140,7 +140,7 @@ def test_measured_vs_model_marks_the_calibrated_figures_and_says_how_many_agree(
     assert "Blue: calibrated" in view.legend.text()
     assert "_ms" not in view.legend.text() and "_pct" not in view.summary.text()
     panel = sysa.rmf_import.panel.text.toPlainText()
-    assert "Last run:" in panel and " figures within tolerance (" in panel
+    assert "Last run against RMF:" in panel and " figures within tolerance (" in panel
 
 
 def test_before_calibration_nothing_is_marked(sysa):

@@ -159,10 +159,10 @@ def test_after_a_run_the_panel_says_how_many_figures_agree(window, qtbot, tmp_pa
             n.properties["duration_s"] = 0.2
     window.run_and_wait(120)
     text = window.rmf_import.panel.text.toPlainText()
-    assert "Last run:" in text and " figures within tolerance (" in text
+    assert "Last run against RMF:" in text and " figures within tolerance (" in text
     node = next(n for n in window.editor.scenario.nodes.values() if n.kind == "cu_ds8000")
     window.editor.set_property(node.id, "cache_gb", 2.0)            # the run is stale now
-    assert "Last run:" not in window.rmf_import.panel.text.toPlainText()
+    assert "Last run against RMF:" not in window.rmf_import.panel.text.toPlainText()
 
 
 def _shared_dds() -> Path:

@@ -196,10 +196,11 @@ class MeasuredView(QWidget):
                 if c:
                     item.setTextAlignment(Qt.AlignmentFlag.AlignRight
                                           | Qt.AlignmentFlag.AlignVCenter)
-                if why and model != "—":
-                    item.setBackground(QBrush(OUTSIDE))
-                elif quantity and not c:
+                # The name says calibrated (blue); the figures, outside (amber).
+                if quantity and not c:
                     item.setBackground(QBrush(CALIBRATED))
+                elif why and model != "—":
+                    item.setBackground(QBrush(OUTSIDE))
                 t.setItem(r, c, item)
             self._row_of.append(row)
         t.resizeRowsToContents()
