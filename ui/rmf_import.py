@@ -126,7 +126,7 @@ def run_html(result) -> str:
     worst = ", ".join(f"{html.escape(c.label)} {html.escape(c.title)}" for c in off[:4])
     more = f" and {len(off) - 4} more" if len(off) > 4 else ""
     return (f"<p style='background:#eef4fb;padding:4px'><b>Last run against RMF:</b> "
-            f"{html.escape(tolerance.summary(found))} (the cards')"
+            f"{html.escape(tolerance.summary(found))}"
             + (f"; outside: {worst}{more}" if off else "") +
             ". The Results dock's <i>Measured vs model</i> gives each with its likely "
             "reason.</p>")
