@@ -9,6 +9,8 @@ the entries name the card. Read generically, so a quantity added to
 """
 from __future__ import annotations
 
+from typing import Callable
+
 
 def fitted(imported: dict | None) -> dict[tuple[str, str], str]:
     """``{(card label, figure key): quantity's title}`` of every accepted
@@ -23,21 +25,23 @@ def fitted(imported: dict | None) -> dict[tuple[str, str], str]:
     return out
 
 
-def by_title(imported: dict | None) -> dict[tuple[str, str], str]:
-    """:func:`fitted` keyed as the table's rows read: ``(card label, figure title)``."""
-    from models.rmf.measured import figure_title
-
+def by_title(imported: dict | None, figure_title: Callable[[str, str], str]
+             ) -> dict[tuple[str, str], str]:
+    """:func:`fitted` keyed as the table's rows read: ``(card label, figure
+    title)``; ``figure_title(key, kind)`` is
+    :func:`models.rmf.measured.figure_title` (passed in: the table's module
+    imports this one)."""
     kinds = (imported or {}).get("kinds", {})
     return {(label, figure_title(key, kinds.get(label, ""))): quantity
             for (label, key), quantity in fitted(imported).items()}
 
 
-def note(imported: dict | None) -> str:
-    """The table note's sentence naming the calibrated figures ("" if none):
-    "Calibrated, a quantity set from the figure: CONN ms of SGDB2 and SGTSO
-    (connect overhead per I/O); …"."""
+def note(rows: dict[tuple[str, str], str]) -> str:
+    """The table note's sentence naming the calibrated figures ``rows`` (as
+    :func:`by_title` gives them; "" if none): "Calibrated, a quantity set
+    from the figure: CONN ms of SGDB2 and SGTSO (connect overhead per I/O); …"."""
     groups: dict[tuple[str, str], list[str]] = {}
-    for (label, figure), quantity in by_title(imported).items():
+    for (label, figure), quantity in rows.items():
         groups.setdefault((figure, quantity[:1].lower() + quantity[1:]), []).append(label)
     if not groups:
         return ""

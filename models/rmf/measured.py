@@ -355,8 +355,8 @@ def table(imported: dict, result) -> Table:
 
 
 def _calibrated(imported: dict) -> str:
-    from models.rmf.fitted import note
-    said = note(imported)
+    from models.rmf.fitted import by_title, note
+    said = note(by_title(imported, figure_title))
     return f". {said}" if said else ""
 
 

@@ -112,10 +112,11 @@ def test_measured_vs_model_marks_the_calibrated_figures_and_says_how_many_agree(
     was set from (the rest are the model's answers), how many of the cards'
     figures are within tolerance, and names the run the calibrated baseline."""
     from models.rmf.fitted import by_title
+    from models.rmf.measured import figure_title
     from ui.docks.measured_table import CALIBRATED
 
     sc = _calibrate(sysa, qtbot)
-    marked = by_title(sc.imported)
+    marked = by_title(sc.imported, figure_title)
     assert marked
     sysa.run_and_wait(120)
     assert sysa.document.run_name().label == "calibrated baseline"

@@ -124,7 +124,7 @@ class ResultsPanel(QScrollArea):
         """One table per report: the summaries first (a large shop's storage
         groups), then the others in the run's order, long ones folded."""
         from models.rmf.fitted import by_title
-        from models.rmf.measured import TABLE_TITLE
+        from models.rmf.measured import TABLE_TITLE, figure_title
         from ui.docks.measured_table import MeasuredView
         self.measured_view = None
         tables: list = [None] * len(reports)
@@ -134,7 +134,7 @@ class ResultsPanel(QScrollArea):
                 # Six columns do not read in a dock: figures under their
                 # component, the reason on demand, the whole in a window.
                 layout.addWidget(_wrapped(f"<b>{report.title}</b>"))
-                self.measured_view = MeasuredView(report, by_title(imported),
+                self.measured_view = MeasuredView(report, by_title(imported, figure_title),
                                                   _within(result))
                 tables[i] = self.measured_view.table
                 layout.addWidget(self.measured_view)

@@ -8,7 +8,7 @@ from app import scenario_io
 from models import experiments
 from models.rmf import fitted
 from models.rmf.calibrate import FITTED_TO, calibrate
-from models.rmf.measured import TABLE_TITLE
+from models.rmf.measured import TABLE_TITLE, figure_title
 
 
 @pytest.fixture(scope="module")
@@ -38,4 +38,4 @@ def test_the_table_note_names_the_calibrated_figures_by_their_titles(tuned):
     assert "CONN ms of SGDB2" in table.note and "connect overhead per I/O" in table.note
     assert "conn_ms" not in table.note and "conn_overhead_ms" not in table.note
     bare = scenario_io.load_case("rmf_sysa")
-    assert fitted.note(bare.imported) == ""
+    assert fitted.note(fitted.by_title(bare.imported, figure_title)) == ""
