@@ -49,7 +49,7 @@ from typing import Any, Callable
 
 from models.io.channel import START_S
 from models.rmf.quantities import (FITTED_TO, QUANTITIES, TITLES, entries,  # noqa: F401
-                                   refusals, unphysical)
+                                   refusals, title, unphysical)
 
 #: Seed of the calibration runs (the model's own runs of the drawing).
 SEED = 1
@@ -290,13 +290,6 @@ def _write_disc(label: str, figs: dict, model: dict, last: dict | None, seed: in
                         "no remote copy to add")
         return e
     return _checked(e)
-
-
-def title(e: dict) -> str:
-    """The quantity's name on screen (capitalised)."""
-    q = str(e.get("quantity", ""))
-    name = TITLES.get(q, q)
-    return name[:1].upper() + name[1:]
 
 
 def describe(e: dict) -> str:

@@ -15,7 +15,7 @@ from typing import Callable
 def fitted(imported: dict | None) -> dict[tuple[str, str], str]:
     """``{(card label, figure key): quantity's title}`` of every accepted
     calibrated quantity (a refused one set nothing: its figure is the model's)."""
-    from models.rmf.calibrate import FITTED_TO, entries, title
+    from models.rmf.quantities import FITTED_TO, entries, title
 
     out: dict[tuple[str, str], str] = {}
     for e in entries(imported):

@@ -59,3 +59,10 @@ def refusals(imported: dict | None) -> dict[tuple[str, str], str]:
     return {(e["component"], FITTED_TO.get(e.get("quantity", ""), "")):
             f"calibration refused: {e['refused']}"
             for e in entries(imported) if e.get("refused")}
+
+
+def title(e: dict) -> str:
+    """The quantity's name on screen (capitalised)."""
+    q = str(e.get("quantity", ""))
+    name = TITLES.get(q, q)
+    return name[:1].upper() + name[1:]
