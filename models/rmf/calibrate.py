@@ -205,6 +205,9 @@ def _read_volumes(label: str, vols: dict[str, dict]) -> list[dict[str, Any]]:
             exposures = total / per
         else:
             exposures = sum(float(vols[vs]["pav"]) for vs in weights) / len(weights)
+        if exposures - 1.0 < 0.0005:
+            weights = {}                # no alias in use: busy per device, nothing to set
+    if weights:
         out.append(_checked({
             "component": label, "quantity": "aliases_in_use", "unit": "",
             "value": round(exposures - 1.0, 3),
@@ -285,9 +288,9 @@ def _write_disc(label: str, figs: dict, model: dict, last: dict | None, seed: in
                                                            "run, so no remote copy to fit"}
     e.update(value=round((disc - own) / writes, 4), **{"from": src})
     if e["value"] < 0:
-        e["refused"] = (f"the model's DISC without it, {own:.3f} ms, is already above "
-                        f"RMF's {disc:.3f} ms: its stages are slower than the real ranks'; "
-                        "no remote copy to add")
+        e["refused"] = (f"the model's DISC without it, {own:.3f} ms, is above RMF's "
+                        f"{disc:.3f} ms (stages slower than the real ranks'): no remote "
+                        "copy to add")
         return e
     return _checked(e)
 

@@ -56,7 +56,7 @@ READ_ONLY = frozenset((
 REASONS = {
     "io_rate": ("Poisson noise of a short run", "Poisson noise of a short run"),
     "resp_ms": ("see its four parts", "see its four parts"),
-    "iosq_ms": ("HyperPAV aliases are shared by the LCU, not per volume",
+    "iosq_ms": ("I/O comes in bursts; the model's arrivals are random",
                 "fewer aliases drawn than were in use"),
     "pend_ms": ("other systems' I/O on the paths is not drawn",
                 "fewer paths reach the unit than drawn"),

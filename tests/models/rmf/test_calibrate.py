@@ -213,7 +213,7 @@ def test_calibration_brings_the_sample_s_times_and_busy_within_tolerance(tmp_pat
     # no remote copy to add, refused with that reason, the figure still out
     saved = json.loads(done.read_text())["imported"]["calibrated"]
     (wd,) = [e for e in saved if (e["component"], e["quantity"]) == ("SGDB2", "write_disc_ms")]
-    assert "already above RMF's" in wd["refused"] and not after["SGDB2", "disc_ms"].ok
+    assert "is above RMF's" in wd["refused"] and not after["SGDB2", "disc_ms"].ok
 
 
 def test_calibrated_real_recording_reproduces_most_of_its_figures(tmp_path):
