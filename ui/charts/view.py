@@ -268,10 +268,11 @@ class ChartWidget(pg.PlotWidget):
         axis.setTicks([list(enumerate(names))])
         axis.setStyle(tickFont=style.font(ticks))
         axis.setToolTip("\n".join(full) if thinned else "")
-        # pyqtgraph sizes the axis to 0.8 of its names' height: past two
-        # lines its title ran over the lowest row of names.
+        # pyqtgraph sizes the axis to 0.8 of its names' height: past one line
+        # the lowest row of names was cut (two-line "SGDB2 / RMF" in a lesson
+        # at 1024x768) or ran under the axis title.
         tall = categories.lines(names)
-        axis.setHeight(None if tall <= 2 else math.ceil(
+        axis.setHeight(None if tall <= 1 else math.ceil(
             tall * QFontMetricsF(style.font(ticks)).lineSpacing()
             + axis.style["tickTextOffset"][1] + max(0, axis.style["tickLength"])
             + (axis.label.boundingRect().height() if axis.label.isVisible() else 0)))
