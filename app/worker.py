@@ -35,6 +35,8 @@ class RunWorker(QObject):
     """
 
     progressed = Signal(float)
+    #: The phase of the run that starts ("warming the caches"), as the model says it.
+    phased = Signal(str)
     succeeded = Signal(object)
     failed = Signal(str)
     cancelled = Signal()
@@ -63,7 +65,7 @@ class RunWorker(QObject):
             trace = Trace(limit=settings.trace_rows())
             result = experiments.run_experiment(name, overrides, seed=seed, trace=trace,
                                                 progress=self.progressed.emit, cancel=self._cancel,
-                                                scenario=scenario)
+                                                scenario=scenario, phase=self.phased.emit)
         except Cancelled:
             self.cancelled.emit()
         except NotImplementedYet:

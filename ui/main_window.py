@@ -294,6 +294,7 @@ class MainWindow(QMainWindow):
         self.start_page.import_requested.connect(lambda: self.rmf_import.action.trigger())
         w = self.runner.worker
         w.progressed.connect(self._on_worker_progressed)
+        w.phased.connect(self._on_worker_phase)
         w.succeeded.connect(self._on_worker_succeeded)
         w.failed.connect(self._on_worker_failed)
         w.cancelled.connect(self._on_worker_cancelled)
@@ -663,7 +664,8 @@ class MainWindow(QMainWindow):
         self.progress.setVisible(True)
         self.actions_.run.setEnabled(False)
         self.actions_.cancel.setEnabled(True)
-        self.say(f"Running {experiments.get(name).title}…")
+        self._running_title = experiments.get(name).title
+        self.say(f"Running {self._running_title}…")
         self.runner.start(name, {}, experiments.DEFAULT_SEED,
                           self._starting_document)
         return True
@@ -702,6 +704,11 @@ class MainWindow(QMainWindow):
 
     def _on_worker_progressed(self, fraction: float) -> None:
         self.progress.setValue(int(fraction * 1000))
+
+    def _on_worker_phase(self, text: str) -> None:
+        """The run's phase in the status bar: a big drawing's set-up and cache
+        warm-up take seconds before the first progress."""
+        self.say(f"Running {getattr(self, '_running_title', 'the run')}: {text}…")
 
     def _on_worker_succeeded(self, result: RunResult) -> None:
         # The results dock, charts, replay and canvas tint follow the document.

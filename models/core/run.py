@@ -55,6 +55,9 @@ class RunContext:
         The hardware and workloads drawn on the canvas. Models build their
         processors, channels, control units, ranks, volumes and tape
         drives from it, under their canvas names.
+    phase : callable or None
+        Called with a short text as each phase of a run starts (set-up,
+        warm-up, the simulation); models without phases never call it.
     warmup_s : float
         Simulated seconds at the start of the run to leave out of the
         figures (warm-up removal). Only a model with open arrivals can
@@ -68,7 +71,7 @@ class RunContext:
     def __init__(self, seed: int = 1, trace: Trace | None = None,
                  progress: Callable[[float], None] | None = None,
                  cancel: threading.Event | None = None, config: Any = None,
-                 warmup_s: float = 0.0):
+                 warmup_s: float = 0.0, phase: Callable[[str], None] | None = None):
         self.seed = int(seed)
         self.trace = trace
         self.config = config
@@ -78,6 +81,7 @@ class RunContext:
         self._progress = progress
         self._cancel = cancel
         self._last = -1.0
+        self._phase = phase
 
     def removed_warmup(self, seconds: float) -> None:
         """Record that the figures leave out the first ``seconds`` of the run."""
@@ -87,6 +91,14 @@ class RunContext:
         """Raise :class:`Cancelled` if the run was cancelled."""
         if self._cancel is not None and self._cancel.is_set():
             raise Cancelled("run cancelled")
+
+    def phase(self, text: str) -> None:
+        """Say which phase of the run starts ("setting up 1,000 volumes",
+        "warming the cache", "simulating 1 s"), and check for cancel: a long
+        set-up or warm-up shows what it does before the first progress."""
+        self.check()
+        if self._phase is not None:
+            self._phase(text)
 
     def progress(self, fraction: float) -> None:
         """Report progress (throttled to steps of 0.5 %) and check for cancel."""

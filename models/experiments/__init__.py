@@ -92,7 +92,8 @@ def run_experiment(name: str, overrides: dict | None = None, seed: int = DEFAULT
                    trace: bool | Trace = False,
                    progress: Callable[[float], None] | None = None,
                    cancel: threading.Event | None = None,
-                   scenario: Any = None, warmup_s: float = 0.0) -> RunResult:
+                   scenario: Any = None, warmup_s: float = 0.0,
+                   phase: Callable[[str], None] | None = None) -> RunResult:
     """Run experiment ``name`` on a drawing, with ``overrides`` on top.
 
     The one path of every run (GUI, ``zperflab run``, ``sweep``,
@@ -125,7 +126,7 @@ def run_experiment(name: str, overrides: dict | None = None, seed: int = DEFAULT
     # An empty Trace is falsy (it has a length): test the type, not truth.
     ctx = RunContext(seed=seed, trace=trace if isinstance(trace, Trace) else None,
                      progress=progress, cancel=cancel, config=from_scenario(sc),
-                     warmup_s=warmup_s)
+                     warmup_s=warmup_s, phase=phase)
     result = exp.run(params, ctx)
     table = result.component_table()
     if table is not None:

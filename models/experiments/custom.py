@@ -44,7 +44,7 @@ METRICS = (
 def run(params: dict, ctx: RunContext) -> RunResult:
     """Run every general workload drawn in ``ctx.config`` (module docstring)."""
     sysrun = run_system(ctx.config, params, ctx.seed, trace=ctx.trace, progress=ctx.progress,
-                        warmup_s=ctx.warmup_s)
+                        warmup_s=ctx.warmup_s, phase=ctx.phase)
     if sysrun.warmup_s:
         ctx.removed_warmup(sysrun.warmup_s)
     comps = figures(sysrun)

@@ -68,13 +68,15 @@ def workload_values(config, params: dict) -> dict[str, dict]:
 
 
 def run_system(config, params: dict, seed: int, trace=None, progress=None,
-               warmup_s: float = 0.0) -> SystemRun:
+               warmup_s: float = 0.0, phase=None) -> SystemRun:
     """Simulate every general workload of ``config`` (see module docstring).
 
     ``warmup_s``: the figures leave out the first seconds (capped below the
     run's length): at that time every counter restarts, as an RMF interval
-    does, and ``run.warmup_s`` says how much was removed.
+    does, and ``run.warmup_s`` says how much was removed. ``phase(text)`` is
+    told as the set-up, the cache warm-up and the simulation start.
     """
+    say = phase or (lambda _text: None)
     eng = Engine(seed=seed)
     values = workload_values(config, params)
     loads = [(w, components.kind(w.kind).general) for w in config.workloads]
@@ -82,6 +84,7 @@ def run_system(config, params: dict, seed: int, trace=None, progress=None,
     cpu_loads = [w for w, g in loads if g == "cpu"]
     run = SystemRun(elapsed=max((values[w.name]["duration_s"] for w, _ in loads), default=0.0))
     if io_loads:
+        say(f"setting up {len(config.volumes):,} volume{'s' if len(config.volumes) != 1 else ''}")
         needs: dict[str, int] = {}
         for w in io_loads:
             for ds, pages in IOWorkload.pages_needed(w, values[w.name]).items():
@@ -89,6 +92,7 @@ def run_system(config, params: dict, seed: int, trace=None, progress=None,
         layout = Layout(config, needs)
         run.system = IOSystem(eng, config, trace=trace)
         run.io = [IOWorkload(eng, run.system, w, values[w.name], layout) for w in io_loads]
+        say("warming the caches")
         _warm(run)
     if cpu_loads:
         names = {p for w in cpu_loads for p in w.processors}
@@ -98,6 +102,7 @@ def run_system(config, params: dict, seed: int, trace=None, progress=None,
     for wl in (*run.io, *run.cpu):
         wl.start()
     end = run.elapsed
+    say(f"simulating {end:g} s")
     cut = min(max(0.0, warmup_s), 0.9 * end)
     for i in range(1, PROGRESS_STEPS + 1):
         t = end * i / PROGRESS_STEPS
