@@ -150,8 +150,10 @@ class IOWorkload:
         self.end = float(values["duration_s"])
         self._seq_pct = values["seq_pct"]
         self._rate = 0.0                  # open arrivals' I/O rate (set by start)
-        self._times: list[float] = []     # counted arrivals still to come, latest first
-        self._writes: list[bool] = []     # whether each of them writes, last first
+        # Counted arrivals: how many are still to come, how many of them read,
+        # and the time of the last one (they are drawn one at a time).
+        self._left = self._left_reads = 0
+        self._t_last = 0.0
         self._read_pct = values["read_pct"]
         self.counts: dict[str, VolumeCounts] = {}
         self.reads = self.writes = self.hits = self.misses = 0
@@ -284,18 +286,15 @@ class IOWorkload:
         elif self.v["arrival"] == "counted":
             # Open arrivals given their count: round(rate x run) I/Os, each at an
             # independent uniform time of the run (a Poisson stream's times given
-            # how many there were), sorted; one engine event per arrival.
-            left = self.end - eng.now
-            n = round(float(self.v["io_rate"]) * left)
-            rand = self.rng.random
-            self._times = sorted(eng.now + left * rand() for _ in range(n))
-            self._times.reverse()           # popped from the end, soonest first
-            # and exactly the read share of them reads, in random order
-            reads = round(n * float(self._read_pct) / 100.0)
-            self._writes = [False] * reads + [True] * (n - reads)
-            self.rng.shuffle(self._writes)
-            if self._times:
-                eng.schedule(self._times[-1] - eng.now, self._arrive_counted)
+            # how many there were), exactly the read share of them reads in a
+            # random order. Drawn one at a time, in time order (no list of a
+            # run's times: 200,000 I/O/s for an hour would not fit in memory).
+            n = round(float(self.v["io_rate"]) * (self.end - eng.now))
+            self._left = n
+            self._left_reads = round(n * float(self._read_pct) / 100.0)
+            self._t_last = eng.now
+            if n:
+                eng.schedule(self._next_counted() - eng.now, self._arrive_counted)
         else:
             think = float(self.v["think_ms"]) / 1000.0
             for u in range(int(self.v["users"])):
@@ -316,15 +315,24 @@ class IOWorkload:
         eng.schedule(self.rng.expovariate(self._rate), self._arrive)
         eng.process(self._one())
 
+    def _next_counted(self) -> float:
+        """When the next of the counted arrivals comes: the earliest of the
+        ``_left`` uniform times still to come, on (last, end]."""
+        t = self._t_last
+        return t + (self.end - t) * (1.0 - (1.0 - self.rng.random()) ** (1.0 / self._left))
+
     def _arrive_counted(self, _arg) -> None:
-        """Counted arrivals: one I/O now, the next one's event on the heap first
-        (as :meth:`_arrive`)."""
+        """Counted arrivals: one I/O now (a read with the chance reads have among
+        the arrivals left, so exactly the count of reads comes), the next one's
+        event on the heap first (as :meth:`_arrive`)."""
         eng = self.engine
-        times = self._times
-        times.pop()
-        if times:
-            eng.schedule(max(0.0, times[-1] - eng.now), self._arrive_counted)
-        eng.process(self._one(self._writes.pop()))
+        read = self.rng.random() * self._left < self._left_reads
+        self._left_reads -= read
+        self._left -= 1
+        self._t_last = eng.now
+        if self._left:
+            eng.schedule(self._next_counted() - eng.now, self._arrive_counted)
+        eng.process(self._one(not read))
 
     def _user(self, think: float):
         eng = self.engine
