@@ -111,7 +111,7 @@ def _storage_group(dev: str, drive: str) -> ComponentKind:
 
 #: Parameters of the general workloads (declared in models/workloads/params.py).
 IO_WORKLOAD_PARAMS = ("arrival", "io_rate", "users", "think_ms", "read_pct", "pages_per_io",
-                      "seq_pct", "working_set_mb", "skew", "duration_s")
+                      "seq_pct", "working_set_mb", "skew", "duration_s", "other_system")
 CPU_WORKLOAD_PARAMS = ("cpu_demand", "ziip_pct", "tran_cpu_ms", "duration_s")
 
 

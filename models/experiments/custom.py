@@ -97,26 +97,32 @@ def _io_metrics(sysrun, comps: dict) -> dict:
     if sysrun.system is None:
         return {}
     el = sysrun.elapsed
-    done = sum(w.completed for w in sysrun.io)
-    vols = sysrun.system.volumes()
+    # This system's I/O: another system's drawn I/O (an import's shared
+    # units) uses the units' cache and ranks, not the headline figures.
+    mine = [w for w in sysrun.io if not w.v.get("other_system")]
+    theirs = {v.name for w in sysrun.io if w.v.get("other_system")
+              for vs in w.vols.values() for v in vs}
+    done = sum(w.completed for w in mine)
+    vols = [v for v in sysrun.system.volumes() if v.name not in theirs]
     n = sum(v.completed for v in vols) or 1
     tot = {k: sum(getattr(v.totals, k) for v in vols) for k in ("pend", "disc", "conn")}
     iosq = sum(v.totals.iosq for v in vols)
-    hits = sum(w.hits for w in sysrun.io)
-    misses = sum(w.misses for w in sysrun.io)
+    hits = sum(w.hits for w in mine)
+    misses = sum(w.misses for w in mine)
     cfg = sysrun.system.config
 
     def busiest(names, key):
         return max((comps[x][key] for x in names if key in comps.get(x, {})), default=0.0)
     out = {"io_rate": done / el if el else 0.0,
            "channel_util_pct": busiest(sysrun.system.paths, "utilization_pct"),
-           "volume_busy_pct": busiest([v.name for v in cfg.volumes], "busy_pct"),
+           "volume_busy_pct": busiest([v.name for v in cfg.volumes if v.name not in theirs],
+                                      "busy_pct"),
            "rank_busy_pct": max((rank_busy_pct(r, el) for r in sysrun.system.ranks.values()),
                                 default=0.0)}
     # Means over the I/Os: none when no I/O ended (a drawing with devices but
     # no I/O workload), where 0 ms would read as instant I/O.
     if done:
-        out["io_resp_ms"] = 1e3 * sum(w.resp for w in sysrun.io) / done
+        out["io_resp_ms"] = 1e3 * sum(w.resp for w in mine) / done
     if sum(v.completed for v in vols):
         out.update(iosq_ms=1e3 * iosq / n, pend_ms=1e3 * tot["pend"] / n,
                    disc_ms=1e3 * tot["disc"] / n, conn_ms=1e3 * tot["conn"] / n)

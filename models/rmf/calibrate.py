@@ -57,6 +57,10 @@ SEED = 1
 #: any, each next one correcting them by what the last left (a busier path
 #: from a longer connect changes PEND, and so on).
 ROUNDS = 3
+#: I/Os a group's run must make for its remote copy per write to be fitted:
+#: DISC comes from a few misses and NVS waits, and a mean over fewer is noise
+#: (over 200, its standard error is some 7 % of its spread).
+MIN_REQUESTS = 200
 #: The model's pending time of an I/O on a free path, uncalibrated.
 DEFAULT_START_MS = START_S * 1000.0
 
@@ -114,15 +118,21 @@ def calibrate(sc, run: Callable[..., Any], seed: int = SEED) -> list[dict]:
             for e in _read_volumes(label, members.get(label, {})):
                 found[label, e["quantity"]] = e
     _apply(work, targets, found)
+    seconds = max((float(n.properties.get("duration_s", 2.0)) for n in sc.nodes.values()
+                   if n.kind == "wl_io"), default=0.0)
     for k in range(ROUNDS):
         own = _run(work, seed, run)
+        # DISC hangs on the few misses and NVS waits of a short run: fitted
+        # only where the run made enough I/Os (PEND and CONN are mostly the
+        # same every I/O, so a quiet group's few say them)
+        few = _few(own, seconds)
         for label, n in targets.items():
             if n.category != "volume":
                 continue
             for q, fit in (("conn_overhead_ms", _connect), ("start_ms", _start),
                            ("write_disc_ms", _write_disc)):
-                e = fit(label, measured[label], own.get(label, {}), found.get((label, q)),
-                        seed, k + 1)
+                figs = (few if q == "write_disc_ms" else own).get(label, {})
+                e = fit(label, measured[label], figs, found.get((label, q)), seed, k + 1)
                 if e is not None:
                     found[label, e["quantity"]] = e
         _apply(work, targets, found)
@@ -160,6 +170,18 @@ def _run(sc, seed: int, run: Callable[..., Any]) -> dict[str, dict]:
         raise CalibrationError(f"no run of the drawing to fit on: {exc}") from None
     comps, _ = model_figures(res)
     return {k: dict(v) for k, v in comps.items()}
+
+
+def _few(figs: dict[str, dict], seconds: float) -> dict[str, dict]:
+    """The run's figures, a group's I/O rate set to 0 where it made fewer than
+    :data:`MIN_REQUESTS` (its quantities are then not fitted, said why)."""
+    out = {}
+    for label, f in figs.items():
+        made = float(f.get("io_rate") or 0.0) * seconds
+        if 0 < made < MIN_REQUESTS:
+            f = {**f, "io_rate": 0.0, "_made": made}
+        out[label] = f
+    return out
 
 
 def _checked(e: dict[str, Any]) -> dict[str, Any]:
@@ -211,8 +233,8 @@ def _read_volumes(label: str, vols: dict[str, dict]) -> list[dict[str, Any]]:
         out.append(_checked({
             "component": label, "quantity": "aliases_in_use", "unit": "",
             "value": round(exposures - 1.0, 3),
-            "from": f"the PAV column of {label}'s {len(weights)} volume(s) (Direct Access "
-                    f"Device Activity): {exposures:.2f} exposures in use on average, "
+            "from": f"the PAV column of the {len(weights)} volume(s) of {label} (Direct "
+                    f"Access Device Activity): {exposures:.2f} exposures in use on average, "
                     "weighted by each volume's DISC + CONN time, less the base; RMF's "
                     "% DEV UTIL is per exposure"}))
     resv = [float(f["reserved_pct"]) for f in vols.values() if "reserved_pct" in f]
@@ -220,15 +242,18 @@ def _read_volumes(label: str, vols: dict[str, dict]) -> list[dict[str, Any]]:
         out.append(_checked({
             "component": label, "quantity": "reserved_pct", "unit": "%",
             "value": round(sum(resv) / len(resv), 3),
-            "from": f"% DEV RESV of {label}'s {len(resv)} volume(s) (Direct Access Device "
-                    "Activity), their mean: time this system held a RESERVE, which z/OS "
+            "from": f"% DEV RESV of the {len(resv)} volume(s) of {label} (Direct Access "
+                    "Device Activity), their mean: time this system held a RESERVE, which z/OS "
                     "counts in % DEV UTIL"}))
     return out
 
 
-def _no_io(e: dict[str, Any], figure: str) -> dict[str, Any]:
-    return {**e, "value": 0.0, "from": figure,
-            "refused": "the model made no I/O to it in the run, so nothing to fit on"}
+def _no_io(e: dict[str, Any], figure: str, model: dict | None = None) -> dict[str, Any]:
+    made = (model or {}).get("_made")
+    why = (f"the run made only {made:.0f} I/Os to it, too few to fit on (at least "
+           f"{MIN_REQUESTS}: lengthen Run length on the workload cards)" if made else
+           "the model made no I/O to it in the run, so nothing to fit on")
+    return {**e, "value": 0.0, "from": figure, "refused": why}
 
 
 def _connect(label: str, figs: dict, model: dict, last: dict | None, seed: int,
@@ -237,7 +262,7 @@ def _connect(label: str, figs: dict, model: dict, last: dict | None, seed: int,
     conn = float(figs["conn_ms"])
     e: dict[str, Any] = {"component": label, "quantity": "conn_overhead_ms", "unit": "ms"}
     if not model.get("io_rate"):
-        return _no_io(e, f"RMF's CONN of {label}, {conn:.3f} ms")
+        return _no_io(e, f"RMF's CONN of {label}, {conn:.3f} ms", model)
     mine = float(model.get("conn_ms", 0.0))
     before = 0.0 if last is None or last.get("refused") else float(last["value"])
     own = mine - before
@@ -256,9 +281,9 @@ def _start(label: str, figs: dict, model: dict, last: dict | None, seed: int,
     pend = float(figs["pend_ms"])
     e: dict[str, Any] = {"component": label, "quantity": "start_ms", "unit": "ms"}
     if not model.get("io_rate"):
-        return _no_io(e, f"RMF's PEND of {label}, {pend:.3f} ms")
+        return _no_io(e, f"RMF's PEND of {label}, {pend:.3f} ms", model)
     before = DEFAULT_START_MS if last is None or last.get("refused") else float(last["value"])
-    waits = float(model.get("pend_ms", 0.0)) - before    # the model's waits for a busy path
+    waits = round(float(model.get("pend_ms", 0.0)) - before, 6) + 0.0   # waits for a busy path
     e.update(value=round(pend - waits, 4),
              **{"from": f"RMF's PEND of {label}, {pend:.3f} ms (Direct Access Device "
                         f"Activity, CMR and device-busy delays included), less the model's "
@@ -276,7 +301,7 @@ def _write_disc(label: str, figs: dict, model: dict, last: dict | None, seed: in
     e: dict[str, Any] = {"component": label, "quantity": "write_disc_ms", "unit": "ms"}
     io = float(model.get("io_rate") or 0.0)
     if not io:
-        return _no_io(e, f"RMF's DISC of {label}, {disc:.3f} ms")
+        return _no_io(e, f"RMF's DISC of {label}, {disc:.3f} ms", model)
     writes = max(0.0, 1.0 - float(model.get("read_rate", 0.0)) / io)
     before = 0.0 if last is None or last.get("refused") else float(last["value"])
     own = float(model.get("disc_ms", 0.0)) - before * writes

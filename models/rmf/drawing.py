@@ -499,6 +499,9 @@ def _fit(b: _Builder, groups: list[_Group], units: dict, refine_s: float = 0.0,
         m = g.measure
         if m is None:
             continue
+        if g.others and not m.read_share:
+            out[g.label] = (m, None)        # writes only: no read hit ratio to fit
+            continue
         budget = wsys.warm_share(slots[g.unit], limit[g.unit], sharing[g.unit])
         cache_mb = slots[g.unit] * 4096 / 2**20 / sharing[g.unit]
         try:
@@ -610,6 +613,8 @@ def _draw_group(b: _Builder, g: _Group, kind: str, rank_cards: list, units: dict
                  f"({rate:g} I/O per second for {run_s:g} s, one page each)",
                  g.volumes[0].source if g.volumes else None)
     values["duration_s"] = run_s
+    if g.others:
+        values["other_system"] = True
     wl = b.node("wl_io", f"{g.label} I/O", "workload", values)
     wl.y = ds.y                 # beside its dataset, past the idle groups' rows
     b.link(wl, ds)

@@ -68,7 +68,8 @@ REASONS = {
                  "more DISC + CONN than measured"),
     "utilization_pct": ("the CHPID also serves devices not drawn",
                         "every group reaches every unit (assumed)"),
-    "total_utilization_pct": ("other systems' work on the CHPID is not drawn: calibrate",
+    "total_utilization_pct": ("this LPAR's busy below RMF's, or other systems' work not "
+                              "calibrated",
                               "more busy with work not drawn than measured"),
     "read_hit_ratio": ("a short warm-start run, not a long LRU interval",
                        "the fitted working set is small for this one"),

@@ -53,6 +53,13 @@ IO_PARAMS = (
     Param("duration_s", "float", 2.0, unit="s", min=0.01, max=3600.0, label="Run length",
           help="Simulated seconds the workload runs. Longer runs give steadier "
                "figures and take longer (about 10 µs of CPU per I/O)."),
+    Param("other_system", "bool", False, label="Another system's I/O",
+          help="I/O that other systems drive to a shared control unit (an import "
+               "from RMF draws it where the cache report counts more I/O than this "
+               "system's device report). It uses the unit's cache and ranks, so it "
+               "shows in the unit's cache figures; the run's headline figures (I/O "
+               "rate, response, busiest volume) leave it out, as RMF's device "
+               "report of this system does."),
 )
 
 CPU_PARAMS = (

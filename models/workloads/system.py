@@ -271,7 +271,8 @@ def workload_table(run: SystemRun) -> Table:
     el = run.elapsed or 1.0
     for wl in run.io:
         reads = wl.hits + wl.misses
-        rows.append((wl.name, "I/O", round(wl.completed / el, 1),
+        rows.append((wl.name, "I/O, another system" if wl.v.get("other_system") else "I/O",
+                     round(wl.completed / el, 1),
                      round(1e3 * wl.resp / wl.completed, 4) if wl.completed else 0.0,
                      round(wl.hits / reads, 4) if reads else "—",
                      f"{wl.reads} reads, {wl.writes} writes"))

@@ -233,3 +233,16 @@ def test_calibrated_real_recording_reproduces_most_of_its_figures(tmp_path):
     assert any(e["quantity"] == "reserved_pct" and e["component"] == "SSID 5001 volumes"
                for e in saved)
     assert checks["SSID 5001 volumes", "busy_pct"].ok
+
+
+def test_a_run_too_short_for_disc_fits_no_remote_copy(drawing):
+    """Half a second of SGTSO is 24 I/Os: its DISC is a handful of misses, so no
+    remote copy is fitted to it (it said 2.6 ms at 0.1 s, 1.66 at 42 s)."""
+    import copy
+    sc = copy.deepcopy(drawing)
+    done = {(e["component"], e["quantity"]): e for e in cal.calibrate(sc, run_experiment)}
+    wd = done["SGTSO", "write_disc_ms"]
+    assert "too few to fit on" in wd["refused"] and "Run length" in wd["refused"]
+    sgtso = next(n for n in sc.nodes.values() if n.label == "SGTSO")
+    assert "write_disc_ms" not in sgtso.properties
+    assert not done["SGTSO", "start_ms"].get("refused")     # PEND is the same every I/O

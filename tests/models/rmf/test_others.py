@@ -36,3 +36,18 @@ def test_a_shared_unit_gets_other_systems_reads_and_writes_as_cards():
 def test_a_system_alone_on_its_units_draws_no_other_systems():
     sc = build(read_reports([SAMPLE]), run_s=0.5)
     assert not any(label.startswith("Other systems") for label in _labels(sc))
+
+
+def test_other_systems_io_is_left_out_of_this_system_s_headline_figures():
+    from models import experiments
+    sc = build(read_reports([DDS / "device.xml", DDS / "cache.xml"]))
+    for n in sc.nodes.values():               # a short run: the rates are counted
+        if n.kind == "wl_io":
+            n.properties["duration_s"] = 200.0
+    r = experiments.run_experiment("custom", seed=1, scenario=sc)
+    # RMF's device report: 8.515 I/O/s for this system; other systems add ~94
+    assert abs(r.metrics["io_rate"] - 8.515) < 0.1
+    rows = {row[0]: row for row in next(t for t in r.reports
+                                        if t.title == "Workload activity").rows}
+    assert rows["Other systems' reads on SSID 5001 I/O"][1] == "I/O, another system"
+    assert rows["SSID 5001 volumes I/O"][1] == "I/O"
