@@ -66,7 +66,10 @@ def test_rmf_stands_beside_baseline_and_what_if(deck):
             if table[0][1] == "measured (RMF)"}
     rmf, base, ssd = (float(v) for v in rows["SGDB2: resp ms"])
     assert ssd < 0.5 * base          # SSD takes the seeks out of SGDB2's DISC
-    assert rows["SGTSO: resp ms"][1] == rows["SGTSO: resp ms"][2]     # untouched
+    # SGTSO's volumes are untouched: only the channels it shares with SGDB2 can
+    # move its response, by a hair (0.3194 -> 0.3193 ms at seed 1)
+    before, after = (float(v) for v in rows["SGTSO: resp ms"][1:])
+    assert after == pytest.approx(before, rel=0.01)
 
 
 def test_each_chart_is_a_16_by_9_pair_of_before_and_after(deck):
