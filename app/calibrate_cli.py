@@ -55,7 +55,9 @@ def cmd_calibrate(args: argparse.Namespace) -> int:
     try:
         sc = scenario_io.load(args.scenario)
         done = calibrate_file(sc, out)
-    except (CalibrationError, scenario_io.ScenarioFileError, OSError) as exc:
+    except scenario_io.ScenarioFileError as exc:
+        return fail(str(exc))                       # it names the file already
+    except (CalibrationError, OSError) as exc:
         return fail(f"{args.scenario}: {exc}")
     print_entries(done)
     print(f"Wrote {out}; run it with: zperflab run --scenario {out}")

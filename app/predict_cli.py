@@ -108,7 +108,8 @@ def _error_text(c) -> str:
         return "no figure (no I/O reached it)"
     r = 100 * c.error / c.measured if c.measured else None
     rel = "" if r is None else f" ({r:+.0f} %)" if abs(r) >= 10 else f" ({r:+.1f} %)"
-    return f"{'+' if c.error >= 0 else ''}{format_number(c.error)}{rel}"
+    err = round(c.error, 6) + 0.0       # no +0.000000000000002331 for a figure carried exactly
+    return f"{'+' if err >= 0 else ''}{format_number(err)}{rel}"
 
 
 def _table(o) -> None:
