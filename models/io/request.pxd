@@ -5,3 +5,7 @@ cdef class IOResult:
     cdef public long long id
     cdef public double iosq, pend, disc, conn
     cdef public long long pages, hits, misses, ios, stages, disk_bytes
+
+
+cdef class IOOwner:
+    cpdef io_done(self, vol, IOResult res, bint write, long long tag)

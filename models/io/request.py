@@ -30,6 +30,17 @@ class IOResult:
                 "conn_ms": self.conn * 1e3}
 
 
+class IOOwner:
+    """What a request tells at its end (``VolumeIO._io``'s ``owner``): a
+    workload counting its I/Os (models/io/driver.py). Compiled, the volume
+    calls it through C, without a method look-up."""
+
+    def io_done(self, vol, res, write, tag) -> None:
+        """``res`` of one request of ``vol`` ended now; ``write`` and ``tag`` as
+        the owner started it."""
+        raise NotImplementedError
+
+
 def pages_to_groups(pages, per_track: int = 12) -> list[tuple[int, int]]:
     """Group page (record) numbers into ``(track, mask)`` in the given order.
 

@@ -7,7 +7,7 @@ from cpython.ref cimport PyObject, Py_DECREF
 from models.engine.core cimport Engine, Resource
 from models.io.cache cimport CacheDirectory, _popcount
 from models.io.channel cimport addresses, program_ius
-from models.io.request cimport IOResult
+from models.io.request cimport IOOwner, IOResult
 from models.io.paths cimport ChannelPath, PathGroup
 from models.io.staging cimport Staging
 

@@ -26,7 +26,7 @@ from typing import TYPE_CHECKING, Any
 from models.io import channel as ch
 from models.io.channel import ADDRESS_S, SLOT_S, TCW_S
 from models.io.cache import FULL, MAX_RECORDS_PER_TRACK, PARTIAL, RECORD, CacheStats
-from models.io.request import IOResult, pages_to_groups, range_to_groups, res_pages
+from models.io.request import IOOwner, IOResult, pages_to_groups, range_to_groups, res_pages
 from models.io.staging import SEQ_DENSITY_TRACKS, SEQ_TRIGGER_TRACKS, Staging
 from models.io.trace_io import CONN
 from models.io.writes import write_program
@@ -231,8 +231,12 @@ class VolumeIO(Staging):
         """
         return self._io(groups, write=True, list_prefetch=False)
 
-    def _io(self, groups, write: bool, list_prefetch: bool):
-        """Process step shared by reads and writes: IOSQ, then the program."""
+    def _io(self, groups, write: bool, list_prefetch: bool, owner=None, tag=0):
+        """Process step shared by reads and writes: IOSQ, then the program.
+
+        ``owner``: an object whose ``io_done(volume, result, write, tag)`` is
+        called at the request's end (a workload counting it: see
+        models/io/driver.py), at the instant the request returns."""
         vol: Resource = self.volume
         eng: Engine = self.engine
         t_q: float = eng.now
@@ -319,6 +323,9 @@ class VolumeIO(Staging):
         self.completed += 1
         if self.tr is not None:
             self.tr.io_end(eng.now, rid)
+        if owner is not None:
+            o: IOOwner = owner
+            o.io_done(self, res, write, tag)
         return res
 
     def plan(self, groups, t: float | None = None, list_prefetch: bool = False) -> IOResult:

@@ -36,19 +36,6 @@ class Check:
     reads: int
 
 
-class _Counting(IOWorkload):
-    """The I/O workload, also counting read requests that had no miss."""
-
-    def reset_statistics(self) -> None:
-        super().reset_statistics()
-        self.clean_reads = 0
-
-    def _count(self, vol, res, write: bool, first: int) -> None:
-        super()._count(vol, res, write, first)
-        if not write and res.misses == 0:
-            self.clean_reads += 1
-
-
 def config_for(fit: WorkloadFit, volumes: int = 4) -> Configuration:
     """One path (zHPF if the fit has the LPO, else FICON), one unit with the
     fit's cache, ``volumes`` volumes, one dataset."""
@@ -77,8 +64,7 @@ def check(fit: WorkloadFit, seconds: float = 4.0, warmup_s: float = 1.0, seed: i
     wl_cfg = config.workloads[0]
     layout = Layout(config, IOWorkload.pages_needed(wl_cfg, values))
     system = IOSystem(eng, config)
-    wl = _Counting(eng, system, wl_cfg, values, layout)
-    wl.clean_reads = 0
+    wl = IOWorkload(eng, system, wl_cfg, values, layout)
     # as models.workloads.system._warm: 90 % of the unit's cache, at most WARM_LIMIT_PAGES
     # (or what the fit was told the workload gets beside others on its unit)
     alone = min(WARM_LIMIT_PAGES, int(0.9 * system.control_units["CU"].cache.capacity))
@@ -89,7 +75,8 @@ def check(fit: WorkloadFit, seconds: float = 4.0, warmup_s: float = 1.0, seed: i
     eng.run(until=seconds)
     reads = wl.reads
     records = wl.hits + wl.misses
-    return Check(request_hit_ratio=wl.clean_reads / reads if reads else 0.0,
+    clean = sum(c.clean_reads for c in wl.counts.values())
+    return Check(request_hit_ratio=clean / reads if reads else 0.0,
                  record_hit_ratio=wl.hits / records if records else 0.0,
                  io_rate=wl.completed / (seconds - warmup_s), reads=reads)
 

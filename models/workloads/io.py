@@ -33,42 +33,19 @@ import math
 
 import numpy as np
 
-from models.io import channel as ch
 from models.io import geometry
 from models.io.cache import warm_all
-from models.io.request import range_to_groups
+from models.io.driver import PAGE, RPT, Driver, VolumeCounts
 
-PAGE = geometry.PAGE_BYTES
-RPT = geometry.records_per_track(PAGE)
+__all__ = ["PAGE", "RPT", "WARM_LIMIT_PAGES", "IOWorkload", "Layout", "VolumeCounts",
+           "block_scatter"]
+
 #: Most pages made cache resident before a run (all workloads): warming
 #: costs ~0.13 µs a page (0.74 before it was worked out in chunks), so a
 #: very large cache is warmed only this far.
 WARM_LIMIT_PAGES = 2_000_000
 #: Knuth's multiplicative constant: scatters block ranks over the working set.
 _SCATTER = 2654435761
-
-
-class VolumeCounts:
-    """What one workload's I/Os saw on one volume (for the analytic estimate)."""
-
-    __slots__ = ("ios", "service", "service2", "busy", "resp", "channel_work", "reads", "hits",
-                 "misses", "clean_reads", "seq_reads", "seq_clean_reads")
-
-    def __init__(self) -> None:
-        self.ios = 0
-        self.service = 0.0       # sum of PEND + DISC + CONN, s
-        self.service2 = 0.0      # sum of squares
-        self.busy = 0.0          # sum of DISC + CONN (RMF's device busy)
-        self.resp = 0.0          # sum of IOSQ + PEND + DISC + CONN
-        self.channel_work = 0.0  # channel work the I/Os' programs need (channel.py costs)
-        self.reads = self.hits = self.misses = 0
-        # Read requests (not records): those that found every record in cache,
-        # as RMF counts a hit, and the sequential ones among them.
-        self.clean_reads = self.seq_reads = self.seq_clean_reads = 0
-
-    def add(self, other: "VolumeCounts") -> None:
-        for f in self.__slots__:
-            setattr(self, f, getattr(self, f) + getattr(other, f))
 
 
 class Layout:
@@ -107,7 +84,7 @@ class Layout:
                     "link the dataset to more volumes")
 
 
-class IOWorkload:
+class IOWorkload(Driver):
     """One ``wl_io`` component running on ``system`` (see the module docstring).
 
     Parameters
@@ -139,6 +116,9 @@ class IOWorkload:
         self._ds_vols = [self.vols[ds] for ds in self.datasets]
         self._ds_base = [[self.base[ds, v.name] for v in self.vols[ds]] for ds in self.datasets]
         self.rng = engine.stream(f"{self.name}/io")
+        # Its draw and the engine's process start, looked up once (each I/O calls them).
+        self._random = self.rng.random
+        self._process = engine.process
         self.scatter = block_scatter(self.n_blocks)
         theta = float(values["skew"])
         self.theta = theta
@@ -159,7 +139,7 @@ class IOWorkload:
         self.reads = self.writes = self.hits = self.misses = 0
         self.resp = 0.0
         self.completed = 0
-        self._work: dict = {}             # (volume, pages, write) -> channel work, s
+        self._work: dict = {}             # volume -> channel work by first record, s
 
     @staticmethod
     def pages_needed(workload, values: dict) -> dict[str, int]:
@@ -168,36 +148,6 @@ class IOWorkload:
         blocks = max(1, int(values["working_set_mb"] * 2**20 // PAGE) // n_pages)
         per_ds = -(-blocks // len(workload.datasets))
         return {ds: per_ds * n_pages for ds in workload.datasets}
-
-    # -- where an I/O goes -------------------------------------------------------
-    def zipf_rank(self) -> int:
-        """A block rank, 0 the hottest, with P(k) ∝ 1/(k+1)^skew."""
-        u = self.rng.random()
-        if abs(self._a) > 1e-9:
-            x = (1.0 + u * self._span) ** (1.0 / self._a)
-        else:
-            x = math.exp(u * self._span)
-        return min(self.n_blocks - 1, int(x) - 1)
-
-    def block_of_rank(self, rank: int) -> int:
-        return (rank * self.scatter) % self.n_blocks
-
-    def place(self, block: int):
-        """``(volume, first page)`` of a block of the working set: the
-        dataset by block number, then round its volumes."""
-        d = min(block // self.per_ds, len(self._ds_vols) - 1)
-        j = block - self._ds_first[d]
-        vols = self._ds_vols[d]
-        k = j % len(vols)
-        return vols[k], self._ds_base[d][k] + (j // len(vols)) * self.n_pages
-
-    def next_block(self) -> int:
-        rnd = self.rng.random() * 100.0
-        self._seq = rnd < self._seq_pct
-        if self._seq:
-            self.cursor = (self.cursor + 1) % self.n_blocks
-            return self.cursor
-        return self.block_of_rank(self.zipf_rank())
 
     # -- running -------------------------------------------------------------------
     def warm(self, budget_pages: int) -> int:
@@ -269,139 +219,6 @@ class IOWorkload:
             keys = (kb_a[gv][:, None] + track).ravel()[keep]
             which = np.broadcast_to(dir_of[gv][:, None], track.shape).ravel()[keep]
             yield dirs, np.ascontiguousarray(which), keys, masks
-
-    def reset_statistics(self) -> None:
-        """Forget what completed so far (warm-up removal)."""
-        self.counts = {}
-        self.reads = self.writes = self.hits = self.misses = 0
-        self.resp = 0.0
-        self.completed = 0
-
-    def start(self) -> None:
-        """Start the arrivals on the engine."""
-        eng = self.engine
-        if self.v["arrival"] == "open":
-            self._rate = float(self.v["io_rate"])
-            eng.schedule(self.rng.expovariate(self._rate), self._arrive)
-        elif self.v["arrival"] == "counted":
-            # Open arrivals given their count: round(rate x run) I/Os, each at an
-            # independent uniform time of the run (a Poisson stream's times given
-            # how many there were), exactly the read share of them reads in a
-            # random order. Drawn one at a time, in time order (no list of a
-            # run's times: 200,000 I/O/s for an hour would not fit in memory).
-            n = round(float(self.v["io_rate"]) * (self.end - eng.now))
-            self._left = n
-            self._left_reads = round(n * float(self._read_pct) / 100.0)
-            self._t_last = eng.now
-            if n:
-                eng.schedule(self._next_counted() - eng.now, self._arrive_counted)
-        else:
-            think = float(self.v["think_ms"]) / 1000.0
-            for u in range(int(self.v["users"])):
-                eng.process(self._user(think), f"{self.name}/user{u}")
-
-    def _arrive(self, _arg) -> None:
-        """Open arrivals (Poisson): one I/O now, the next arrival on the heap first.
-
-        The next arrival is put on the heap before the I/O starts: an I/O
-        that did not see it coming could book a reconnect on a channel path
-        ahead of it (models/io books a reconnect at once when no other event
-        is due first), making the next I/O wait in PEND for work that is not
-        there yet. One engine event per arrival, no arrival process.
-        """
-        eng = self.engine
-        if eng.now >= self.end:
-            return
-        eng.schedule(self.rng.expovariate(self._rate), self._arrive)
-        eng.process(self._one())
-
-    def _next_counted(self) -> float:
-        """When the next of the counted arrivals comes: the earliest of the
-        ``_left`` uniform times still to come, on (last, end]."""
-        t = self._t_last
-        return t + (self.end - t) * (1.0 - (1.0 - self.rng.random()) ** (1.0 / self._left))
-
-    def _arrive_counted(self, _arg) -> None:
-        """Counted arrivals: one I/O now (a read with the chance reads have among
-        the arrivals left, so exactly the count of reads comes), the next one's
-        event on the heap first (as :meth:`_arrive`)."""
-        eng = self.engine
-        read = self.rng.random() * self._left < self._left_reads
-        self._left_reads -= read
-        self._left -= 1
-        self._t_last = eng.now
-        if self._left:
-            eng.schedule(self._next_counted() - eng.now, self._arrive_counted)
-        eng.process(self._one(not read))
-
-    def _user(self, think: float):
-        eng = self.engine
-        expo = self.rng.expovariate
-        if think > 0:
-            yield expo(1.0 / think)
-        while eng.now < self.end:
-            yield from self._one()
-            if think > 0:
-                yield expo(1.0 / think)
-
-    def _one(self, write: bool | None = None):
-        vol, first = self.place(self.next_block())
-        seq = self._seq
-        n = self.n_pages
-        if write is None:
-            write = self.rng.random() * 100.0 >= self._read_pct
-        if write:
-            res = yield from vol.write_pages(range(first, first + n))
-        else:
-            res = yield from vol.read_range(first, n)
-        self._count(vol, res, write, first)
-        if not write:
-            c = self.counts[vol.name]
-            clean = res.misses == 0
-            c.clean_reads += clean
-            if seq:
-                c.seq_reads += 1
-                c.seq_clean_reads += clean
-
-    def _count(self, vol, res, write: bool, first: int) -> None:
-        c = self.counts.get(vol.name)
-        if c is None:
-            c = self.counts[vol.name] = VolumeCounts()
-        s = res.pend + res.disc + res.conn
-        c.ios += 1
-        c.service += s
-        c.service2 += s * s
-        c.busy += res.disc + res.conn
-        c.resp += s + res.iosq
-        c.channel_work += self._channel_work(vol, first % RPT)
-        self.completed += 1
-        self.resp += s + res.iosq
-        if write:
-            self.writes += 1
-        else:
-            self.reads += 1
-            c.reads += 1
-            c.hits += res.hits
-            c.misses += res.misses
-            self.hits += res.hits
-            self.misses += res.misses
-
-    def _channel_work(self, vol, offset: int) -> float:
-        """Channel work of one I/O's program from the published per-IU costs
-        (models/io/channel.py), independent of what the paths booked."""
-        key = (vol.protocol, vol.channel, offset)
-        work = self._work.get(key)
-        if work is None:
-            groups = range_to_groups(offset, self.n_pages, RPT)
-            ius, records = ch.program_ius(groups, vol.zhpf, False, RPT)
-            if vol.zhpf and vol.max_addresses is not None:
-                # FEx8 splits a long list: one more start and response per part.
-                parts = len(ch.split_addresses(groups, vol.max_addresses))
-                ius += ch.START_IUS * (parts - 1)
-            work = ius * ch.IU_S[vol.protocol, vol.channel] + \
-                records * PAGE / ch.LINK_BYTES_S[vol.channel]
-            self._work[key] = work
-        return work
 
 
 def block_scatter(n_blocks: int) -> int:

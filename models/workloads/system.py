@@ -16,6 +16,7 @@ from models.core import analytic
 from models.drawing import components
 from models.cpu import ProcessorComplex
 from models.engine import Engine
+from models.engine.gcpause import gc_paused
 from models.io import backend as be
 from models.io import channel as ch
 from models.io.cache import FULL, PARTIAL
@@ -104,15 +105,16 @@ def run_system(config, params: dict, seed: int, trace=None, progress=None,
     end = run.elapsed
     say(f"simulating {end:g} s")
     cut = min(max(0.0, warmup_s), 0.9 * end)
-    for i in range(1, PROGRESS_STEPS + 1):
-        t = end * i / PROGRESS_STEPS
-        if cut and run.warmup_s is None and t > cut:
-            eng.run(until=cut)
-            _reset(run)
-            run.warmup_s = cut
-        eng.run(until=t)
-        if progress is not None:
-            progress(i / PROGRESS_STEPS)
+    with gc_paused():
+        for i in range(1, PROGRESS_STEPS + 1):
+            t = end * i / PROGRESS_STEPS
+            if cut and run.warmup_s is None and t > cut:
+                eng.run(until=cut)
+                _reset(run)
+                run.warmup_s = cut
+            eng.run(until=t)
+            if progress is not None:
+                progress(i / PROGRESS_STEPS)
     if run.warmup_s:
         run.elapsed = end - run.warmup_s
     if run.cpx is not None:

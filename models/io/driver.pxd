@@ -1,0 +1,36 @@
+# Types for compiling driver.py with Cython in pure-Python mode (augmenting
+# .pxd, as models/engine/core.pxd): driver.py is the one source. A workload's
+# per-I/O state is C fields of one extension type (IOWorkload, in
+# models/workloads/io.py, subclasses it in Python and adds the layout).
+
+from models.engine.core cimport Engine
+from models.io.request cimport IOOwner, IOResult
+from models.io.volume cimport VolumeIO
+
+from libc.math cimport pow as _pow
+
+
+cdef class VolumeCounts:
+    cdef public long long ios, reads, hits, misses, clean_reads, seq_reads, seq_clean_reads
+    cdef public double service, service2, busy, resp, channel_work
+
+
+cdef class Driver(IOOwner):
+    cdef public Engine engine
+    cdef public object system, name, v, rng, datasets, vols, base, _arrive_cb, _random, _process
+    cdef public list _ds_first, _ds_vols, _ds_base
+    cdef public long long n_pages, n_blocks, per_ds, scatter, cursor, _left, _left_reads
+    cdef public double theta, _a, _span, end, _seq_pct, _rate, _t_last, _read_pct, resp
+    cdef public bint _seq
+    cdef public dict counts, _work
+    cdef public long long reads, writes, hits, misses, completed
+    cdef dict __dict__
+
+    cpdef long long zipf_rank(self) except? -1
+    cpdef long long block_of_rank(self, long long rank) except? -1
+    cpdef tuple place(self, long long block)
+    cpdef long long next_block(self) except? -1
+    cpdef double _next_counted(self) except? -1
+    cdef _issue(self, bint write, bint draw_write)
+    cpdef io_done(self, vol, IOResult res, bint write, long long tag)
+    cdef double _channel_work(self, vol, Py_ssize_t offset) except? -1
