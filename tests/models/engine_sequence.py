@@ -111,9 +111,10 @@ def model_figures() -> dict:
     out: dict = {}
     # The I/O model's paths: zHPF reads with the LPO, sequential detection,
     # misses and fast writes over shared paths (io_config_scale), FICON
-    # command mode and FEx8's split lists, cold-cache staging.
+    # command mode and FEx8's split lists, cold-cache staging; the general
+    # workload's open and closed arrivals (models/io/driver.py).
     for case in ("vsam_rls", "db2_index_scan", "io_config_scale", "db2_io_cold_ficon",
-                 "custom_seq_writes", "db2_runstats_sampling"):
+                 "custom_seq_writes", "custom_closed", "db2_runstats_sampling"):
         out.update(run_case(case))
     out.update(background_case())
     return out

@@ -70,7 +70,8 @@ def test_the_compiled_run_loads_every_compiled_io_module_and_the_other_none(inte
     its sources with ZPERFLAB_ENGINE=python)."""
     assert compiled["io_modules"] and all(compiled["io_modules"].values())
     assert interpreted["io_compiled"] is False and not any(interpreted["io_modules"].values())
-    for case in ("io_config_scale", "db2_io_cold_ficon", "custom_seq_writes", "background"):
+    for case in ("io_config_scale", "db2_io_cold_ficon", "custom_seq_writes", "custom_closed",
+                 "background"):
         assert any(key.startswith(case + "/") for key in compiled["models"]), case
 
 
