@@ -60,6 +60,8 @@ class ReplayData:
         self.kinds: list[str] = list(trace.kinds)
         self.meta: dict = dict(trace.meta)
         self.dropped: int = int(getattr(trace, "dropped", 0))
+        #: When the run started recording (``None``: at its start; see Trace.restart).
+        self.since: float | None = getattr(trace, "since", None)
         self._by_kind: dict[str, np.ndarray] = {}
         for kid, name in enumerate(self.kinds):
             self._by_kind[name] = np.flatnonzero(self.kind == kid)

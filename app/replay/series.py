@@ -807,6 +807,9 @@ def trace_scope(result) -> str:
     if isinstance(traced, int) and isinstance(total, int) and 0 <= traced < total:
         return (f"first {traced:,} of {total:,} LOADs, simulated event by event "
                 "(the rest repeat them)")
+    since = getattr(trace, "since", None)
+    if since is not None:
+        return f"newest {len(trace):,} events only (recorded from {since:.6g} s on)"
     dropped = int(getattr(trace, "dropped", 0) or 0)
     if dropped:
         return f"newest {len(trace):,} events only ({dropped:,} older ones were not kept)"

@@ -54,6 +54,9 @@ class Trace:
         self._t_first = 0.0       # time of the first record, kept when it is dropped
         self.meta: dict = {}
         self._sums: dict = {}     # exact running totals behind whole-unit amounts (``whole``)
+        #: Simulated time from which the rows were recorded, when the run
+        #: recorded only its end (``None``: from its start); see :meth:`restart`.
+        self.since: float | None = None
 
     def __len__(self) -> int:
         return len(self._t)
@@ -115,24 +118,43 @@ class Trace:
             del col[:drop]
         self.dropped += drop
 
+    def restart(self, t: float) -> None:
+        """Forget every row so far: the run records again from time ``t`` on.
+
+        For a run that turns its trace off until the part whose rows the
+        ring will keep (:class:`models.workloads.system._TraceTail`); the
+        component and kind tables stay, and :meth:`kept` says from when the
+        rows were recorded.
+        """
+        for col in (self._t, self._c, self._k, self._a, self._b):
+            del col[:]
+        self.dropped = 0
+        self.since = float(t)
+
     def kept(self) -> str:
         """Which part of the run the trace holds, in a sentence for a replay or a note.
 
         Say "every one of the run's N events" when nothing was dropped, else
         the newest N of M events, from when to when, and from when the run's
-        first record was made.
+        first record was made; for a trace recorded over the run's end only
+        (:meth:`restart`), from when it was recorded.
         """
         if self.limit is not None and len(self._t) > self.limit:
             self._trim()
         n = len(self._t)
+        # Records are made in event order, but some carry a time ahead of it
+        # (a stage's end, booked when it starts): the span is min to max.
+        t = np.frombuffer(self._t, dtype="f8") if n else None
+        span = f"{t.min():.6g}–{t.max():.6g} s" if n else "none"
+        if self.since is not None:
+            of = f" of {n + self.dropped:,}" if self.dropped else ""
+            return (f"the newest {n:,}{of} trace events ({span}), recorded from {self.since:.6g} s "
+                    f"on only: the part of the run a trace of at most {self.limit:,} events "
+                    "keeps (the earlier part was not traced)")
         if not self.dropped:
             return f"every one of the run's {n:,} trace events"
         total = n + self.dropped
         first = self._t_first
-        # Records are made in event order, but some carry a time ahead of it
-        # (a stage's end, booked when it starts): the span is min to max.
-        t = np.frombuffer(self._t, dtype="f8")
-        span = f"{t.min():.6g}–{t.max():.6g} s" if n else "none"
         return (f"the newest {n:,} of {total:,} trace events ({span}; the run's trace starts "
                 f"at {first:.6g} s): the {self.dropped:,} oldest were dropped to bound memory "
                 f"(limit {self.limit:,})")

@@ -146,7 +146,7 @@ def run_experiment(name: str, overrides: dict | None = None, seed: int = DEFAULT
             result = dataclasses.replace(result, notes=(*result.notes, (
                 f"Warm-up: none removed ({warmup_s:g} s asked): this model counts every "
                 "request from the start of the run.")))
-    if ctx.trace is not None and ctx.trace.dropped:
+    if ctx.trace is not None and (ctx.trace.dropped or ctx.trace.since is not None):
         # Bounded replay (issue 29): say which part of the run the trace kept.
         kept = ctx.trace.kept()
         ctx.trace.meta["kept"] = kept

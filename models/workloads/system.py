@@ -23,6 +23,8 @@ from models.io.cache import FULL, PARTIAL
 from models.io.system import IOSystem
 from models.core.run import Table
 from models.workloads.cpu import CPUWorkload
+from models.io.trace_io import IOTrace
+from models.engine import trace_vocab as V
 from models.workloads.io import PAGE, WARM_LIMIT_PAGES, IOWorkload, Layout, VolumeCounts
 from models.workloads.params import BY_NAME
 
@@ -105,14 +107,26 @@ def run_system(config, params: dict, seed: int, trace=None, progress=None,
     end = run.elapsed
     say(f"simulating {end:g} s")
     cut = min(max(0.0, warmup_s), 0.9 * end)
+    tail = _TraceTail(run, trace) if trace is not None and trace.limit is not None else None
+    resume = None
     with gc_paused():
         for i in range(1, PROGRESS_STEPS + 1):
             t = end * i / PROGRESS_STEPS
-            if cut and run.warmup_s is None and t > cut:
-                eng.run(until=cut)
-                _reset(run)
-                run.warmup_s = cut
+            # the warm-up's end and the trace's restart, in time order, before t
+            for when, what in sorted(p for p in ((cut if cut and run.warmup_s is None else None,
+                                                  "cut"), (resume, "trace")) if p[0] is not None):
+                if when >= t:
+                    continue
+                eng.run(until=when)
+                if what == "cut":
+                    _reset(run)
+                    run.warmup_s = cut
+                else:
+                    tail.resume(when)
+                    resume = None
             eng.run(until=t)
+            if tail is not None and i == 1:
+                resume = tail.plan(t, end)
             if progress is not None:
                 progress(i / PROGRESS_STEPS)
     if run.warmup_s:
@@ -121,6 +135,88 @@ def run_system(config, params: dict, seed: int, trace=None, progress=None,
         run.cpx.close()
     run.estimates = [analytic.estimate(s) for s in stations(run)]
     return run
+
+
+#: Rows a bounded trace records, as a multiple of its limit, when it is
+#: recorded only at the end of a run (:class:`_TraceTail`): the rate of the
+#: first step may be below the rest's.
+TRACE_TAIL_MARGIN = 2.0
+
+
+class _TraceTail:
+    """Record a bounded trace only over the end of the run whose rows it keeps.
+
+    A trace with a ``limit`` keeps the newest rows only; every row recorded
+    before them costs time (a third of a traced run) and is thrown away.
+    After the first progress step, :meth:`plan` measures the rows recorded
+    per simulated second and, when the run is long enough for the ring to
+    drop rows, turns the trace off (its rows so far forgotten) until the
+    last ``TRACE_TAIL_MARGIN * limit / rate`` seconds; :meth:`resume` turns
+    it back on then. :meth:`Trace.kept` says from when it was recorded.
+    """
+
+    def __init__(self, run: SystemRun, trace) -> None:
+        self.run, self.trace = run, trace
+        self.rows0 = len(trace) + trace.dropped
+        self.hooks: list[tuple[object, str, object]] = []
+
+    def plan(self, now: float, end: float) -> float | None:
+        """When to restart the trace (``None``: keep it on, it keeps every row)."""
+        rate = (len(self.trace) + self.trace.dropped - self.rows0) / now if now > 0 else 0.0
+        if rate <= 0 or self.run.cpx is not None:    # (a CPU complex picks its path by it)
+            return None
+        start = end - TRACE_TAIL_MARGIN * self.trace.limit / rate
+        if start <= now:
+            return None
+        self.hooks = _trace_hooks(self.run)
+        for obj, attr, value in self.hooks:
+            if type(value) is IOTrace:
+                # The class, not the attribute: an I/O under way holds its tracer.
+                value.__class__ = _Untraced
+            else:
+                setattr(obj, attr, None)
+        return start
+
+    def resume(self, t: float) -> None:
+        for obj, attr, value in self.hooks:
+            if type(value) is _Untraced:
+                value.__class__ = IOTrace
+            else:
+                setattr(obj, attr, value)
+        self.trace.restart(t)
+
+
+class _Untraced(IOTrace):
+    """An I/O tracer while its trace is off: it records nothing but keeps
+    what the next rows depend on, the cylinder each drive's arm was last
+    sent to (a seek row says from where) and the exact channel-busy totals
+    rows are rounded from (:meth:`Trace.whole`)."""
+
+    def io_start(self, *args) -> None:
+        pass
+
+    io_end = phase = wait = hits = evict = io_start
+
+    def stage(self, t, done, track, first, count, mode) -> None:
+        be = self.backend
+        self._cyl[be.locate(track)[0]] = be.drive_cylinder(track)
+
+    def connected(self, path, since, t, rid) -> None:
+        if path.comp < 0:
+            path.comp = self.t.component(path.name, V.CHP)
+        self.t.whole(path.comp, (t - since) * 1e6)
+
+
+def _trace_hooks(run: SystemRun) -> list[tuple[object, str, object]]:
+    """(object, attribute, value) of every trace recorder of ``run``."""
+    out = []
+    if run.system is not None:
+        out += [(v, "tr", v.tr) for v in run.system.volumes() if v.tr is not None]
+        out += [(cu.cache, "on_evict", cu.cache.on_evict)
+                for cu in run.system.control_units.values() if cu.cache.on_evict is not None]
+    if run.cpx is not None and run.cpx.trace is not None:
+        out.append((run.cpx, "trace", run.cpx.trace))
+    return out
 
 
 def _reset(run: SystemRun) -> None:

@@ -100,7 +100,14 @@ class ReplayView(QWidget):
         if self.data is None:
             return "This run recorded no trace: run it with tracing on to replay it."
         kept = f"{len(self.data):,} events of {_title(result.experiment)}"
-        if self.data.dropped:
+        if self.data.since is not None:
+            # A long run records its trace over the end only, the part the ring keeps.
+            kept = (f"The replay shows the newest {len(self.data):,} events of "
+                    f"{_title(result.experiment)}, from {style.fmt_time(self.data.t0)} to "
+                    f"{style.fmt_time(self.data.t1)}: to bound memory and time, the run recorded "
+                    f"its trace from {style.fmt_time(self.data.since)} on only, so the replay "
+                    "starts later than the run (the results cover the whole run)")
+        elif self.data.dropped:
             # A long run keeps the newest events only (a bounded trace): say which part.
             total = len(self.data) + self.data.dropped
             kept = (f"The replay shows the newest {len(self.data):,} of {total:,} events of "
