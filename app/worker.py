@@ -26,10 +26,43 @@ from models.core.params import ParamError
 from models.core.run import Cancelled, NotImplementedYet
 
 
+#: A drawn shop's run gets preliminary figures first when its workloads
+#: draw at least this many I/Os (the Large shop's second: 200,000)...
+PRELIMINARY_MIN_IOS = 100_000
+#: ... from a slice of about this many I/Os (at least 10 ms, at most a tenth of the run).
+PRELIMINARY_IOS = 10_000
+
+
+def preliminary_slice(name: str, overrides: dict,
+                      scenario: object) -> tuple[float, float] | None:
+    """Seconds of a preliminary run before ``name``'s whole run and the
+    whole run's seconds, or ``None``.
+
+    Only a drawing of one's own (``custom``) whose open I/O workloads draw
+    at least :data:`PRELIMINARY_MIN_IOS` over the run gets one: a slice of
+    about :data:`PRELIMINARY_IOS` I/Os, whose figures show in a second while
+    the whole run goes on.
+    """
+    if name != "custom":
+        return None
+    from models.drawing.config import from_scenario
+    from models.workloads.system import workload_values
+    _exp, sc, params = experiments.prepare(name, overrides, scenario)
+    values = workload_values(from_scenario(sc), params).values()
+    rate = sum(v["io_rate"] for v in values if "io_rate" in v and v.get("arrival") != "closed")
+    end = max((v["duration_s"] for v in values if "duration_s" in v), default=0.0)
+    if rate * end < PRELIMINARY_MIN_IOS:
+        return None
+    return round(max(0.01, min(end / 10, PRELIMINARY_IOS / rate)), 3), end
+
+
 class RunWorker(QObject):
     """Runs one experiment when :attr:`start_requested` is emitted.
 
     Signals (all delivered to the GUI thread): ``progressed(float)``,
+    ``previewed(object, float, float)`` with a preliminary RunResult of a
+    long run's first seconds (:func:`preliminary_slice`), their length and
+    the whole run's,
     ``succeeded(object)`` with the immutable RunResult, ``failed(str)`` with a
     one-line message, ``cancelled()``, and ``done()`` after any of the three.
     """
@@ -37,6 +70,7 @@ class RunWorker(QObject):
     progressed = Signal(float)
     #: The phase of the run that starts ("warming the caches"), as the model says it.
     phased = Signal(str)
+    previewed = Signal(object, float, float)
     succeeded = Signal(object)
     failed = Signal(str)
     cancelled = Signal()
@@ -61,6 +95,13 @@ class RunWorker(QObject):
     @Slot(str, dict, int, object)
     def _run(self, name: str, overrides: dict, seed: int, scenario: object = None) -> None:
         try:
+            plan = preliminary_slice(name, overrides, scenario)
+            if plan is not None:
+                part, whole = plan
+                first = experiments.run_experiment(
+                    name, {**overrides, "duration_s": part}, seed=seed, cancel=self._cancel,
+                    scenario=scenario, phase=lambda text: self.phased.emit(f"first results, {text}"))
+                self.previewed.emit(first, part, whole)
             # A bounded ring: full-scale runs keep their newest rows only.
             trace = Trace(limit=settings.trace_rows())
             result = experiments.run_experiment(name, overrides, seed=seed, trace=trace,

@@ -88,6 +88,8 @@ class MainWindow(QMainWindow):
     """The lab's window. ``run_finished(result)`` announces every finished run."""
 
     run_finished = Signal(object)
+    #: A long run's preliminary figures were shown in the Results panel (the RunResult).
+    run_previewed = Signal(object)
     #: Emitted after every run, whatever its outcome (tests, headless use).
     run_done = Signal()
 
@@ -295,6 +297,7 @@ class MainWindow(QMainWindow):
         w = self.runner.worker
         w.progressed.connect(self._on_worker_progressed)
         w.phased.connect(self._on_worker_phase)
+        w.previewed.connect(self._on_worker_previewed)
         w.succeeded.connect(self._on_worker_succeeded)
         w.failed.connect(self._on_worker_failed)
         w.cancelled.connect(self._on_worker_cancelled)
@@ -709,6 +712,19 @@ class MainWindow(QMainWindow):
         """The run's phase in the status bar: a big drawing's set-up and cache
         warm-up take seconds before the first progress."""
         self.say(f"Running {getattr(self, '_running_title', 'the run')}: {text}…")
+
+    def _on_worker_previewed(self, result: RunResult, part: float, whole: float) -> None:
+        """A long run's first figures, from a short run of its first ``part``
+        seconds: in the Results panel only, said to be preliminary, until the
+        whole run replaces them (no other view, no history)."""
+        own = result.experiment == "custom"
+        doc = self._starting_document if isinstance(self._starting_document, dict) else {}
+        self.results.show_result(
+            result, (doc.get("title") if own else None) or None, run="preliminary",
+            preliminary=(f"Preliminary figures: the first {part:g} s only, simulated while "
+                         f"the whole {whole:g} s run goes on. They are replaced when it ends."))
+        self.show_results()
+        self.run_previewed.emit(result)
 
     def _on_worker_succeeded(self, result: RunResult) -> None:
         # The results dock, charts, replay and canvas tint follow the document.

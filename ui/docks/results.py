@@ -28,6 +28,7 @@ class ResultsPanel(QScrollArea):
         self.metrics_table: QTableWidget | None = None
         self.report_tables: list[QTableWidget] = []
         self.measured_view = None
+        self.preliminary: QLabel | None = None
         self.show_message("No run yet. Open a case study or build a scenario, then Run (F5).")
 
     def _page(self) -> QVBoxLayout:
@@ -38,6 +39,7 @@ class ResultsPanel(QScrollArea):
             old.deleteLater()
         self.setWidget(page)
         self.metrics_table, self.report_tables = None, []
+        self.preliminary = None
         return layout
 
     def show_message(self, text: str, error: bool = False) -> None:
@@ -51,7 +53,8 @@ class ResultsPanel(QScrollArea):
         layout.addStretch(1)
 
     def show_result(self, result: RunResult, title: str | None = None,
-                    warning: str = "", run: str = "", imported: dict | None = None) -> None:
+                    warning: str = "", run: str = "", imported: dict | None = None,
+                    preliminary: str = "") -> None:
         """Show a finished run's metrics and report tables (``title``: the
         drawing's own name, shown before the experiment's; ``warning``: rich
         text under it, the cards the run left out; ``run``: the run's name,
@@ -69,9 +72,18 @@ class ResultsPanel(QScrollArea):
         self.headline.setWordWrap(True)
         self.headline.setObjectName("resultsHeadline")
         layout.addWidget(self.headline)
+        #: The notice over figures of a run not yet finished (None: final figures).
+        self.preliminary: QLabel | None = None
+        if preliminary:
+            self.preliminary = QLabel(html.escape(preliminary))
+            self.preliminary.setObjectName("resultsPreliminary")
+            self.preliminary.setWordWrap(True)
+            self.preliminary.setStyleSheet("background: #fff4d6; color: #5a4100; "
+                                           "font-weight: bold; padding: 4px;")
+            layout.addWidget(self.preliminary)
         if warning:
             layout.addWidget(_wrapped(warning))
-        self._metrics(layout, exp, ("Metric", "Value"),
+        self._metrics(layout, exp, ("Metric", "Preliminary value" if preliminary else "Value"),
                       {k: format_number(v) for k, v in result.metrics.items()})
         for note in result.notes:
             layout.addWidget(_wrapped(f"<i>{note}</i>"))

@@ -1,0 +1,38 @@
+"""A long run shows preliminary figures first, said so, replaced by the run's (issue 42)."""
+from models.core.run import RunResult
+
+
+def _header(window) -> str:
+    return window.results.metrics_table.horizontalHeaderItem(1).text()
+
+
+def test_the_large_shop_shows_preliminary_figures_first_then_the_runs(window, qtbot):
+    assert window.open_case_or_file("resources/scenarios/large_shop.json") is None
+    seen = []
+    window.run_previewed.connect(lambda r: seen.append((
+        r, window.results.preliminary.text() if window.results.preliminary else "",
+        _header(window), window.results.headline.text(), window.document.result)))
+    with qtbot.waitSignal(window.run_done, timeout=120_000):
+        window.run()
+    assert len(seen) == 1
+    first, notice, header, headline, doc_result = seen[0]
+    # While the run goes on: the Results panel says its figures are preliminary,
+    # of which part of the run; no other view has taken them.
+    assert isinstance(first, RunResult) and first.params["duration_s"] < 0.1
+    assert notice.startswith("Preliminary figures: the first 0.05 s only"), notice
+    assert "whole 1 s run" in notice and "replaced when it ends" in notice
+    assert header == "Preliminary value" and "preliminary" in headline
+    assert doc_result is None
+    # Then the run's own figures replace them, with nothing preliminary left.
+    assert window.results.preliminary is None
+    assert _header(window) == "Value" and "preliminary" not in window.results.headline.text()
+    assert window.document.result.params["duration_s"] == 1.0
+
+
+def test_a_short_run_shows_no_preliminary_figures(window, qtbot):
+    assert window.open_case_or_file("custom") is None
+    seen = []
+    window.run_previewed.connect(seen.append)
+    with qtbot.waitSignal(window.run_done, timeout=120_000):
+        window.run()
+    assert seen == [] and window.results.preliminary is None
