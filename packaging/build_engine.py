@@ -20,7 +20,7 @@ ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
 
 #: The I/O model's modules compiled beside the engine (each with a .pxd of its types).
 IO_MODULES = ("models.io.request", "models.io.paths", "models.io.channel", "models.io.backend",
-              "models.io.cache", "models.io.staging", "models.io.writes", "models.io.volume",
+              "models.io.cache", "models.io.trace_io", "models.io.staging", "models.io.writes", "models.io.volume",
               "models.io.driver")
 
 

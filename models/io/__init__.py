@@ -16,8 +16,8 @@ import sys as _sys
 from importlib.util import spec_from_file_location as _spec_from_file_location
 
 #: The modules built by packaging/build_engine.py, in import order.
-COMPILED_MODULES = ("request", "paths", "channel", "backend", "cache", "staging", "writes",
-                    "volume", "driver")
+COMPILED_MODULES = ("request", "paths", "channel", "backend", "cache", "trace_io", "staging",
+                    "writes", "volume", "driver")
 
 
 def _built(here: str, name: str) -> list:

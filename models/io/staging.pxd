@@ -9,13 +9,15 @@ from models.io.backend cimport Backend
 from models.io.cache cimport CacheDirectory, CacheStats
 from models.io.request cimport IOResult
 from models.io.paths cimport PathGroup
+from models.io.trace_io cimport IOTrace
 
 
 cdef class Staging:
     # set by VolumeIO.__init__
     cdef public object engine, name, cu, device, protocol, channel, aliases
     cdef public Backend backend
-    cdef public object max_addresses, tr, volume, full_mask, record_bytes
+    cdef public object max_addresses, volume, full_mask, record_bytes
+    cdef public IOTrace tr
     cdef public CacheStats stats
     # The unit's cache directory (``cu.cache``, which never changes), typed.
     cdef public CacheDirectory _cache

@@ -24,7 +24,6 @@ from models.io.system import IOSystem
 from models.core.run import Table
 from models.workloads.cpu import CPUWorkload
 from models.io.trace_io import IOTrace
-from models.engine import trace_vocab as V
 from models.workloads.io import PAGE, WARM_LIMIT_PAGES, IOWorkload, Layout, VolumeCounts
 from models.workloads.params import BY_NAME
 
@@ -170,46 +169,26 @@ class _TraceTail:
             return None
         self.hooks = _trace_hooks(self.run)
         for obj, attr, value in self.hooks:
-            if type(value) is IOTrace:
-                # The class, not the attribute: an I/O under way holds its tracer.
-                value.__class__ = _Untraced
+            if isinstance(value, IOTrace):
+                # Switched off, not removed: an I/O under way holds its tracer,
+                # which keeps the arms' cylinders and the channel totals.
+                value.on = False
             else:
                 setattr(obj, attr, None)
         return start
 
     def resume(self, t: float) -> None:
         for obj, attr, value in self.hooks:
-            if type(value) is _Untraced:
-                value.__class__ = IOTrace
+            if isinstance(value, IOTrace):
+                value.on = True
             else:
                 setattr(obj, attr, value)
         self.trace.restart(t)
 
 
-class _Untraced(IOTrace):
-    """An I/O tracer while its trace is off: it records nothing but keeps
-    what the next rows depend on, the cylinder each drive's arm was last
-    sent to (a seek row says from where) and the exact channel-busy totals
-    rows are rounded from (:meth:`Trace.whole`)."""
-
-    def io_start(self, *args) -> None:
-        pass
-
-    io_end = phase = wait = hits = evict = io_start
-
-    def stage(self, t, done, track, first, count, mode) -> None:
-        be = self.backend
-        self._cyl[be.locate(track)[0]] = be.drive_cylinder(track)
-
-    def connected(self, path, since, t, rid) -> None:
-        if path.comp < 0:
-            path.comp = self.t.component(path.name, V.CHP)
-        self.t.whole(path.comp, (t - since) * 1e6)
-
-
 def _trace_hooks(run: SystemRun) -> list[tuple[object, str, object]]:
     """(object, attribute, value) of every trace recorder of ``run``."""
-    out = []
+    out: list[tuple[object, str, object]] = []
     if run.system is not None:
         out += [(v, "tr", v.tr) for v in run.system.volumes() if v.tr is not None]
         out += [(cu.cache, "on_evict", cu.cache.on_evict)
