@@ -3,6 +3,7 @@
 # classes and attributes, plus the two C-API calls the compiled branches use.
 # Build: packaging/setup.sh (python setup.py build_ext --inplace).
 
+cimport cython
 from cpython.ref cimport PyObject, Py_DECREF
 from libc.stdlib cimport free, realloc
 
@@ -31,6 +32,9 @@ cdef bint _before(_Entry a, _Entry b) noexcept
 
 
 
+# Final (no subclasses): the loop's calls to its own methods and the
+# process's are direct C calls the compiler can inline, not vtable look-ups.
+@cython.final
 cdef class Engine:
     cdef public double now
     cdef public object seed
@@ -63,12 +67,15 @@ cdef class Event:
 
 
 
+@cython.final
 cdef class Process(Event):
     cdef object _gen
     cdef object _send
     cdef public object name
     cdef object _target
+    cdef double _t_queued
 
+    cdef int _start(self, Engine engine, object gen, object name) except -1
     cdef _resume(self, value)
     cdef _finish(self, value)
     cdef _handle(self, cmd)

@@ -41,8 +41,9 @@ import numpy as np
 try:
     import cython
 except ImportError:  # interpreted, Cython not installed: nothing is compiled
-    class cython:  # type: ignore[no-redef]
-        compiled = False
+    # (an assignment, not a class statement: core.pxd cimports ``cython``)
+    from types import SimpleNamespace as _Namespace
+    cython = _Namespace(compiled=False)  # type: ignore[assignment]
 
 #: Priority of events that must run before ordinary ones at the same instant
 #: (resuming a process whose event has just triggered).
@@ -253,6 +254,12 @@ class Engine:
 
     def process(self, gen: Generator, name: str = "") -> Process:
         """Start a generator as a process (it runs to its first yield now)."""
+        if cython.compiled:
+            # Straight to the allocator and the C start: no argument
+            # parsing by ``__init__`` per request.
+            p: Process = Process.__new__(Process)
+            p._start(self, gen, name)
+            return p
         return Process(self, gen, name)
 
     def event(self) -> Event:
@@ -451,6 +458,9 @@ class Process(Event):
     __slots__ = ("_gen", "_send", "name", "_target")
 
     def __init__(self, engine: Engine, gen: Generator, name: str = ""):
+        if cython.compiled:
+            self._start(engine, gen, name)
+            return
         # Event.__init__ inlined: a process is created per request in hot models.
         self.engine = engine
         self.value = _PENDING
@@ -460,9 +470,6 @@ class Process(Event):
         self._target: Any = None
         # Start at once: the generator runs to its first yield before the
         # caller continues. Deterministic, and saves a heap entry per process.
-        if cython.compiled:
-            self._resume(None)
-            return
         self._send: Any = gen.send
         try:
             cmd = gen.send(None)
@@ -473,6 +480,16 @@ class Process(Event):
             heappush(engine._heap, (engine.now + cmd, NORMAL, engine._next_seq(), self, None))
         else:
             self._handle(cmd)
+
+    def _start(self, engine, gen, name):
+        """Compiled: fill a new process and run it to its first yield."""
+        if cython.compiled:
+            # ``_waiters`` and ``_target`` are None from the allocator.
+            self.engine = engine
+            self.value = _PENDING
+            self._gen = gen
+            self.name = name
+            self._resume(None)
 
     def _resume(self, value: Any) -> None:
         """Send ``value`` into the generator and act on what it yields."""
@@ -500,6 +517,11 @@ class Process(Event):
     def _finish(self, value: Any) -> None:
         """The generator returned: trigger the process with its value."""
         self._target = None
+        if cython.compiled:
+            # Most processes end unawaited: nothing to wake (succeed inlined).
+            if self._waiters is None and self.value is _PENDING:
+                self.value = value
+                return
         self.succeed(value)
 
     def _handle(self, cmd: Any) -> None:
@@ -507,6 +529,12 @@ class Process(Event):
         eng: Engine = self.engine
         while True:
             cls = type(cmd)
+            if cython.compiled:
+                if cls is float:
+                    d: cython.double = cmd
+                    if d >= 0.0:
+                        eng._push(eng.now + d, NORMAL, self, None)
+                        return
             if cls is float or cls is int:
                 if cmd < 0:
                     raise ValueError(f"negative timeout {cmd!r} in process {self.name!r}")
@@ -673,7 +701,7 @@ class Resource:
     def mean_queue(self, elapsed: float | None = None) -> float:
         """Mean queue length (Little's law: total waiting time / time)."""
         now = self.engine.now
-        waiting = sum(now - entry[-3] for entry in self._queue)
+        waiting = sum(now - _queued_at(entry) for entry in self._queue)
         t = now if elapsed is None else elapsed
         return (self.wait_total + waiting) / t if t > 0 else 0.0
 
@@ -685,8 +713,8 @@ class Resource:
     # -- protocol -----------------------------------------------------------
     def _acquire(self, proc: Process) -> bool:
         """``proc`` yielded the resource: take a server (True) or queue (False)."""
-        users = self.users
-        now = self.engine.now
+        users: cython.long = self.users
+        now: cython.double = self.engine.now
         self.requests += 1
         if users < self.capacity:
             self.busy_area += (now - self._t_last) * users
@@ -695,7 +723,13 @@ class Resource:
             return True
         self.queued_requests += 1
         if self._fifo:
-            self._queue.append((now, proc, None))
+            if cython.compiled:
+                # The process itself, its time queued in a C field: no tuple
+                # and no float object per queued request.
+                proc._t_queued = now
+                self._queue.append(proc)
+            else:
+                self._queue.append((now, proc, None))
         else:
             self._enqueue(0, (now, proc, None))
         return False
@@ -704,10 +738,10 @@ class Resource:
         """Take a free server now, as yielding the resource does when one is
         free (the same statistics), without a trip through the process loop;
         False, changing nothing, when none is free (then yield the resource)."""
-        users = self.users
+        users: cython.long = self.users
         if users >= self.capacity:
             return False
-        now = self.engine.now
+        now: cython.double = self.engine.now
         self.requests += 1
         self.busy_area += (now - self._t_last) * users
         self._t_last = now
@@ -728,7 +762,10 @@ class Resource:
             req._waiters = None
         else:
             self.queued_requests += 1
-            self._enqueue(priority, (req.t_request, None, req))
+            if cython.compiled and self._fifo:
+                self._queue.append(req)     # queued since req.t_request
+            else:
+                self._enqueue(priority, (req.t_request, None, req))
         return req
 
     def release(self, req: Request | None = None) -> None:
@@ -740,6 +777,20 @@ class Resource:
             self._withdraw(req)
             return
         if self._queue:
+            if cython.compiled:
+                if self._fifo:
+                    # Compiled FIFO entries: a queued Process or Request.
+                    entry = self._queue.popleft()
+                    if type(entry) is Process:
+                        p: Process = entry
+                        e: Engine = self.engine
+                        self.wait_total += e.now - p._t_queued
+                        e._push(e.now, URGENT, p, None)
+                    else:
+                        r: Request = entry
+                        self._grant(r.t_request, None, r)
+                    return
+            t_queued: cython.double
             t_queued, wake, waiting = self._queue.popleft() if self._fifo else self._dequeue()
             if waiting is None:
                 # A process that yielded the resource itself: resume it now.
@@ -779,7 +830,32 @@ class Resource:
 
     def _withdraw(self, req: Request) -> None:
         self.requests -= 1
-        self._queue = type(self._queue)(e for e in self._queue if e[-1] is not req)
+        self._queue = type(self._queue)(e for e in self._queue if _queued_req(e) is not req)
+
+
+def _queued_at(entry) -> float:
+    """When a resource queue's entry was queued.
+
+    Entries are ``(time, wake-up, Request or None)`` tuples, or (compiled
+    FIFO queues) the queued :class:`Process` or :class:`Request` itself."""
+    if cython.compiled:
+        if type(entry) is Process:
+            p: Process = entry
+            return p._t_queued
+        if isinstance(entry, Request):
+            r: Request = entry
+            return r.t_request
+    return entry[-3]
+
+
+def _queued_req(entry):
+    """The :class:`Request` of a resource queue's entry, or None."""
+    if cython.compiled:
+        if type(entry) is Process:
+            return None
+        if isinstance(entry, Request):
+            return entry
+    return entry[-1]
 
 
 class PriorityResource(Resource):
