@@ -21,6 +21,9 @@ cdef inline object _gen_send(object gen, object value, bint* done):
     return out
 
 
+cdef object _deque_append, _deque_popleft
+
+
 cdef struct _Entry:
     double t
     long prio

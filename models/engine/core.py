@@ -54,6 +54,10 @@ _PENDING = object()
 #: The ``value`` of a resource: yielding a resource acquires one of its servers.
 _ACQUIRE = object()
 _INF = float("inf")
+#: A FIFO resource's queue operations, called on the deque without a method
+#: look-up per queued request (compiled: C globals).
+_deque_append = deque.append
+_deque_popleft = deque.popleft
 
 #: True when this module is the compiled extension.
 COMPILED = bool(cython.compiled)
@@ -165,7 +169,8 @@ class Engine:
             self._nfree -= 1
             slot: cython.Py_ssize_t = self._free[self._nfree]
             self._fns[slot] = fn
-            self._args[slot] = arg
+            if arg is not None:     # a free slot's argument is None already
+                self._args[slot] = arg
             e: _Entry = _Entry(t=t, prio=prio, seq=self._seq, slot=slot)
             self._seq += 1
             h = self._h
@@ -339,13 +344,14 @@ class Engine:
                 fn = fns[slot]
                 arg = args[slot]
                 fns[slot] = None
-                args[slot] = None
+                if arg is not None:
+                    args[slot] = None
                 self._free[self._nfree] = slot
                 self._nfree += 1
                 self.now = t
                 n += 1
                 if type(fn) is Process:
-                    p = fn
+                    p = cython.cast(Process, fn)    # checked just above
                     p._resume(arg)
                 else:
                     fn(arg)
@@ -727,7 +733,7 @@ class Resource:
                 # The process itself, its time queued in a C field: no tuple
                 # and no float object per queued request.
                 proc._t_queued = now
-                self._queue.append(proc)
+                _deque_append(self._queue, proc)
             else:
                 self._queue.append((now, proc, None))
         else:
@@ -763,7 +769,7 @@ class Resource:
         else:
             self.queued_requests += 1
             if cython.compiled and self._fifo:
-                self._queue.append(req)     # queued since req.t_request
+                _deque_append(self._queue, req)     # queued since req.t_request
             else:
                 self._enqueue(priority, (req.t_request, None, req))
         return req
@@ -780,7 +786,7 @@ class Resource:
             if cython.compiled:
                 if self._fifo:
                     # Compiled FIFO entries: a queued Process or Request.
-                    entry = self._queue.popleft()
+                    entry = _deque_popleft(self._queue)
                     if type(entry) is Process:
                         p: Process = entry
                         e: Engine = self.engine
