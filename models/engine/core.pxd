@@ -4,7 +4,7 @@
 # Build: packaging/setup.sh (python setup.py build_ext --inplace).
 
 cimport cython
-from cpython.ref cimport PyObject, Py_DECREF
+from cpython.ref cimport PyObject, Py_DECREF, Py_REFCNT
 from libc.stdlib cimport free, realloc
 
 cdef extern from "Python.h":
@@ -51,7 +51,7 @@ cdef class Engine:
     cdef Py_ssize_t* _free
     cdef Py_ssize_t _n, _cap, _nfree
     cdef unsigned long long _seq
-    cdef list _fns, _args
+    cdef list _fns, _args, _spare
 
     cdef int _grow(self) except -1
     cdef int _push(self, double t, long prio, object fn, object arg) except -1

@@ -21,9 +21,10 @@ Cython in pure-Python mode (``core.pxd`` declares the types; ``packaging/
 setup.sh`` builds it), the classes are extension types with C doubles for
 times, the heap is a C array of ``(time, priority, seq, slot)`` structs whose
 slot indexes the callback and argument, and processes are resumed with
-``PyIter_Send`` (no ``StopIteration`` per finished process). The branches
-``if cython.compiled:`` hold the compiled-only parts; both order events by
-the same key, so both run the same events in the same order
+``PyIter_Send`` (no ``StopIteration`` per finished process); a finished
+process nothing else holds is kept, emptied, for the next ``process``. The
+branches ``if cython.compiled:`` hold the compiled-only parts; both order
+events by the same key, so both run the same events in the same order
 (``tests/models/test_engine_compiled.py`` checks it).
 """
 from __future__ import annotations
@@ -64,8 +65,10 @@ COMPILED = bool(cython.compiled)
 
 if not cython.compiled:
     # Declared in core.pxd for the compiled branches only (the C heap's
-    # struct, libc's allocator, the generator send); never used interpreted.
+    # struct, libc's allocator, the generator send, the reference count);
+    # never used interpreted.
     _Entry: Any = None
+    Py_REFCNT: Any = None
     _gen_send: Any = None
     free: Any = None
     realloc: Any = None
@@ -128,6 +131,9 @@ class Engine:
             self._args: list = []
             self._n = self._cap = self._nfree = 0
             self._seq = 0
+            # Finished processes no one else holds, emptied, for ``process``
+            # to fill again: no allocation and deallocation per request.
+            self._spare: list = []
         else:
             self._next_seq = count().__next__
             # ``process`` as a C-level partial: processes are created per
@@ -260,9 +266,10 @@ class Engine:
     def process(self, gen: Generator, name: str = "") -> Process:
         """Start a generator as a process (it runs to its first yield now)."""
         if cython.compiled:
-            # Straight to the allocator and the C start: no argument
-            # parsing by ``__init__`` per request.
-            p: Process = Process.__new__(Process)
+            # A spare process or straight to the allocator, and the C start:
+            # no argument parsing by ``__init__`` per request.
+            spare = self._spare
+            p: Process = spare.pop() if spare else Process.__new__(Process)
             p._start(self, gen, name)
             return p
         return Process(self, gen, name)
@@ -333,6 +340,7 @@ class Engine:
             p: Process
             fns: list = self._fns
             args: list = self._args
+            spare: list = self._spare
             # An entry is read, popped and its slot freed before its callback
             # runs: the callback may push (and grow the arrays; the lists
             # grow in place).
@@ -353,6 +361,15 @@ class Engine:
                 if type(fn) is Process:
                     p = cython.cast(Process, fn)    # checked just above
                     p._resume(arg)
+                    if p.value is not _PENDING and Py_REFCNT(p) == 2 and len(spare) < 256:
+                        # It ended and only ``fn`` and ``p`` hold it (typed
+                        # locals own their references): keep it for the next
+                        # ``process`` call, emptied now (its generator and
+                        # value freed as its deallocation would free them).
+                        p.engine = None
+                        p._gen = None
+                        p.value = _PENDING
+                        spare.append(p)
                 else:
                     fn(arg)
         else:
