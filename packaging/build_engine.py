@@ -31,7 +31,10 @@ def engine_extensions(force: bool = False) -> list:
         return []
     from setuptools import Extension
     engine = cythonize(
-        [Extension("models.engine.core", ["models/engine/core.py"], optional=True)],
+        # No fused multiply-add either (as the I/O modules below): the engine's
+        # busy-time sums stay Python's arithmetic on any target.
+        [Extension("models.engine.core", ["models/engine/core.py"], optional=True,
+                   extra_compile_args=["-ffp-contract=off"])],
         language_level=3,
         compiler_directives={"boundscheck": False, "cdivision": True,
                              "initializedcheck": False, "warn.unreachable": False},

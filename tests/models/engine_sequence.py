@@ -7,7 +7,8 @@ with ``ZPERFLAB_ENGINE=python``, and compares the two outputs.
 The toy model uses every part of the engine: scheduled callbacks at equal
 times and priorities, processes yielding float and int timeouts, events,
 other processes, a FIFO resource taken by yielding it and by request, a
-priority resource, a store, ``all_of``, ``timeout``, interrupts of a process
+priority resource, a store, a queued request withdrawn, the queue's
+statistics while it holds waiters, ``all_of``, ``timeout``, interrupts of a process
 waiting on a timeout and on an event, ``step``, ``peek`` and ``run(until)``.
 Times sit on a coarse grid, so many events tie on time and their order rests
 on (priority, seq). Real models follow (every figure and a digest of
@@ -88,8 +89,26 @@ def toy_events() -> list:
         first = yield users[0]              # a process that has already ended
         note(f"first {first}")
 
+    def impatient():
+        # A request that may still be queued when it is given up (withdrawn).
+        yield 1.0
+        req = disk.request()
+        note(f"impatient queued {not req.triggered}, queue {disk.queue_length}")
+        yield 0.5
+        disk.release(req)
+        note(f"impatient gave up, queue {disk.queue_length}")
+
+    def watcher():
+        # The FIFO queue's statistics while processes and requests wait in it.
+        for _ in range(12):
+            yield 0.5
+            note(f"disk q {disk.queue_length} mean queue {disk.mean_queue():.12g} "
+                 f"mean wait {disk.mean_wait():.12g} busy {disk.utilisation():.12g}")
+
     for k in range(6):
         eng.schedule(grid(), lambda a: note(f"cb {a}"), k, priority=k % 2)
+    eng.process(impatient(), "impatient")
+    eng.process(watcher(), "watcher")
     users = [eng.process(user(i), f"u{i}") for i in range(8)]
     eng.process(consumer(), "consumer")
     ev = eng.event()

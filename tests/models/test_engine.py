@@ -313,3 +313,31 @@ def test_try_take_counts_as_yielding_the_resource_and_leaves_a_busy_one_alone():
     res = Resource(eng, 1, "VOL")
     assert res.try_take() and res.users == 1 and res.requests == 1
     assert not res.try_take() and res.users == 1 and res.requests == 1
+
+
+def test_a_process_the_caller_keeps_is_never_reused_for_a_new_one():
+    """The compiled engine reuses finished processes nothing else holds; one
+    the caller keeps still has its value, and can still be waited on, after
+    hundreds of new processes have started and ended."""
+    eng = Engine()
+
+    def job(value):
+        yield 0.5
+        return value
+
+    kept = eng.process(job("kept"))
+    eng.run()
+    for i in range(600):                 # more than the engine keeps spare
+        eng.process(job(i))
+    eng.run()
+    later = [eng.process(job(i)) for i in range(300)]
+    assert kept.value == "kept" and all(p is not kept for p in later)
+
+    def waiter():
+        got = yield kept                 # an ended process: resumes at once with its value
+        return got
+
+    w = eng.process(waiter())
+    eng.run()
+    assert w.value == "kept"
+    assert [p.value for p in later] == list(range(300))

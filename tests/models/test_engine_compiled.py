@@ -49,8 +49,14 @@ def compiled() -> dict:
 def test_the_toy_model_uses_every_part_of_the_engine(interpreted):
     labels = [label for _t, label in interpreted["events"]]
     for part in ("disk req", "cpu", "put", "got ", "cb ", "all done", "sleeper interrupted one",
-                 "waiter interrupted two", "timeout late", "first 0", "peek", "until 4"):
+                 "waiter interrupted two", "timeout late", "first 0", "peek", "until 4",
+                 "impatient gave up", "disk q"):
         assert any(part in label for label in labels), part
+    # The FIFO queue's statistics are compared while it holds waiters, and a
+    # request is withdrawn while queued.
+    assert any(label.startswith("disk q ") and not label.startswith("disk q 0 ")
+               for label in labels)
+    assert any(label.startswith("impatient queued True") for label in labels)
     # Many events share a time, so their order rests on (priority, seq).
     times = [t for t, _label in interpreted["events"]]
     assert len(times) - len(set(times)) > 20
