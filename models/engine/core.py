@@ -478,7 +478,10 @@ class Process(Event):
     (a timeout). :meth:`_handle` covers everything else.
     """
 
-    __slots__ = ("_gen", "_send", "name", "_target")
+    # ``_t_queued``: set compiled only (core.pxd), when the process is queued
+    # on a FIFO resource, which then holds the process itself.
+    __slots__ = ("_gen", "_send", "name", "_target", "_t_queued")
+    _t_queued: float
 
     def __init__(self, engine: Engine, gen: Generator, name: str = ""):
         if cython.compiled:
