@@ -35,13 +35,13 @@ PRELIMINARY_IOS = 10_000
 
 def preliminary_slice(name: str, overrides: dict,
                       scenario: object) -> tuple[float, float] | None:
-    """Seconds of a preliminary run before ``name``'s whole run and the
-    whole run's seconds, or ``None``.
+    """Simulated seconds after which ``name``'s run gives its figures so far
+    (preliminary), and the whole run's seconds; or ``None``.
 
     Only a drawing of one's own (``custom``) whose open I/O workloads draw
-    at least :data:`PRELIMINARY_MIN_IOS` over the run gets one: a slice of
-    about :data:`PRELIMINARY_IOS` I/Os, whose figures show in a second while
-    the whole run goes on.
+    at least :data:`PRELIMINARY_MIN_IOS` over the run gets them: after about
+    :data:`PRELIMINARY_IOS` I/Os, so they show within a second while the
+    run goes on.
     """
     if name != "custom":
         return None
@@ -60,9 +60,9 @@ class RunWorker(QObject):
     """Runs one experiment when :attr:`start_requested` is emitted.
 
     Signals (all delivered to the GUI thread): ``progressed(float)``,
-    ``previewed(object, float, float)`` with a preliminary RunResult of a
-    long run's first seconds (:func:`preliminary_slice`), their length and
-    the whole run's,
+    ``previewed(object, float, float)`` with a long run's figures so far
+    (:func:`preliminary_slice`), the simulated seconds they cover and the
+    whole run's,
     ``succeeded(object)`` with the immutable RunResult, ``failed(str)`` with a
     one-line message, ``cancelled()``, and ``done()`` after any of the three.
     """
@@ -96,17 +96,18 @@ class RunWorker(QObject):
     def _run(self, name: str, overrides: dict, seed: int, scenario: object = None) -> None:
         try:
             plan = preliminary_slice(name, overrides, scenario)
+            early, after = None, 0.0
             if plan is not None:
-                part, whole = plan
-                first = experiments.run_experiment(
-                    name, {**overrides, "duration_s": part}, seed=seed, cancel=self._cancel,
-                    scenario=scenario, phase=lambda text: self.phased.emit(f"first results, {text}"))
-                self.previewed.emit(first, part, whole)
+                after, whole = plan
+
+                def early(first, seconds: float) -> None:
+                    self.previewed.emit(first, seconds, whole)
             # A bounded ring: full-scale runs keep their newest rows only.
             trace = Trace(limit=settings.trace_rows())
             result = experiments.run_experiment(name, overrides, seed=seed, trace=trace,
                                                 progress=self.progressed.emit, cancel=self._cancel,
-                                                scenario=scenario, phase=self.phased.emit)
+                                                scenario=scenario, phase=self.phased.emit,
+                                                early=early, early_after_s=after)
         except Cancelled:
             self.cancelled.emit()
         except NotImplementedYet:

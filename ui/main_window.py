@@ -714,15 +714,16 @@ class MainWindow(QMainWindow):
         self.say(f"Running {getattr(self, '_running_title', 'the run')}: {text}…")
 
     def _on_worker_previewed(self, result: RunResult, part: float, whole: float) -> None:
-        """A long run's first figures, from a short run of its first ``part``
-        seconds: in the Results panel only, said to be preliminary, until the
-        whole run replaces them (no other view, no history)."""
+        """A long run's figures over its first ``part`` simulated seconds,
+        given while it goes on: in the Results panel only, said to be
+        preliminary, until the whole run replaces them (no other view, no
+        history)."""
         own = result.experiment == "custom"
         doc = self._starting_document if isinstance(self._starting_document, dict) else {}
         self.results.show_result(
             result, (doc.get("title") if own else None) or None, run="preliminary",
-            preliminary=(f"Preliminary figures: the first {part:g} s only, simulated while "
-                         f"the whole {whole:g} s run goes on. They are replaced when it ends."))
+            preliminary=(f"Preliminary figures: the first {part:.3g} s of the run only, while "
+                         f"the whole {whole:g} s goes on. They are replaced when it ends."))
         self.show_results()
         self.run_previewed.emit(result)
 

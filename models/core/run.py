@@ -58,6 +58,13 @@ class RunContext:
     phase : callable or None
         Called with a short text as each phase of a run starts (set-up,
         warm-up, the simulation); models without phases never call it.
+    early : callable or None
+        ``early(result, seconds)``: a long run's figures after its first
+        ``early_after_s`` simulated seconds (``seconds``: the time they
+        cover), once, while it goes on (:meth:`early_result`); models that
+        cannot give figures mid-run never call it.
+    early_after_s : float
+        When the early figures are due, simulated seconds.
     warmup_s : float
         Simulated seconds at the start of the run to leave out of the
         figures (warm-up removal). Only a model with open arrivals can
@@ -71,7 +78,8 @@ class RunContext:
     def __init__(self, seed: int = 1, trace: Trace | None = None,
                  progress: Callable[[float], None] | None = None,
                  cancel: threading.Event | None = None, config: Any = None,
-                 warmup_s: float = 0.0, phase: Callable[[str], None] | None = None):
+                 warmup_s: float = 0.0, phase: Callable[[str], None] | None = None,
+                 early: Callable[[Any, float], None] | None = None, early_after_s: float = 0.0):
         self.seed = int(seed)
         self.trace = trace
         self.config = config
@@ -82,6 +90,12 @@ class RunContext:
         self._cancel = cancel
         self._last = -1.0
         self._phase = phase
+        self.early = early
+        self.early_after_s = float(early_after_s)
+        #: What a run's result goes through before it is given out (set by
+        #: run_experiment: the component table, the measured figures), so
+        #: early figures are finished as the final ones are.
+        self.finish: Callable[[Any], Any] = lambda result: result
 
     def removed_warmup(self, seconds: float) -> None:
         """Record that the figures leave out the first ``seconds`` of the run."""
@@ -99,6 +113,13 @@ class RunContext:
         self.check()
         if self._phase is not None:
             self._phase(text)
+
+    def early_result(self, result: Any, seconds: float) -> None:
+        """Give out a long run's figures so far (``seconds`` of it), finished
+        as a whole run's are; checks for cancel first."""
+        self.check()
+        if self.early is not None:
+            self.early(self.finish(result), seconds)
 
     def progress(self, fraction: float) -> None:
         """Report progress (throttled to steps of 0.5 %) and check for cancel."""

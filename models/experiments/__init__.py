@@ -93,7 +93,9 @@ def run_experiment(name: str, overrides: dict | None = None, seed: int = DEFAULT
                    progress: Callable[[float], None] | None = None,
                    cancel: threading.Event | None = None,
                    scenario: Any = None, warmup_s: float = 0.0,
-                   phase: Callable[[str], None] | None = None) -> RunResult:
+                   phase: Callable[[str], None] | None = None,
+                   early: Callable[[RunResult, float], None] | None = None,
+                   early_after_s: float = 0.0) -> RunResult:
     """Run experiment ``name`` on a drawing, with ``overrides`` on top.
 
     The one path of every run (GUI, ``zperflab run``, ``sweep``,
@@ -106,7 +108,10 @@ def run_experiment(name: str, overrides: dict | None = None, seed: int = DEFAULT
     parameter values as drawn plus the other overrides. ``warmup_s`` asks
     the model to leave the first seconds out (``RunContext.warmup_s``); the
     result's ``warmup_removed_s`` says what it did, and a note says when it
-    removed nothing.
+    removed nothing. ``early(result, seconds)``: a model that can (a drawn
+    shop's general workloads) gives its figures after ``early_after_s``
+    simulated seconds once, finished as the whole run's are, while the run
+    goes on (the window shows them first on a long run).
 
     Raises
     ------
@@ -126,20 +131,9 @@ def run_experiment(name: str, overrides: dict | None = None, seed: int = DEFAULT
     # An empty Trace is falsy (it has a length): test the type, not truth.
     ctx = RunContext(seed=seed, trace=trace if isinstance(trace, Trace) else None,
                      progress=progress, cancel=cancel, config=from_scenario(sc),
-                     warmup_s=warmup_s, phase=phase)
-    result = exp.run(params, ctx)
-    table = result.component_table()
-    if table is not None:
-        result = dataclasses.replace(result, reports=(*result.reports, table))
-    if sc.imported and sc.imported.get("measured"):
-        # A drawing imported from RMF carries what was measured: set it beside the run.
-        from models.rmf import measured
-        result = dataclasses.replace(
-            result, reports=(*result.reports, measured.table(sc.imported, result)),
-            measured={"measured": sc.imported["measured"],
-                      "members": sc.imported.get("members", {}),
-                      "kinds": sc.imported.get("kinds", {}),
-                      "interval": sc.imported.get("interval", {})})
+                     warmup_s=warmup_s, phase=phase, early=early, early_after_s=early_after_s)
+    ctx.finish = lambda result: _finished(result, sc)
+    result = _finished(exp.run(params, ctx), sc)
     if ctx.warmup_removed_s is not None or warmup_s > 0:
         result = dataclasses.replace(result, warmup_removed_s=ctx.warmup_removed_s)
         if ctx.warmup_removed_s is None:
@@ -153,6 +147,24 @@ def run_experiment(name: str, overrides: dict | None = None, seed: int = DEFAULT
         result = dataclasses.replace(result, notes=(*result.notes, f"Replay: the trace holds {kept}."))
     if progress is not None:
         progress(1.0)
+    return result
+
+
+def _finished(result: RunResult, sc) -> RunResult:
+    """A model's result with what every run adds: the component table and,
+    for a drawing imported from RMF, what was measured beside it."""
+    table = result.component_table()
+    if table is not None:
+        result = dataclasses.replace(result, reports=(*result.reports, table))
+    if sc.imported and sc.imported.get("measured"):
+        # A drawing imported from RMF carries what was measured: set it beside the run.
+        from models.rmf import measured
+        result = dataclasses.replace(
+            result, reports=(*result.reports, measured.table(sc.imported, result)),
+            measured={"measured": sc.imported["measured"],
+                      "members": sc.imported.get("members", {}),
+                      "kinds": sc.imported.get("kinds", {}),
+                      "interval": sc.imported.get("interval", {})})
     return result
 
 

@@ -42,11 +42,25 @@ METRICS = (
 
 
 def run(params: dict, ctx: RunContext) -> RunResult:
-    """Run every general workload drawn in ``ctx.config`` (module docstring)."""
+    """Run every general workload drawn in ``ctx.config`` (module docstring).
+
+    A run asked for early figures (``ctx.early``) gives its figures so far
+    once, after ``ctx.early_after_s`` simulated seconds, and goes on."""
+    def early(so_far) -> None:
+        ctx.early_result(_result(so_far, params, ctx, trace=None), so_far.elapsed)
+
     sysrun = run_system(ctx.config, params, ctx.seed, trace=ctx.trace, progress=ctx.progress,
-                        warmup_s=ctx.warmup_s, phase=ctx.phase)
+                        warmup_s=ctx.warmup_s, phase=ctx.phase,
+                        early=early if ctx.early is not None else None,
+                        early_after_s=ctx.early_after_s)
     if sysrun.warmup_s:
         ctx.removed_warmup(sysrun.warmup_s)
+    return _result(sysrun, params, ctx, trace=ctx.trace)
+
+
+def _result(sysrun, params: dict, ctx: RunContext, trace) -> RunResult:
+    """The run's figures, reports and components (of the whole run, or of
+    the run so far for early figures)."""
     comps = figures(sysrun)
     # Only what the drawing measured: no I/O figures without I/O workloads,
     # no transaction figures without CPU workloads, no mean over nothing.
@@ -63,7 +77,7 @@ def run(params: dict, ctx: RunContext) -> RunResult:
                       else (comps, {}))
     notes = (NO_CPU_WORK,) if ctx.config.processors and sysrun.cpx is None else ()
     return RunResult("custom", params, ctx.seed, metrics, reports=tuple(reports),
-                     trace=ctx.trace, components=drawn, members=members, notes=notes)
+                     trace=trace, components=drawn, members=members, notes=notes)
 
 
 def _idle(cfg) -> dict:

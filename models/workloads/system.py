@@ -9,7 +9,7 @@ estimate (:mod:`models.core.analytic`).
 """
 from __future__ import annotations
 
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 
 from models.core import analytic
 
@@ -70,13 +70,17 @@ def workload_values(config, params: dict) -> dict[str, dict]:
 
 
 def run_system(config, params: dict, seed: int, trace=None, progress=None,
-               warmup_s: float = 0.0, phase=None) -> SystemRun:
+               warmup_s: float = 0.0, phase=None, early=None,
+               early_after_s: float = 0.0) -> SystemRun:
     """Simulate every general workload of ``config`` (see module docstring).
 
     ``warmup_s``: the figures leave out the first seconds (capped below the
     run's length): at that time every counter restarts, as an RMF interval
     does, and ``run.warmup_s`` says how much was removed. ``phase(text)`` is
     told as the set-up, the cache warm-up and the simulation start.
+    ``early(run)``: called once, at the first progress step at or after
+    ``early_after_s`` simulated seconds (and after the warm-up's end), with
+    the run so far (:func:`so_far`); the run then goes on unchanged.
     """
     say = phase or (lambda _text: None)
     eng = Engine(seed=seed)
@@ -126,6 +130,9 @@ def run_system(config, params: dict, seed: int, trace=None, progress=None,
             eng.run(until=t)
             if tail is not None and i == 1:
                 resume = tail.plan(t, end)
+            if early is not None and t >= early_after_s and t > cut and i < PROGRESS_STEPS:
+                early(so_far(run, t))
+                early = None
             if progress is not None:
                 progress(i / PROGRESS_STEPS)
     if run.warmup_s:
@@ -196,6 +203,16 @@ def _trace_hooks(run: SystemRun) -> list[tuple[object, str, object]]:
     if run.cpx is not None and run.cpx.trace is not None:
         out.append((run.cpx, "trace", run.cpx.trace))
     return out
+
+
+def so_far(run: SystemRun, t: float) -> SystemRun:
+    """The run as it stands at simulated time ``t`` (mid-run): the same
+    workloads and system, their figures over the time simulated so far
+    (less the warm-up left out), with the analytic estimate beside them.
+    Reading them changes nothing in the run."""
+    now = replace(run, elapsed=t - (run.warmup_s or 0.0))
+    now.estimates = [analytic.estimate(s) for s in stations(now)]
+    return now
 
 
 def _reset(run: SystemRun) -> None:
