@@ -239,19 +239,20 @@ def _report_table(report: Table) -> QTableWidget:
     return _table(report.columns, rows)
 
 
+#: Figures are right-aligned (every column but the first).
+_FIGURE = Qt.AlignmentFlag.AlignRight | Qt.AlignmentFlag.AlignVCenter
+
+
 def _table(columns, rows) -> QTableWidget:
     t = QTableWidget(len(rows), len(columns))
-    t.setHorizontalHeaderLabels([str(c) for c in columns])
+    names = [str(c) for c in columns]
+    t.setHorizontalHeaderLabels(names)
     t.verticalHeader().setVisible(False)
     t.setEditTriggers(QAbstractItemView.EditTrigger.NoEditTriggers)
     t.setAlternatingRowColors(True)
-    for r, row in enumerate(rows):
-        for c, cell in enumerate(row):
-            item = QTableWidgetItem(str(cell))
-            item.setToolTip(f"{columns[c]}: {cell}")
-            if c > 0:
-                item.setTextAlignment(Qt.AlignmentFlag.AlignRight | Qt.AlignmentFlag.AlignVCenter)
-            t.setItem(r, c, item)
+    # Laid out before it is filled: on a filled table each of these measured
+    # every cell again (a shop's reports hold 30,000 cells; a third of a
+    # second after each run).
     t.horizontalHeader().setSectionResizeMode(QHeaderView.ResizeMode.ResizeToContents)
     t.horizontalHeader().setStretchLastSection(True)
     t.setVerticalScrollBarPolicy(Qt.ScrollBarPolicy.ScrollBarAlwaysOff)
@@ -259,10 +260,30 @@ def _table(columns, rows) -> QTableWidget:
     # dozen lines out of sight to the right, and its row stood 200 px tall
     # (the analytic table's rank rows); the cell's tooltip has all of it.
     t.setWordWrap(False)
-    t.resizeRowsToContents()
+    one_line = True
+    for r, row in enumerate(rows):
+        for c, cell in enumerate(row):
+            text = str(cell)
+            one_line = one_line and "\n" not in text
+            item = QTableWidgetItem(text)
+            item.setToolTip(f"{names[c]}: {cell}")
+            if c > 0:
+                item.setTextAlignment(_FIGURE)
+            t.setItem(r, c, item)
+    _fit_rows(t, one_line)
     # Show every row (the dock scrolls as a whole); room for a horizontal
     # scroll bar in case a wide RMF table does not fit the dock.
     height = (t.horizontalHeader().sizeHint().height() + t.verticalHeader().length()
               + 2 * t.frameWidth() + t.horizontalScrollBar().sizeHint().height())
     t.setFixedHeight(height)
     return t
+
+
+def _fit_rows(t: QTableWidget, one_line: bool) -> None:
+    """Each row as tall as its text. Rows of one line in one font are all as
+    tall as the first: measure that one, not all 30,000 cells again."""
+    if not one_line or t.rowCount() < 2:
+        t.resizeRowsToContents()
+        return
+    t.resizeRowToContents(0)
+    t.verticalHeader().setDefaultSectionSize(t.rowHeight(0))
