@@ -39,7 +39,7 @@ from ui.docks.palette import Palette
 from ui.docks.results import ResultsPanel
 from ui.editor import SELECTION_MIME, Editor
 from ui.start_page import StartPage
-from ui.views import RunPage, install_result_views
+from ui.views import RunPage, big_trace, install_result_views
 
 FILE_FILTER = "zPerfLab scenarios (*.zpl.json *.json);;All files (*)"
 #: Side panels each tab shows at first; the user's changes are kept per tab.
@@ -779,7 +779,8 @@ class MainWindow(QMainWindow):
             self.followers.append(name)
             # The view follows the document: each run, and a banner when the
             # drawing has changed since the run it shows.
-            page = RunPage(self.document, holder, widget.set_result, name)
+            # A big run's charts and replay are drawn when their tab opens.
+            page = RunPage(self.document, holder, widget.set_result, name, defer=big_trace)
         self.view_pages[name] = page
         self.tabs.addTab(page, name.capitalize())
 
@@ -791,13 +792,21 @@ class MainWindow(QMainWindow):
         self.tabs.setCurrentWidget(self.view_pages.get(name, view))
         return None
 
+    def up_to_date_view(self, name: str):
+        """The named view, showing the document's run even if its tab has
+        not been opened since (``None`` when there is no such view)."""
+        page = self.view_pages.get(name)
+        if isinstance(page, RunPage):
+            page.bring_up_to_date()
+        return self.views.get(name)
+
     def charts_view(self):
         """The Charts tab's view (``None`` in a build without charts)."""
-        return self.views.get("charts")
+        return self.up_to_date_view("charts")
 
     def replay_view(self):
         """The Animation tab's replay view (``None`` in a build without it)."""
-        return self.views.get("animation")
+        return self.up_to_date_view("animation")
 
     def current_chart(self):
         """The chart the Export menu acts on: the Sweep or Compare tab's when one

@@ -34,6 +34,19 @@ def install_result_views(window) -> list[str]:
     return added
 
 
+#: A run whose trace holds more rows than this (the Large shop's ring holds
+#: 2 million) is drawn on the Charts and Animation tabs when one is opened,
+#: not while the Results panel waits for it: sorting and binning its trace
+#: for both took a second and a half after each run.
+DEFER_TRACE_ROWS = 200_000
+
+
+def big_trace(result) -> bool:
+    """Whether ``result`` carries a trace of more than :data:`DEFER_TRACE_ROWS` rows."""
+    trace = getattr(result, "trace", None)
+    return trace is not None and len(trace) > DEFER_TRACE_ROWS
+
+
 STALE_STYLE = ("background: #fff4d6; color: #5a4300; padding: 4px 8px;"
                "border-bottom: 1px solid #e0c98a;")
 FAILED_STYLE = ("background: #fde7e7; color: #8a0000; padding: 4px 8px; font-weight: bold;"
@@ -85,12 +98,19 @@ class RunPage(QWidget):
         Shows a result (or ``None``: nothing to show).
     name : str
         The view's name (object name of the page).
+    defer : callable, optional
+        ``defer(result)`` true: while the page is hidden, a run is shown only
+        when the page is opened (or :meth:`bring_up_to_date` is called); the
+        run before is dropped from the view at once.
     """
 
-    def __init__(self, document, body: QWidget, show, name: str = "") -> None:
+    def __init__(self, document, body: QWidget, show, name: str = "", defer=None) -> None:
         super().__init__()
         self.setObjectName(f"{name}Page" if name else "runPage")
         self.document, self._show = document, show
+        self._defer = defer
+        #: The document's run is not shown yet: it will be when the page opens.
+        self.pending = False
         layout = QVBoxLayout(self)
         layout.setContentsMargins(0, 0, 0, 0)
         layout.setSpacing(0)
@@ -110,10 +130,31 @@ class RunPage(QWidget):
         return body.widget() if hasattr(body, "widget") else body
 
     def _on_document_changed(self, change) -> None:
-        if change.run:
-            self._name_run()
-            self._show(self.document.result)
-            self._name_parts()
+        if not change.run:
+            return
+        result = self.document.result
+        if (result is not None and self._defer is not None and not self.isVisible()
+                and self._defer(result)):
+            # Drawn when opened: nothing may read the run before as this one.
+            self.pending = True
+            self._show(None)
+            return
+        self._put(result)
+
+    def bring_up_to_date(self) -> None:
+        """Show the document's run now if it waits for the page to open."""
+        if self.pending:
+            self._put(self.document.result)
+
+    def showEvent(self, event) -> None:  # noqa: N802 (Qt's name)
+        self.bring_up_to_date()
+        super().showEvent(event)
+
+    def _put(self, result) -> None:
+        self.pending = False
+        self._name_run()
+        self._show(result)
+        self._name_parts()
 
     def _name_run(self) -> None:
         """Tell a view that names runs (the charts) what this one is: a

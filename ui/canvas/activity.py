@@ -245,9 +245,14 @@ class CanvasTint(QObject):
     @property
     def stale(self) -> bool:
         """True when the scenario on the canvas is not the one the run ran from."""
-        if self.controller.data is None:
+        if self.controller.data is None and not _traced(self._document_result()):
+            # (A big run's replay is built when its tab opens: until then its
+            # cards show the whole run's figures, as after any run.)
             return True
         return self.document is not None and self.document.run_is_stale()
+
+    def _document_result(self):
+        return self.document.result if self.document is not None else None
 
     def _on_controller_data_changed(self) -> None:
         self._rematch()
@@ -312,6 +317,12 @@ class CanvasTint(QObject):
             over = f" (over the last {fmt_time(span)})" if span > 0 else ""
             tints[nid] = Tint(level, f"busy {100 * level:.0f} % at t={fmt_time(t)}{over}; now: {now}")
         self.scene.set_activity(tints, moment_note(t, data.t0, data.t1, window))
+
+
+def _traced(result) -> bool:
+    """Whether ``result`` carries trace rows (what the replay would show)."""
+    trace = getattr(result, "trace", None)
+    return trace is not None and len(trace) > 0
 
 
 def tint_during_replay(scene: "CanvasScene", replay_view,
