@@ -1,11 +1,13 @@
 """Bench: Run → first figures and Run → simulated figures in the window (issue 42, GUI part).
 
 One main window (offscreen, 1280x800) opens the Large shop and runs it as
-drawn (1 s): the time from Run to the Results panel showing the
-preliminary figures (painted) and to the simulated figures (painted, the
-Animation's trace ready). Peers in the same process: the same run through
-``run_experiment`` bare (no trace) and with the window's trace ring, and
-the window with its preliminary figures turned off.
+drawn (1 s) from the Canvas tab: the time from Run to the Results panel
+showing the preliminary figures (painted) and to the simulated figures
+(painted); then the time to open the Charts tab and the Animation tab
+(each drawn from the run's trace when first opened after a big run).
+Peers in the same process: the same run through ``run_experiment`` bare
+(no trace) and with the window's trace ring, and the window with its
+preliminary figures turned off.
 
     OPENBLAS_NUM_THREADS=1 QT_QPA_PLATFORM=offscreen .venv/bin/python \\
         bench/run_first_results.py [--repeat 2] [--trace-rows N]
@@ -27,8 +29,20 @@ sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 SHOP = "resources/scenarios/large_shop.json"
 
 
-def window_run(win, app, preliminary: bool) -> tuple[float | None, float]:
-    """(seconds to preliminary figures painted or None, seconds to simulated figures painted)."""
+def open_tab(win, app, name: str) -> float:
+    """Seconds to bring the named tab forward, painted."""
+    start = time.perf_counter()
+    win.show_view(name)
+    win.views[name].grab()
+    app.processEvents()
+    return time.perf_counter() - start
+
+
+def window_run(win, app, preliminary: bool) -> tuple[float | None, float, float, float]:
+    """(seconds to preliminary figures painted or None, seconds to simulated
+    figures painted, seconds to open Charts, seconds to open Animation)."""
+    win.show_view("canvas")
+    app.processEvents()
     from app import worker
     saved = worker.PRELIMINARY_MIN_IOS
     if not preliminary:
@@ -54,7 +68,8 @@ def window_run(win, app, preliminary: bool) -> tuple[float | None, float]:
     if win.document.result is None:
         raise SystemExit("the run gave no result")
     got = marks.get("first")
-    return (None if got is None else got - start), marks["final"] - start
+    charts, animation = open_tab(win, app, "charts"), open_tab(win, app, "animation")
+    return (None if got is None else got - start), marks["final"] - start, charts, animation
 
 
 def bare(trace_rows: int | None) -> float:
@@ -95,20 +110,26 @@ def main() -> None:
     rows_out = []
     try:
         for label, fn in (
-                ("bare run_experiment, no trace", lambda: (None, bare(None))),
-                ("bare run_experiment, window's trace", lambda: (None, bare(rows))),
+                ("bare run_experiment, no trace", lambda: (None, bare(None), None, None)),
+                ("bare run_experiment, window's trace", lambda: (None, bare(rows), None, None)),
                 ("window, no preliminary figures", lambda: window_run(win, app, False)),
                 ("window, preliminary figures", lambda: window_run(win, app, True))):
             runs = [fn() for _ in range(args.repeat)]
-            firsts = [f for f, _ in runs if f is not None]
-            rows_out.append((label, min(firsts) if firsts else None, min(s for _, s in runs)))
+
+            def best(i):
+                got = [r[i] for r in runs if r[i] is not None]
+                return min(got) if got else None
+            rows_out.append((label, best(0), best(1), best(2), best(3)))
     finally:
         win.shutdown()
     peer = rows_out[0][2]
-    print(f"{'':38} {'first s':>8} {'results s':>10} {'× bare':>7}")
-    for label, first, final in rows_out:
-        f = f"{first:8.2f}" if first is not None else f"{'—':>8}"
-        print(f"{label:38} {f} {final:10.2f} {final / peer:7.2f}")
+
+    def cell(v, width):
+        return f"{v:{width}.2f}" if v is not None else f"{'—':>{width}}"
+    print(f"{'':38} {'first s':>8} {'results s':>10} {'× bare':>7} {'Charts s':>9} {'Anim. s':>8}")
+    for label, first, final, charts, animation in rows_out:
+        print(f"{label:38} {cell(first, 8)} {final:10.2f} {final / peer:7.2f} "
+              f"{cell(charts, 9)} {cell(animation, 8)}")
 
 
 if __name__ == "__main__":
