@@ -72,8 +72,10 @@ def consistency_reads(win, result, folder) -> dict:
     path = folder / "tables.csv"
     export.save_tables_csv(export.result_tables(result), path)
     rows = list(csv.reader(path.open(encoding="utf-8")))
-    charts = {k: c.data for k, c in win.views["charts"].charts().items()}
-    replay = win.views["animation"]
+    # Through the window, as a user opening the tabs sees them (a big run is
+    # drawn on them when they open).
+    charts = {k: c.data for k, c in win.charts_view().charts().items()}
+    replay = win.replay_view()
     pages = replay_pages(replay)
     sc = win.editor.scenario
     badges = {sc.nodes[nid].label: win.scene.activity_for(nid).badge for nid in sc.nodes
