@@ -11,11 +11,12 @@ def test_the_large_shop_shows_preliminary_figures_first_then_the_runs(window, qt
     seen = []
     window.run_previewed.connect(lambda r: seen.append((
         r, window.results.preliminary.text() if window.results.preliminary else "",
-        _header(window), window.results.headline.text(), window.document.result)))
+        _header(window), window.results.headline.text(), window.document.result,
+        len(window.results.report_tables))))
     with qtbot.waitSignal(window.run_done, timeout=120_000):
         window.run()
     assert len(seen) == 1
-    first, notice, header, headline, doc_result = seen[0]
+    first, notice, header, headline, doc_result, tables = seen[0]
     # While the run goes on: the Results panel says its figures are preliminary,
     # of which part of the run; no other view has taken them.
     # The run's own figures so far: its first progress step past 10,000 I/Os
@@ -27,10 +28,13 @@ def test_the_large_shop_shows_preliminary_figures_first_then_the_runs(window, qt
     assert "whole 1 s goes on" in notice and "replaced when it ends" in notice
     assert header == "Preliminary value" and "preliminary" in headline
     assert doc_result is None
+    # The headline figures only: the shop's report tables wait for the run's end.
+    assert tables == 0
     # Then the run's own figures replace them, with nothing preliminary left.
     assert window.results.preliminary is None
     assert _header(window) == "Value" and "preliminary" not in window.results.headline.text()
     assert window.document.result.params["duration_s"] == 1.0
+    assert len(window.results.report_tables) == len(window.document.result.reports)
 
 
 def test_a_short_run_shows_no_preliminary_figures(window, qtbot):

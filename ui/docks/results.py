@@ -87,6 +87,14 @@ class ResultsPanel(QScrollArea):
                       {k: format_number(v) for k, v in result.metrics.items()})
         for note in result.notes:
             layout.addWidget(_wrapped(f"<i>{note}</i>"))
+        if preliminary:
+            # The headline figures only: a shop's report tables (thousands of
+            # rows) would take the window's time from the run still going on.
+            self.report_tables = []
+            self.measured_view = None
+            layout.addWidget(_wrapped("<i>The report tables follow when the run ends.</i>"))
+            layout.addStretch(1)
+            return
         self._reports(layout, result.reports, result, imported)
 
     def show_replicated(self, rep: Replicated) -> None:
