@@ -26,11 +26,15 @@ cdef class Driver(IOOwner):
     cdef public long long reads, writes, hits, misses, completed
     cdef dict __dict__
 
-    cpdef long long zipf_rank(self) except? -1
-    cpdef long long block_of_rank(self, long long rank) except? -1
-    cpdef tuple place(self, long long block)
-    cpdef long long next_block(self) except? -1
-    cpdef double _next_counted(self) except? -1
+    # cdef, not cpdef: IOWorkload is a Python subclass with a __dict__, and
+    # a cpdef call on it looks the name up for an override every time (the
+    # look-up's one-entry cache misses as ten workloads take turns).
+    # Compiled, these are not callable from Python.
+    cdef long long zipf_rank(self) except? -1
+    cdef long long block_of_rank(self, long long rank) except? -1
+    cdef tuple place(self, long long block)
+    cdef long long next_block(self) except? -1
+    cdef double _next_counted(self) except? -1
     cdef _issue(self, bint write, bint draw_write)
-    cpdef io_done(self, vol, IOResult res, bint write, long long tag)
+    cdef io_done(self, vol, IOResult res, bint write, long long tag)
     cdef double _channel_work(self, vol, Py_ssize_t offset) except? -1

@@ -8,4 +8,4 @@ cdef class IOResult:
 
 
 cdef class IOOwner:
-    cpdef io_done(self, vol, IOResult res, bint write, long long tag)
+    cdef io_done(self, vol, IOResult res, bint write, long long tag)

@@ -139,7 +139,7 @@ class IOWorkload(Driver):
         self.reads = self.writes = self.hits = self.misses = 0
         self.resp = 0.0
         self.completed = 0
-        self._work: dict = {}             # volume -> channel work by first record, s
+        self._work: dict = {}             # channel work by first record, s (driver.py)
 
     @staticmethod
     def pages_needed(workload, values: dict) -> dict[str, int]:
