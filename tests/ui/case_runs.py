@@ -68,6 +68,7 @@ def run_every_case(tmp_path_factory, cases=CASES, deck_cases=DECK_CASES) -> dict
 def consistency_reads(win, result, folder) -> dict:
     """The run, the dock's tables as shown, the CSV, the charts, the replay."""
     QApplication.processEvents()
+    win.results.build_folded()      # as a user unfolding every long report
     dock = [table_cells(t) for t in win.results.widget().findChildren(QTableWidget)]
     path = folder / "tables.csv"
     export.save_tables_csv(export.result_tables(result), path)

@@ -41,6 +41,7 @@ def _count(cell: str) -> int:
 
 
 def _dock_table(window, first_column: str) -> list[list[str]]:
+    window.results.build_folded()   # as a user unfolding every long report
     for table in window.results.widget().findChildren(QTableWidget):
         cells = table_cells(table)
         if cells[0][0].casefold() == first_column:

@@ -227,6 +227,7 @@ def test_the_two_hit_ratios_have_two_names_on_screen_and_in_the_csv(window, qtbo
     assert window.open_case_or_file("resources/scenarios/rmf_sysa.json") is None
     window.run_and_wait()
     result = window.document.result
+    window.results.build_folded()   # as a user unfolding every long report
     texts = [c for t in window.results.widget().findChildren(QTableWidget)
              for row in table_cells(t) for c in row]
     names = _hit_ratio_names(texts)

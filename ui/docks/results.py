@@ -26,7 +26,7 @@ class ResultsPanel(QScrollArea):
         self.setWidgetResizable(True)
         self.headline = QLabel()
         self.metrics_table: QTableWidget | None = None
-        self.report_tables: list[QTableWidget] = []
+        self._tables: list = []
         self.measured_view = None
         self.preliminary: QLabel | None = None
         self.show_message("No run yet. Open a case study or build a scenario, then Run (F5).")
@@ -38,9 +38,22 @@ class ResultsPanel(QScrollArea):
         if old is not None:
             old.deleteLater()
         self.setWidget(page)
-        self.metrics_table, self.report_tables = None, []
+        self.metrics_table, self._tables = None, []
         self.preliminary = None
         return layout
+
+    @property
+    def report_tables(self) -> list[QTableWidget]:
+        """The report tables in the run's order (a folded one is made now if
+        it was not yet unfolded: :meth:`build_folded`)."""
+        return [t.table() if isinstance(t, _Folded) else t for t in self._tables]
+
+    def build_folded(self) -> None:
+        """Make every folded report's table (they stay folded): a long report's
+        table is otherwise made when it is first unfolded."""
+        for t in self._tables:
+            if isinstance(t, _Folded):
+                t.table()
 
     def show_message(self, text: str, error: bool = False) -> None:
         """Replace the results with one message (no run, failed, not implemented)."""
@@ -90,7 +103,7 @@ class ResultsPanel(QScrollArea):
         if preliminary:
             # The headline figures only: a shop's report tables (thousands of
             # rows) would take the window's time from the run still going on.
-            self.report_tables = []
+            self._tables = []
             self.measured_view = None
             layout.addWidget(_wrapped("<i>The report tables follow when the run ends.</i>"))
             layout.addStretch(1)
@@ -158,17 +171,20 @@ class ResultsPanel(QScrollArea):
                                                   _within(result))
                 tables[i] = self.measured_view.table
                 layout.addWidget(self.measured_view)
+            elif fold(report):
+                # Made when first unfolded: a shop's long reports hold 30,000
+                # cells, most of the panel's time after each run.
+                tables[i] = folded = _Folded(report)
+                layout.addWidget(_fold(report, folded))
+                layout.addWidget(folded)
             else:
                 tables[i] = t = _report_table(report)
-                if fold(report):
-                    layout.addWidget(_fold(report, t))
-                else:
-                    layout.addWidget(_wrapped(f"<b>{report.title}</b>"))
+                layout.addWidget(_wrapped(f"<b>{report.title}</b>"))
                 layout.addWidget(t)
-                t.setVisible(not fold(report))
+                t.setVisible(True)
             if report.note:
                 layout.addWidget(_wrapped(f"<i>{report.note}</i>"))
-        self.report_tables = tables
+        self._tables = tables
         layout.addStretch(1)
 
 
@@ -204,7 +220,26 @@ def fold(report: Table) -> bool:
     return len(report.rows) > FOLD_ROWS and report.title not in FIRST
 
 
-def _fold(report: Table, table: QTableWidget) -> QToolButton:
+class _Folded(QWidget):
+    """A long report's place in the dock, hidden while folded; its table is
+    made the first time it is unfolded (or asked for)."""
+
+    def __init__(self, report: Table) -> None:
+        super().__init__()
+        self.report = report
+        self._table: QTableWidget | None = None
+        box = QVBoxLayout(self)
+        box.setContentsMargins(0, 0, 0, 0)
+        self.setVisible(False)
+
+    def table(self) -> QTableWidget:
+        if self._table is None:
+            self._table = _report_table(self.report)
+            self.layout().addWidget(self._table)
+        return self._table
+
+
+def _fold(report: Table, folded: _Folded) -> QToolButton:
     """The title of a long report as a button that shows and hides its table."""
     button = QToolButton()
     button.setObjectName("reportFold")
@@ -218,7 +253,8 @@ def _fold(report: Table, table: QTableWidget) -> QToolButton:
     button.setSizePolicy(QSizePolicy.Policy.Ignored, QSizePolicy.Policy.Fixed)
 
     def toggled(on: bool) -> None:
-        table.setVisible(on)
+        folded.table()
+        folded.setVisible(on)
         button.setArrowType(Qt.ArrowType.DownArrow if on else Qt.ArrowType.RightArrow)
         button.setText(f"{report.title}: {len(report.rows):,} rows ({'hide' if on else 'show'})")
     button.toggled.connect(toggled)
