@@ -494,6 +494,10 @@ class CacheDirectory:
         self.used = 0
 
 
+#: How many tracks ahead :func:`warm_all` starts loading a hash slot.
+WARM_AHEAD = 32
+
+
 def warm_all(dirs: list, which, keys, masks) -> None:
     """``dirs[which[i]].warm(keys[i], masks[i])`` for each ``i``, in order.
 
@@ -513,7 +517,15 @@ def warm_all(dirs: list, which, keys, masks) -> None:
             if not 0 <= which[i] < nd:
                 raise ValueError(f"warm_all: directory number {which[i]} outside 0-{nd - 1}")
         d: CacheDirectory
+        # Memory hint, no effect on any figure: the hash slot of the track
+        # WARM_AHEAD places on starts loading now, so the random look-ups'
+        # waits for memory overlap (a slot moved by a growth since is only
+        # a wasted hint).
+        ahead: cython.Py_ssize_t = WARM_AHEAD
         for i in range(n):
+            if i + ahead < n:
+                d = dirs[which[i + ahead]]
+                d.prefetch(keys[i + ahead])
             d = dirs[which[i]]
             d.warm(keys[i], masks[i])
         return
