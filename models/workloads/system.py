@@ -9,6 +9,7 @@ estimate (:mod:`models.core.analytic`).
 """
 from __future__ import annotations
 
+import traceback
 from dataclasses import dataclass, field, replace
 
 from models.core import analytic
@@ -21,7 +22,7 @@ from models.io import backend as be
 from models.io import channel as ch
 from models.io.cache import FULL, PARTIAL
 from models.io.system import IOSystem
-from models.core.run import Table
+from models.core.run import Cancelled, Table
 from models.workloads.cpu import CPUWorkload
 from models.io.trace_io import IOTrace
 from models.workloads.io import PAGE, WARM_LIMIT_PAGES, IOWorkload, Layout, VolumeCounts
@@ -131,7 +132,7 @@ def run_system(config, params: dict, seed: int, trace=None, progress=None,
             if tail is not None and i == 1:
                 resume = tail.plan(t, end)
             if early is not None and t >= early_after_s and t > cut and i < PROGRESS_STEPS:
-                early(so_far(run, t))
+                _give_early(early, run, t)
                 early = None
             if progress is not None:
                 progress(i / PROGRESS_STEPS)
@@ -203,6 +204,18 @@ def _trace_hooks(run: SystemRun) -> list[tuple[object, str, object]]:
     if run.cpx is not None and run.cpx.trace is not None:
         out.append((run.cpx, "trace", run.cpx.trace))
     return out
+
+
+def _give_early(early, run: SystemRun, t: float) -> None:
+    """``early(so_far(run, t))``. The figures so far are a preview: if working
+    them out fails, the traceback goes to stderr and the run goes on to its
+    own figures (a cancel still stops it)."""
+    try:
+        early(so_far(run, t))
+    except Cancelled:
+        raise
+    except Exception:
+        traceback.print_exc()
 
 
 def so_far(run: SystemRun, t: float) -> SystemRun:

@@ -43,3 +43,36 @@ def test_a_run_whose_early_time_is_past_its_end_gives_no_early_figures():
     run_experiment("custom", {"duration_s": 0.05}, seed=1, early=lambda r, s: got.append(s),
                    early_after_s=1.0)
     assert got == []
+
+
+def test_a_failure_working_out_the_early_figures_leaves_the_run_to_its_end(monkeypatch, capsys):
+    """The figures so far are a preview: a bug in them is said on stderr and
+    the run still gives its own figures, the same as without early figures."""
+    import models.workloads.system as ws
+
+    def broken(run, t):
+        raise ZeroDivisionError("figures so far")
+
+    plain = run_experiment("custom", {"duration_s": 0.05}, seed=2)
+    monkeypatch.setattr(ws, "so_far", broken)
+    got = []
+    final = run_experiment("custom", {"duration_s": 0.05}, seed=2,
+                           early=lambda r, s: got.append(s), early_after_s=0.01)
+    assert got == [] and final.metrics == plain.metrics
+    assert "ZeroDivisionError: figures so far" in capsys.readouterr().err
+
+
+def test_cancel_while_the_early_figures_are_given_stops_the_run():
+    import threading
+
+    import pytest
+
+    from models.core.run import Cancelled
+    stop = threading.Event()
+
+    def early(result, seconds):
+        stop.set()          # the user presses Cancel as the first figures show
+
+    with pytest.raises(Cancelled):
+        run_experiment("custom", {"duration_s": 0.05}, seed=2, cancel=stop, early=early,
+                       early_after_s=0.01)
