@@ -237,7 +237,9 @@ class MainWindow(QMainWindow):
         layout.addLayout(row)
         # The results follow the document too: its run, and a banner when the
         # drawing changed since (RunPage, as for the Charts and Animation tabs).
-        layout.addWidget(RunPage(self.document, self.results, self._show_results, "results"), 1)
+        #: The Results panel's page (its stale banner over the panel).
+        self.results_page = RunPage(self.document, self.results, self._show_results, "results")
+        layout.addWidget(self.results_page, 1)
         return box
 
     def _show_results(self, result) -> None:
@@ -724,6 +726,10 @@ class MainWindow(QMainWindow):
             result, (doc.get("title") if own else None) or None, run="preliminary",
             preliminary=(f"Preliminary figures: the first {part:.3g} s of the run only, while "
                          f"the whole {whole:g} s goes on. They are replaced when it ends."))
+        # These figures are of the drawing as it is: a banner saying the panel
+        # shows a run of the drawing before the last edit would be wrong (the
+        # next change of the document sets it again).
+        self.results_page.banner.hide()
         self.show_results()
         self.run_previewed.emit(result)
 

@@ -44,3 +44,21 @@ def test_a_short_run_shows_no_preliminary_figures(window, qtbot):
     with qtbot.waitSignal(window.run_done, timeout=120_000):
         window.run()
     assert seen == [] and window.results.preliminary is None
+
+
+def test_preliminary_figures_of_an_edited_drawing_are_not_called_stale(window, qtbot):
+    """After an edit the panel says its run is of the drawing before it; the
+    preliminary figures of the next run are of the drawing as it is."""
+    assert window.open_case_or_file("resources/scenarios/large_shop.json") is None
+    with qtbot.waitSignal(window.run_done, timeout=120_000):
+        window.run()
+    node = next(iter(window.editor.scenario.nodes.values()))
+    window.editor.rename(node.id, "Renamed")
+    banner = window.results_page.banner
+    assert not banner.isHidden() and "before your last edit" in banner.text()
+    seen = []
+    window.run_previewed.connect(lambda r: seen.append(banner.isHidden()))
+    with qtbot.waitSignal(window.run_done, timeout=120_000):
+        window.run()
+    assert seen == [True]
+    assert banner.isHidden()            # the run's own figures, of the drawing as it is
