@@ -83,9 +83,14 @@ def targets(ivs: list[Interval], source: int, wanted: Sequence[int] | None) -> l
     if not wanted:
         same = [i.number for i in ivs if i.number != source and not _unlike(src, i)]
         if not same:
-            raise PredictError(f"no other interval of {src.system or 'this system'} has a "
-                               f"report {src.label} has ({_reports(src)}) to predict: the "
-                               f"recording holds {listed}")
+            others = [i.number for i in ivs if any(
+                j is not i and not _unlike(i, j) for j in ivs)]
+            hint = (f"calibrate on interval {others[0]} instead (--calibrate-on {others[0]})"
+                    if others else "no two of its intervals have a report in common, and a "
+                    "prediction needs one")
+            raise PredictError(f"nothing to predict: no other interval of "
+                               f"{src.system or 'this system'} has a report that {src.label} "
+                               f"has ({_reports(src)}). The recording holds {listed}: {hint}")
         return same
     for n in wanted:
         if not 1 <= n <= len(ivs):

@@ -106,3 +106,19 @@ def test_another_systems_interval_is_refused_when_asked_and_said_by_default(tmp_
     out = capsys.readouterr().out
     assert "interval 4 (2026-11-25 09:45:00): not predicted: it is of system SYSB" in out
     assert re.search(r"interval 3 \(2026-11-25 09:30:00\), predicted: " + SUMMARY, out)
+
+
+DDS = ROOT.parent / "shared" / "rmf" / "dds-zos25"
+
+
+def test_real_dds_answers_with_no_report_in_two_intervals_say_why_in_one_sentence(capsys):
+    """z/OS 2.5 DDS answers: CHAN of one day, DEVICE and CACHE of the next.
+    Nothing can be predicted, and the line says why in words a user reads."""
+    files = [str(DDS / f) for f in ("device.xml", "cache.xml", "chan.xml")]
+    assert main(["predict", *files]) == 2
+    err = capsys.readouterr().err.strip()
+    assert len(err.splitlines()) == 1
+    assert "nothing to predict: no other interval of RPRT has a report that interval 1 " \
+           "(2022-07-26 00:00:00) has (CHAN)" in err
+    assert err.endswith("no two of its intervals have a report in common, and a prediction "
+                        "needs one")
