@@ -167,6 +167,12 @@ def _run(sc, seed: int, run: Callable[..., Any]) -> dict[str, dict]:
     try:
         res = run(sc.experiment, {}, seed=seed, scenario=sc)
     except ValueError as exc:       # ParamError: a drawing that cannot run
+        if not any(n.category == "workload" for n in sc.nodes.values()):
+            # Its reports have no device activity (a CHAN report alone).
+            raise CalibrationError(
+                "no run of the drawing to fit on: the import drew no workload, as its "
+                "reports have no Direct Access Device Activity; import a DEVICE report with "
+                "it (both files, with --join when they are of different intervals)") from None
         raise CalibrationError(f"no run of the drawing to fit on: {exc}") from None
     comps, _ = model_figures(res)
     return {k: dict(v) for k, v in comps.items()}

@@ -159,7 +159,10 @@ def test_a_drawing_with_nothing_to_run_is_not_calibrated_and_nothing_is_written(
     out = tmp_path / "chan.zpl.json"
     done = _app("import-rmf", str(DDS / "chan.xml"), "--out", str(out), "--calibrate")
     assert done.returncode == 2 and "Traceback" not in done.stderr
-    assert "no run of the drawing to fit on" in done.stderr and "needs a workload" in done.stderr
+    # Which report is missing, not the window's "drag one from the palette".
+    assert "no run of the drawing to fit on: the import drew no workload, as its reports " \
+           "have no Direct Access Device Activity; import a DEVICE report with it" in done.stderr
+    assert "palette" not in done.stderr and done.stderr.count("\n") == 1
     assert not out.exists()
 
 
