@@ -52,6 +52,7 @@ sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 
 from models.drawing.config import ChannelPath, Configuration, ControlUnit, Rank, Volume  # noqa: E402
 from models.engine import COMPILED, Engine  # noqa: E402
+from models.io.request import pages_to_groups, range_to_groups  # noqa: E402
 from models.io.system import IOSystem  # noqa: E402
 
 VOLUMES, CHANNELS, CUS = 64, 8, 2
@@ -100,12 +101,11 @@ def build(sim_s: float, rate: float, seed: int = 1, volumes: int = VOLUMES,
         k_vols, k_hot, k_all = nvols.bit_length(), HOT_TRACKS.bit_length(), VOLUME_TRACKS.bit_length()
         hot_pages = 12 * HOT_TRACKS
         k_pages = hot_pages.bit_length()
-        process = eng.process
-        # Each volume's request methods and sequential cursor by number (no
-        # attribute or dictionary look-up per I/O; the same requests).
-        reads = [v.read for v in vols]
-        read_ranges = [v.read_range for v in vols]
-        write_pages = [v.write_pages for v in vols]
+        # Each volume's request start and sequential cursor by number (no
+        # attribute or dictionary look-up per I/O). ``start`` runs a request
+        # without a process, as the drawn shop's workloads do
+        # (models/io/driver.py): the same events as ``process(v.read(groups))``.
+        starts = [v.start for v in vols]
         seq_next = [12 * (VOLUME_TRACKS // 2)] * nvols
         for _ in range(n):
             yield -log(1.0 - rnd()) / rate
@@ -125,11 +125,11 @@ def build(sim_s: float, rate: float, seed: int = 1, volumes: int = VOLUMES,
                 r = bits(4)
                 while r >= 12:
                     r = bits(4)
-                io = reads[v]([(track, 1 << r)])
+                starts[v]([(track, 1 << r)], False, False)
             elif u < 0.9:
                 first = seq_next[v]
                 seq_next[v] = first + 32
-                io = read_ranges[v](first, 32)
+                starts[v](range_to_groups(first, 32), False, False)
             else:
                 first = bits(k_pages)
                 while first >= hot_pages:
@@ -137,8 +137,7 @@ def build(sim_s: float, rate: float, seed: int = 1, volumes: int = VOLUMES,
                 r = bits(3)
                 while r >= 4:
                     r = bits(3)
-                io = write_pages[v](range(first, first + 1 + r))
-            process(io)
+                starts[v](pages_to_groups(range(first, first + 1 + r)), True, False)
 
     eng.process(arrivals())
     return eng, system

@@ -60,6 +60,7 @@ cdef class Engine:
     cdef void _release_slot(self, Py_ssize_t slot) noexcept
     cdef _drop(self, proc)
     cpdef double peek(self)
+    cdef double _run(self, until) except? -1.0
 
 
 cdef class Event:

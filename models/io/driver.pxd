@@ -17,7 +17,7 @@ cdef class VolumeCounts:
 
 cdef class Driver(IOOwner):
     cdef public Engine engine
-    cdef public object system, name, v, rng, datasets, vols, base, _arrive_cb, _random, _process
+    cdef public object system, name, v, rng, datasets, vols, base, _arrive_cb, _random
     cdef public list _ds_first, _ds_vols, _ds_base
     cdef public long long n_pages, n_blocks, per_ds, scatter, cursor, _left, _left_reads
     cdef public double theta, _a, _span, end, _seq_pct, _rate, _t_last, _read_pct, resp

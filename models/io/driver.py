@@ -8,11 +8,12 @@ compiled beside ``models/io`` (Cython in pure-Python mode, the types in
 ``driver.pxd``), interpreted otherwise; the two give the same figures to
 the last bit (``tests/models/test_engine_compiled.py``).
 
-An open or counted arrival starts the volume's request generator itself as
-the engine's process (no workload generator wrapped round it), and the
+An open or counted arrival starts the volume's request itself
+(:meth:`models.io.volume.VolumeIO.start`: the request is its own state
+machine on the engine's heap, no process and no generator), and the
 volume calls :meth:`Driver.io_done` at the request's end, at the instant
-the wrapper used to count it: the same events in the same order, one
-generator and one Python frame fewer per I/O.
+a process wrapped round it used to count it: the same events in the same
+order.
 """
 from __future__ import annotations
 
@@ -80,7 +81,6 @@ class Driver(IOOwner):
     v: dict
     rng: Any
     _random: Any
-    _process: Any
     _arrive_cb: Any
     n_pages: int
     n_blocks: int
@@ -228,16 +228,16 @@ class Driver(IOOwner):
         self._issue(not read, False)
 
     def _issue(self, write: cython.bint, draw_write: cython.bint) -> None:
-        """Start one I/O now as its own process: the volume's request generator,
-        which calls :meth:`io_done` at its end. ``draw_write``: whether it
+        """Start one I/O now: the volume's request (:meth:`VolumeIO.start`, no
+        process), which calls :meth:`io_done` at its end. ``draw_write``: whether it
         writes is drawn after its block (open arrivals); otherwise ``write``."""
         vol: VolumeIO
         first: cython.longlong
         vol, first = self.place(self.next_block())
         if draw_write:
             write = self._random() * 100.0 >= self._read_pct
-        self._process(vol._io(range_to_groups(first, self.n_pages, vol.rpt), write, False,
-                              self, first * 2 + self._seq))
+        vol.start(range_to_groups(first, self.n_pages, vol.rpt), write, False,
+                  self, first * 2 + self._seq)
 
     def _user(self, think: float):
         eng: Engine = self.engine

@@ -5,7 +5,7 @@
 from cpython.ref cimport PyObject, Py_DECREF
 
 from models.engine.core cimport Engine, Resource
-from models.io.cache cimport CacheDirectory, _popcount
+from models.io.cache cimport CacheDirectory, CacheStats, _popcount
 from models.io.channel cimport addresses, program_ius
 from models.io.request cimport IOOwner, IOResult
 from models.io.paths cimport ChannelPath, PathGroup
@@ -44,3 +44,34 @@ cdef class VolumeIO(Staging):
                         double hold=*, restaged=*, records=*)
     cpdef double _ready(self, double t, track, need, IOResult res)
     cpdef double _stage(self, double t, track, mask, long mode, IOResult res)
+
+
+cdef int _R_PROGRAM, _R_SETTLE, _R_PEEK, _R_END, _R_DONE, _R_OVER
+cdef int _P_START, _P_LPO, _P_GROUP, _P_AWAIT, _P_RECONNECT, _P_SEQ, _P_PRESTAGE, _P_XFER, _P_WRITE
+cdef long _NORMAL
+
+
+cdef class IORequest(IOResult):
+    # The request (see IORequest's docstring) ...
+    cdef VolumeIO vol
+    cdef object groups, owner, prog
+    cdef list parts, batch
+    cdef Py_ssize_t part, i
+    cdef bint lp, write, pdone, settled
+    cdef long long tag, track, prev_track, prev_last, hits_, pages_, records
+    cdef int state, pstate
+    cdef double t_q, t_sync, t_end
+    # ... and its channel program's locals between sync points.
+    cdef ChannelPath path
+    cdef double t, work_end, since, conn_, ius, nbytes, xfer, alpha, ready, left
+    cdef long n, last_bit, depth, top
+    cdef unsigned long long mask, need
+
+    cdef _setup(self, VolumeIO vol, long long rid, groups, bint write, bint list_prefetch,
+                owner, long long tag, double t_q)
+    cpdef double begin(self) except? -2.0
+    cpdef double step(self) except? -2.0
+    cdef wait(self, double d)
+    cdef _program_begin(self, double t, bint write)
+    cdef double _advance(self) except? -2.0
+    cdef double _part_end(self, double t) except? -2.0

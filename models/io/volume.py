@@ -56,6 +56,8 @@ if TYPE_CHECKING:
 #: interleaved prefetch I/Os of a scan and a synchronous reader).
 SEQ_STREAMS = 8
 STAGING_MODES = {"record": RECORD, "partial": PARTIAL, "full": FULL}
+#: The engine's priority of an ordinary event (models.engine.core.NORMAL).
+_NORMAL = 1
 #: A volume's cache keys are ``kb + track`` with ``kb = index << KEY_BITS``:
 #: one int key per track in the unit's shared directory (no tuples in the
 #: hot loop). 2^32 tracks is far beyond any 3390 (an EAV has < 2^24).
@@ -234,23 +236,52 @@ class VolumeIO(Staging):
     def _io(self, groups, write: bool, list_prefetch: bool, owner=None, tag=0):
         """Process step shared by reads and writes: IOSQ, then the program.
 
-        ``owner``: an object whose ``io_done(volume, result, write, tag)`` is
-        called at the request's end (a workload counting it: see
-        models/io/driver.py), at the instant the request returns."""
+        A generator that drives the request's :class:`IORequest` (``yield
+        from`` it in a process): it yields what the request waits for and
+        returns the request, which is its :class:`IOResult`. ``owner``: an
+        object whose ``io_done(volume, result, write, tag)`` is called at the
+        request's end (a workload counting it: see models/io/driver.py), at
+        the instant the request returns."""
+        rq: IORequest = self._request(groups, write, list_prefetch, owner, tag)
+        if not self.volume.try_take():
+            yield self.volume       # every exposure busy: IOSQ
+        d = rq.begin()
+        while d >= 0.0:
+            yield d
+            d = rq.step()
+        return rq
+
+    def start(self, groups, write: bool, list_prefetch: bool, owner=None, tag=0) -> None:
+        """Start one request now, without a process: the same steps, events
+        and figures as a process running :meth:`_io`, with the request
+        itself on the engine's heap (see :class:`IORequest`). A request that
+        must queue for the volume (IOSQ) runs as that process."""
+        rq: IORequest = self._request(groups, write, list_prefetch, owner, tag)
         vol: Resource = self.volume
         eng: Engine = self.engine
-        t_q: float = eng.now
-        t_sync: float
-        t_end: float
-        settled: cython.bint
-        single: cython.bint
-        done: cython.bint = False
-        res: IOResult
-        tot: IOResult
+        if not vol.try_take():
+            eng.process(self._queued(rq))
+            return
+        d: float = rq.begin()
+        if d >= 0.0:
+            rq.wait(d)
+
+    def _queued(self, request):
+        """Process of a request that queues for the volume: :meth:`_io` from its IOSQ."""
+        rq: IORequest = request
+        yield self.volume
+        d = rq.begin()
+        while d >= 0.0:
+            yield d
+            d = rq.step()
+        return rq
+
+    def _request(self, groups, write: bool, list_prefetch: bool, owner, tag):
+        """A new request of ``groups`` arriving now (not started)."""
+        eng: Engine = self.engine
         self.requests += 1
-        rid = self.requests
         if self.tr is not None:
-            self.tr.io_start(t_q, rid, res_pages(groups))
+            self.tr.io_start(eng.now, self.requests, res_pages(groups))
         if cython.compiled:
             # Memory hints, no effect on any figure: the tracks' hash slots
             # now, their entries half way to the program's first look-up
@@ -259,74 +290,9 @@ class VolumeIO(Staging):
             kb: cython.longlong = self.kb
             for g in groups:
                 cd.prefetch(kb + g[0])
-        if not vol.try_take():
-            yield vol       # every exposure busy: IOSQ
-        res = IOResult(rid)
-        res.iosq = eng.now - t_q
-        # One channel I/O unless zHPF's address limit splits the request
-        # (``_programs``; ch.split_addresses keeps a request within the limit whole).
-        single = write or self.max_addresses is None or \
-            addresses(groups) <= self.max_addresses
-        if cython.compiled:
-            for g in groups:
-                cd.prefetch_entry(kb + g[0])
-        if write:
-            prog = write_program(self, eng.now, groups, res)
-        elif single:
-            prog = self._channel_io(eng.now, groups, res, list_prefetch)
-        else:
-            prog = self._programs(eng.now, groups, res, list_prefetch)
-        settled = False
-        if cython.compiled:
-            # The same steps as below, the program resumed without a
-            # StopIteration (and its traceback) at its end.
-            t_sync = _gen_send(prog, cython.address(done))
-            while not done:
-                if t_sync > eng.now and not settled:
-                    settled = True
-                    yield 0.0
-                if t_sync > eng.now and eng.peek() <= t_sync:
-                    yield t_sync - eng.now
-                t_sync = _gen_send(prog, cython.address(done))
-            t_end = t_sync
-        else:
-            try:
-                t_sync = next(prog)
-                while True:
-                    if t_sync > eng.now and not settled:
-                        # The step that started this I/O may not have
-                        # scheduled its next event yet (a process started
-                        # inline runs to its first yield at once): let it
-                        # finish first, so the look at the queue below sees
-                        # every I/O due before t_sync.
-                        settled = True
-                        yield 0.0
-                    # Wait only if another event is due first: otherwise
-                    # nothing can reach drives or paths before t_sync,
-                    # waiting changes nothing.
-                    if t_sync > eng.now and eng.peek() <= t_sync:
-                        yield t_sync - eng.now
-                    t_sync = prog.send(None)
-            except StopIteration as stop:
-                t_end = stop.value
-        if single:
-            tot = self.totals           # ``_add_totals``
-            tot.pend += res.pend
-            tot.disc += res.disc
-            tot.conn += res.conn
-            tot.pages += res.pages
-            tot.ios += res.ios
-        if t_end > eng.now:
-            yield t_end - eng.now
-        vol.release()
-        self.totals.iosq += res.iosq
-        self.completed += 1
-        if self.tr is not None:
-            self.tr.io_end(eng.now, rid)
-        if owner is not None:
-            o: IOOwner = owner
-            o.io_done(self, res, write, tag)
-        return res
+        rq: IORequest = IORequest.__new__(IORequest)
+        rq._setup(self, self.requests, groups, write, list_prefetch, owner, tag, eng.now)
+        return rq
 
     def plan(self, groups, t: float | None = None, list_prefetch: bool = False) -> IOResult:
         """Run the request's channel program(s) from ``t`` (default now), no IOSQ.
@@ -340,23 +306,13 @@ class VolumeIO(Staging):
         self.requests += 1
         if self.tr is not None:
             self.tr.io_start(t, self.requests, res_pages(groups))
-        res = IOResult(self.requests)
-        for _ in self._programs(t, groups, res, list_prefetch):
-            pass
+        rq: IORequest = IORequest.__new__(IORequest)
+        rq._setup(self, self.requests, groups, False, list_prefetch, None, 0, t)
+        rq._program_begin(t, False)
+        while not rq.pdone:
+            rq._advance()
         self.completed += 1
-        return res
-
-    def _programs(self, t: float, groups, res: IOResult, list_prefetch: bool = False):
-        """Generator: the channel I/Os of one request, in turn; returns the end time.
-
-        Yields the times at which it is about to book drives or paths.
-        """
-        for i, part in enumerate(ch.split_addresses(groups, self.max_addresses)):
-            if i:
-                yield t          # the next channel I/O books a path now
-            t = yield from self._channel_io(t, part, res, list_prefetch)
-        self._add_totals(res)
-        return t
+        return rq
 
     def _add_totals(self, res: IOResult) -> None:
         tot = self.totals
@@ -441,168 +397,6 @@ class VolumeIO(Staging):
             self.tr.connected(path, since, t, res.id)
 
     # -- the channel program --------------------------------------------------
-    def _channel_io(self, t: float, groups, res: IOResult, list_prefetch: bool = False):
-        """Generator: one channel I/O from ``t``; returns its end time.
-
-        Yields the times at which the unit is about to issue drive reads or
-        reconnect. The loop is the hot path of every DB2 experiment, hence
-        the inlined cache look-up (``CacheDirectory.valid``) and the
-        counters kept in locals until the end.
-        """
-        # Typed for the compiled build (volume.pxd); no effect interpreted.
-        path: ChannelPath
-        zhpf: cython.bint
-        seq: cython.bint
-        rpt: cython.long
-        hits: cython.long
-        pages: cython.long
-        n: cython.long
-        c: cython.long
-        top: cython.long
-        trigger: cython.long
-        last_bit: cython.long
-        i: cython.Py_ssize_t
-        mask: cython.ulonglong
-        need: cython.ulonglong
-        starts: cython.ulonglong
-        tk: cython.longlong
-        key: cython.longlong
-        t0: float = t
-        work: float
-        f: float
-        start: float
-        work_end: float
-        since: float
-        xfer: float
-        address_s: float
-        alpha: float
-        step: float
-        x: float
-        conn: float
-        ready: float
-        zhpf, rpt = self.zhpf, self.rpt
-        seq, tr = self.seq_detect, self.tr
-        ius, total = program_ius(groups, zhpf, list_prefetch, rpt)
-        nbytes = total * self.record_bytes
-        # ``_connect`` and ``_start`` inlined (the same steps in the same
-        # order): two Python calls less per channel I/O.
-        path = self.paths.pick(t)
-        work = ius * path.iu_s + nbytes * path.byte_s
-        f = path.free_at
-        start = f if f > t else t
-        path.free_at = start + work
-        path.busy += work
-        if start > t:
-            self.path_waits += 1
-        res.pend += start - t
-        path.starts += 1
-        t = start
-        work_end = t + work
-        since = t
-        res.ios += 1
-        res.pend += self.start_s
-        if tr is not None:
-            tr.phase(t0, res.id, 1)
-            tr.phase(t + self.start_s, res.id, CONN)
-        t += self.start_s
-        if zhpf:
-            t += TCW_S
-            res.conn += TCW_S
-        if self.conn_extra > 0.0:
-            t += self.conn_extra
-            res.conn += self.conn_extra
-        batch = None
-        if self.lpo:
-            if list_prefetch or self._lpo_stages(groups):
-                yield t          # the LPO is about to issue drive reads
-                batch = self._lpo_schedule(t, groups, res, list_prefetch)
-        cache: CacheDirectory = self._cache
-        kb = self.kb
-        xfer = SLOT_S + self.link_s_per_record
-        address_s = ADDRESS_S
-        trigger = SEQ_TRIGGER_TRACKS
-        top = self._seq_count_top
-        alpha = 1.0 / SEQ_DENSITY_TRACKS
-        last_bit = rpt - 1
-        prev = (-2, -2)
-        conn = 0.0
-        hits = pages = 0
-        for i in range(len(groups)):
-            track, mask = groups[i]
-            n = _bits(mask)
-            pages += n
-            if zhpf:
-                starts = mask & ~(mask << 1)          # one bit per run of records
-                step = address_s * _bits(starts)
-            elif list_prefetch:
-                step = ch.command_mode_list_cost(prev[0], track, mask)
-                prev = (track, 0)
-            else:
-                step = ch.command_mode_cost(prev, track, mask, rpt)
-                prev = (track, _bit_length(mask) - 1)
-            t += step
-            conn += step
-            tk = track
-            key = kb + tk
-            need = mask & ~cache.valid(key, t)
-            if need or (batch is not None and batch[i] is not None and batch[i][1] > t):
-                if need and need & ~cache.pending_mask(key):
-                    yield t          # a drive read is issued now
-                # ``need`` 0: in cache, but the LPO re-stages the track for this list.
-                hold = self._run_ready(batch, i) if batch is not None else 0.0
-                ready = self._await(t, track, n, need, res, hold, 0 if need else mask, mask)
-                if ready > t:
-                    res.disc += ready - t
-                    # The channel gives back the work of the records not yet
-                    # transferred and queues it again on the reconnect.
-                    left = (total - pages + n) / total
-                    path, t, work_end = yield from self._reconnect(
-                        path, since, t, ready, res, ius * left, nbytes * left)
-                    since = t
-            else:
-                hits += n
-                if tr is not None:
-                    tr.hits(t, track, mask)
-            if seq:
-                # Sequential detection, per stream (two prefetch I/Os of one
-                # scan reach the unit interleaved; each continues its own):
-                # a track read together with its predecessor (the run of
-                # records crosses the boundary: the predecessor's last record
-                # and this track's first were read) counts one more than it,
-                # a track of the stream that is not one less (by degree, not
-                # a reset), and so does each track a stream skips
-                # (:meth:`_stream_behind`).
-                # The stream's density (the share of records read per track,
-                # averaged over its recent tracks) sets how deep it prestages.
-                c = self._stream_read(tk, mask & 1, (mask >> last_bit) & 1, n / rpt, top, alpha,
-                                      SEQ_STREAMS)
-                f = self._sf
-                if c >= trigger:
-                    d = self._degree_depth(f)
-                    ahead = self._seq_staged_to - track
-                    if ahead < (d + 1) // 2 or ahead > self._prestage_tracks:
-                        yield t
-                        self._prestage(t, track, d)
-                elif self._s_was >= trigger:
-                    self._prestage_tracks = self._stripe_tracks    # the stream stops
-            x = n * xfer
-            t += x
-            conn += x
-        if work_end > t:
-            # The channel is slower than the unit here: the I/O ends with its work.
-            conn += work_end - t
-            t = work_end
-        if tr is not None:              # ``_release``
-            tr.connected(path, since, t, res.id)
-        res.conn += conn
-        res.hits += hits
-        res.pages += pages
-        st = self.stats
-        st.hits += hits                   # the records found in cache; those it
-        st.read_requests += hits          # waited for were counted by _await
-        st.host_bytes += hits * self.record_bytes
-        return t
-
     def _start(self, t: float, res: IOResult, t_request=None) -> float:
         """Channel start (PEND) and the TCW decode in transport mode, on a
         path taken at ``t`` (asked for at ``t_request``); returns the time after."""
@@ -695,3 +489,416 @@ class VolumeIO(Staging):
         if self.tr is not None:
             self.tr.stage(t, done, track, first, count, mode)
         return done
+
+
+# What an IORequest does when next resumed (``state``) ...
+_R_PROGRAM = 0      # run the channel program to its next sync point
+_R_SETTLE = 1       # a sync point ahead: let the step that started it finish
+_R_PEEK = 2         # wait for the sync point if another event is due first
+_R_END = 3          # the program ended: wait for its end time
+_R_DONE = 4         # release the volume, count, tell the owner
+_R_OVER = 5
+# ... and where its channel program resumes (``pstate``).
+_P_START = 0        # take a path and start the channel I/O (of the next part)
+_P_LPO = 1          # the LPO issues its drive reads
+_P_GROUP = 2        # the next (track, mask) group
+_P_AWAIT = 3        # the group's records are not all in cache: stage or wait
+_P_RECONNECT = 4    # reconnect at ``ready``
+_P_SEQ = 5          # sequential detection
+_P_PRESTAGE = 6     # prestage ahead of the stream
+_P_XFER = 7         # transfer the group's records
+_P_WRITE = 8        # a write: its program is a generator (models/io/writes.py)
+
+
+class IORequest(IOResult):
+    """One request of a volume, from its start to its end, as a state machine.
+
+    The request is its own :class:`IOResult`. :meth:`step` runs it until it
+    must wait and returns for how long (a negative number once it has
+    ended); the engine resumes it either as a process (:meth:`VolumeIO._io`
+    yields the waits) or directly from its heap (:meth:`VolumeIO.start`
+    puts the request itself there): no generator, no Python frame, no
+    result object per I/O beside the request.
+
+    A read's channel program is :meth:`_advance`, resumable where the unit
+    is about to issue drive reads, reconnect or prestage (its locals are the
+    request's fields). A write's program stays a generator
+    (:func:`models.io.writes.write_program`) that the request resumes.
+    """
+
+    __slots__ = ("vol", "groups", "parts", "part", "lp", "write", "owner", "tag", "t_q",
+                 "state", "pstate", "pdone", "settled", "t_sync", "t_end", "prog",
+                 "t", "t_start", "path", "work_end", "since", "conn_", "hits_", "pages_",
+                 "ius", "records", "nbytes", "i", "batch", "prev_track", "prev_last",
+                 "xfer", "top", "alpha", "last_bit", "track", "mask", "n", "need",
+                 "ready", "left", "depth")
+    # For the type checker (compiled, volume.pxd makes them C fields).
+    vol: VolumeIO
+    groups: list
+    parts: list | None
+    batch: list | None
+    prog: Any
+    owner: Any
+    path: Any
+
+    def _setup(self, vol, rid, groups, write, list_prefetch, owner, tag, t_q) -> None:
+        """Fill a new request (made by ``IORequest.__new__``, no ``__init__``)."""
+        self.id = rid
+        self.iosq = self.pend = self.disc = self.conn = 0.0
+        self.pages = self.hits = self.misses = self.ios = self.stages = self.disk_bytes = 0
+        self.vol = vol
+        self.groups = groups
+        self.parts = None
+        self.part = 0
+        self.lp = list_prefetch
+        self.write = write
+        self.owner = owner
+        self.tag = tag
+        self.t_q = t_q
+        self.state = _R_PROGRAM
+        self.pstate = _P_START
+        self.pdone = False
+        self.settled = False
+        self.prog = None
+        self.batch = None
+
+    # -- the request -------------------------------------------------------------
+    def begin(self) -> float:
+        """The volume is taken now (after IOSQ): start, run to the first wait."""
+        vol: VolumeIO = self.vol
+        eng: Engine = vol.engine
+        self.iosq = eng.now - self.t_q
+        if cython.compiled:
+            cd: CacheDirectory = vol._cache
+            kb: cython.longlong = vol.kb
+            for g in self.groups:
+                cd.prefetch_entry(kb + g[0])
+        self._program_begin(eng.now, self.write)
+        return self.step()
+
+    def step(self) -> float:
+        """Run until the request must wait: how long, or -1.0 once it ended.
+
+        The steps of a request: run the program to its next sync point (the
+        time at which it is about to book drives or a channel); if that is
+        later than now, first let the step that started this I/O finish (a
+        request started inline runs to its first wait at once, before its
+        starter has scheduled its next event), then wait for the sync point
+        only if another event is due first (otherwise nothing can reach
+        drives or paths before it: waiting changes nothing). Once the
+        program ends, wait for its end, release the volume and count.
+        """
+        vol: VolumeIO = self.vol
+        eng: Engine = vol.engine
+        now: float = eng.now
+        st: cython.int = self.state
+        t_sync: float
+        while True:
+            if st == _R_PROGRAM:
+                t_sync = self._advance()
+                if self.pdone:
+                    self.t_end = t_sync
+                    st = _R_END
+                    continue
+                self.t_sync = t_sync
+                st = _R_SETTLE
+            if st == _R_SETTLE:
+                if self.t_sync > now and not self.settled:
+                    self.settled = True
+                    self.state = _R_PEEK
+                    return 0.0
+                st = _R_PEEK
+            if st == _R_PEEK:
+                t_sync = self.t_sync
+                if t_sync > now and eng.peek() <= t_sync:
+                    self.state = _R_PROGRAM
+                    return t_sync - now
+                st = _R_PROGRAM
+                continue
+            if st == _R_END:
+                if self.t_end > now:
+                    self.state = _R_DONE
+                    return self.t_end - now
+                st = _R_DONE
+            if st == _R_DONE:
+                self.state = _R_OVER
+                res: Resource = vol.volume
+                res.release()
+                vol.totals.iosq += self.iosq
+                vol.completed += 1
+                if vol.tr is not None:
+                    vol.tr.io_end(now, self.id)
+                if self.owner is not None:
+                    o: IOOwner = self.owner
+                    o.io_done(vol, self, self.write, self.tag)
+                return -1.0
+            raise RuntimeError("a request resumed after its end")
+
+    def wait(self, d: float) -> None:
+        """Put the request on the engine's heap ``d`` seconds from now (as a
+        process's timeout)."""
+        eng: Engine = self.vol.engine
+        if cython.compiled:
+            eng._push(eng.now + d, _NORMAL, self, None)
+        else:
+            eng.schedule(d, self)
+
+    def __call__(self, _arg) -> None:
+        """The engine resumes the request (see :meth:`VolumeIO.start`)."""
+        d: float = self.step()
+        if d >= 0.0:
+            self.wait(d)
+
+    # -- its channel program(s) --------------------------------------------------
+    def _program_begin(self, t: float, write) -> None:
+        """Set the program up to start at ``t``: a write's generator, one
+        channel I/O, or (zHPF's address limit) several in turn."""
+        vol: VolumeIO = self.vol
+        if write:
+            self.prog = write_program(vol, t, self.groups, self)
+            self.pstate = _P_WRITE
+            return
+        self.t = t
+        self.pstate = _P_START
+        if vol.max_addresses is not None and addresses(self.groups) > vol.max_addresses:
+            self.parts = ch.split_addresses(self.groups, vol.max_addresses)
+            self.groups = self.parts[0]
+
+    def _advance(self) -> float:
+        """Run the program to its next sync point and return its time; at its
+        end set ``pdone`` and return the end time.
+
+        The channel program of a read is the hot path of every DB2
+        experiment, hence the inlined cache look-up
+        (``CacheDirectory.valid``) and the counters kept in fields until the
+        end.
+        """
+        # Typed for the compiled build (volume.pxd); no effect interpreted.
+        vol: VolumeIO = self.vol
+        path: ChannelPath
+        cache: CacheDirectory
+        zhpf: cython.bint
+        st: cython.int = self.pstate
+        rpt: cython.long
+        n: cython.long
+        c: cython.long
+        mask: cython.ulonglong
+        need: cython.ulonglong
+        starts: cython.ulonglong
+        key: cython.longlong
+        t: float
+        t0: float
+        work: float
+        f: float
+        start: float
+        step: float
+        x: float
+        ready: float
+        hold: float
+        done: cython.bint = False
+        if st == _P_WRITE:
+            if cython.compiled:
+                t = _gen_send(self.prog, cython.address(done))
+            else:
+                try:
+                    t = next(self.prog)
+                except StopIteration as stop:
+                    t = stop.value
+                    done = True
+            if done:
+                self.prog = None
+                vol._add_totals(self)
+                self.pdone = True
+            return t
+        t = self.t
+        zhpf, rpt = vol.zhpf, vol.rpt
+        tr = vol.tr
+        groups = self.groups
+        if st == _P_START:
+            # ``_connect`` and ``_start`` inlined (the same steps in the same
+            # order): two calls less per channel I/O.
+            t0 = t
+            self.ius, self.records = program_ius(groups, zhpf, self.lp, rpt)
+            self.nbytes = self.records * vol.record_bytes
+            path = vol.paths.pick(t)
+            work = self.ius * path.iu_s + self.nbytes * path.byte_s
+            f = path.free_at
+            start = f if f > t else t
+            path.free_at = start + work
+            path.busy += work
+            if start > t:
+                vol.path_waits += 1
+            self.pend += start - t
+            path.starts += 1
+            t = start
+            self.path = path
+            self.work_end = t + work
+            self.since = t
+            self.ios += 1
+            self.pend += vol.start_s
+            if tr is not None:
+                tr.phase(t0, self.id, 1)
+                tr.phase(t + vol.start_s, self.id, CONN)
+            t += vol.start_s
+            if zhpf:
+                t += TCW_S
+                self.conn += TCW_S
+            if vol.conn_extra > 0.0:
+                t += vol.conn_extra
+                self.conn += vol.conn_extra
+            self.batch = None
+            self.xfer = SLOT_S + vol.link_s_per_record
+            self.top = vol._seq_count_top
+            self.alpha = 1.0 / SEQ_DENSITY_TRACKS
+            self.last_bit = rpt - 1
+            self.prev_track = -2
+            self.prev_last = -2
+            self.conn_ = 0.0
+            self.hits_ = self.pages_ = 0
+            self.i = 0
+            st = _P_GROUP
+            if vol.lpo:
+                if self.lp or vol._lpo_stages(groups):
+                    self.t = t
+                    self.pstate = _P_LPO
+                    return t          # the LPO is about to issue drive reads
+        elif st == _P_LPO:
+            self.batch = vol._lpo_schedule(t, groups, self, self.lp)
+            st = _P_GROUP
+        cache = vol._cache
+        while True:
+            if st == _P_GROUP:
+                if self.i == len(groups):
+                    return self._part_end(t)
+                track, mask = groups[self.i]
+                n = _bits(mask)
+                self.pages_ += n
+                if zhpf:
+                    starts = mask & ~(mask << 1)          # one bit per run of records
+                    step = ADDRESS_S * _bits(starts)
+                elif self.lp:
+                    step = ch.command_mode_list_cost(self.prev_track, track, mask)
+                    self.prev_track, self.prev_last = track, 0
+                else:
+                    step = ch.command_mode_cost((self.prev_track, self.prev_last), track, mask,
+                                                rpt)
+                    self.prev_track, self.prev_last = track, _bit_length(mask) - 1
+                t += step
+                self.conn_ += step
+                self.track, self.mask, self.n = track, mask, n
+                key = vol.kb + self.track
+                need = mask & ~cache.valid(key, t)
+                self.need = need
+                batch = self.batch
+                if need or (batch is not None and batch[self.i] is not None and
+                            batch[self.i][1] > t):
+                    st = _P_AWAIT
+                    if need and need & ~cache.pending_mask(key):
+                        self.t = t
+                        self.pstate = _P_AWAIT
+                        return t          # a drive read is issued now
+                else:
+                    self.hits_ += n
+                    if tr is not None:
+                        tr.hits(t, track, mask)
+                    st = _P_SEQ
+            if st == _P_AWAIT:
+                # ``need`` 0: in cache, but the LPO re-stages the track for this list.
+                need = self.need
+                mask = self.mask
+                n = self.n
+                hold = vol._run_ready(self.batch, self.i) if self.batch is not None else 0.0
+                ready = vol._await(t, self.track, n, need, self, hold, 0 if need else mask, mask)
+                if ready > t:
+                    self.disc += ready - t
+                    # The channel gives back the work of the records not yet
+                    # transferred and queues it again on the reconnect
+                    # (``_reconnect`` inlined).
+                    self.left = (self.records - self.pages_ + n) / self.records
+                    path = self.path
+                    path.give_back(self.ius * self.left * path.iu_s +
+                                   self.nbytes * self.left * path.byte_s)
+                    if tr is not None:
+                        tr.connected(path, self.since, t, self.id)
+                    self.ready = ready
+                    self.t = t
+                    self.pstate = _P_RECONNECT
+                    return ready
+                st = _P_SEQ
+            elif st == _P_RECONNECT:
+                path, t, work = vol._connect(self.ready, self, self.ius * self.left,
+                                             self.nbytes * self.left, True)
+                if tr is not None:
+                    tr.phase(t, self.id, CONN)
+                self.path = path
+                self.work_end = t + work
+                self.since = t
+                st = _P_SEQ
+            if st == _P_SEQ:
+                if vol.seq_detect:
+                    # Sequential detection, per stream (two prefetch I/Os of
+                    # one scan reach the unit interleaved; each continues its
+                    # own): a track read together with its predecessor (the
+                    # run of records crosses the boundary: the predecessor's
+                    # last record and this track's first were read) counts one
+                    # more than it, a track of the stream that is not one less
+                    # (by degree, not a reset), and so does each track a
+                    # stream skips (:meth:`Staging._stream_behind`). The
+                    # stream's density (the share of records read per track,
+                    # averaged over its recent tracks) sets how deep it
+                    # prestages.
+                    mask = self.mask
+                    n = self.n
+                    c = vol._stream_read(self.track, mask & 1, (mask >> self.last_bit) & 1,
+                                         n / rpt, self.top, self.alpha, SEQ_STREAMS)
+                    f = vol._sf
+                    if c >= SEQ_TRIGGER_TRACKS:
+                        self.depth = vol._degree_depth(f)
+                        ahead = vol._seq_staged_to - self.track
+                        if ahead < (self.depth + 1) // 2 or ahead > vol._prestage_tracks:
+                            self.t = t
+                            self.pstate = _P_PRESTAGE
+                            return t
+                    elif vol._s_was >= SEQ_TRIGGER_TRACKS:
+                        vol._prestage_tracks = vol._stripe_tracks    # the stream stops
+                st = _P_XFER
+            elif st == _P_PRESTAGE:
+                vol._prestage(t, self.track, self.depth)
+                st = _P_XFER
+            if st == _P_XFER:
+                x = self.n * self.xfer
+                t += x
+                self.conn_ += x
+                self.i += 1
+                st = _P_GROUP
+
+    def _part_end(self, t: float) -> float:
+        """One channel I/O's groups are done at ``t``: its end; then the next
+        part's start (``pstate`` back to start) or the program's end (``pdone``)."""
+        vol: VolumeIO = self.vol
+        conn: float = self.conn_
+        if self.work_end > t:
+            # The channel is slower than the unit here: the I/O ends with its work.
+            conn += self.work_end - t
+            t = self.work_end
+        if vol.tr is not None:              # ``_release``
+            vol.tr.connected(self.path, self.since, t, self.id)
+        self.conn += conn
+        self.hits += self.hits_
+        self.pages += self.pages_
+        st: CacheStats = vol.stats
+        hits: cython.longlong = self.hits_
+        st.hits += hits                   # the records found in cache; those it
+        st.read_requests += hits          # waited for were counted by _await
+        st.host_bytes += hits * vol.record_bytes
+        self.path = None
+        self.batch = None
+        self.t = t
+        if self.parts is not None and self.part + 1 < len(self.parts):
+            self.part += 1
+            self.groups = self.parts[self.part]
+            self.pstate = _P_START
+            return t                 # the next channel I/O books a path now
+        vol._add_totals(self)
+        self.pdone = True
+        return t

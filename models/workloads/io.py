@@ -118,7 +118,6 @@ class IOWorkload(Driver):
         self.rng = engine.stream(f"{self.name}/io")
         # Its draw and the engine's process start, looked up once (each I/O calls them).
         self._random = self.rng.random
-        self._process = engine.process
         self.scatter = block_scatter(self.n_blocks)
         theta = float(values["skew"])
         self.theta = theta

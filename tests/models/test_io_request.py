@@ -1,0 +1,117 @@
+"""A request started without a process (``VolumeIO.start``, what the drawn
+shop's workloads and the scale bench do) runs exactly as the same request
+run as a process (``engine.process(volume._io(...))``, what every other
+model does): the same waits, the same figures, the same events.
+
+Both are driven by one :class:`models.io.volume.IORequest`; these tests mix
+what takes its less common paths: requests queued for a busy volume
+(IOSQ), drive reads and reconnects, zHPF requests split at FEx8's address
+limit, writes, and sequential runs that prestage.
+"""
+from __future__ import annotations
+
+import random
+
+import pytest
+
+from models.drawing.config import ChannelPath, Configuration, ControlUnit, Rank, Volume
+from models.engine import Engine, Trace
+from models.io.request import pages_to_groups, range_to_groups
+from models.io.system import IOSystem
+from tests.models.fixed_runs import trace_digest
+
+
+def _config(generation: str) -> Configuration:
+    """Four volumes without aliases on two ranks, one zHPF path: volumes
+    and the path are busy often enough that requests queue."""
+    return Configuration(
+        channels=(ChannelPath("CHP01", "zHPF", generation, control_units=("CU1",)),),
+        control_units=(ControlUnit("CU1", 64.0),),
+        ranks=(Rank("R1", "HDD15K"), Rank("R2", "HDD15K")),
+        volumes=tuple(Volume(f"V{i}", "HDD15K", "CU1", (f"R{i % 2 + 1}",), 0) for i in range(4)))
+
+
+def _requests(n: int, seed: int = 5) -> list:
+    """``(delay, volume, groups, write)``: bursts at one volume, cache hits
+    and misses, long lists that FEx8 splits, sequential runs and writes."""
+    rng = random.Random(seed)
+    out = []
+    seq = [60_000] * 4
+    for _ in range(n):
+        delay = 0.0 if rng.random() < 0.3 else rng.expovariate(2000.0)   # bursts queue
+        v = rng.randrange(4)
+        u = rng.random()
+        if u < 0.4:
+            groups, write = [(rng.randrange(400), 1 << rng.randrange(12))], False    # mostly hits
+        elif u < 0.55:
+            groups, write = [(400 + rng.randrange(50_000), 1 << rng.randrange(12))], False
+        elif u < 0.7:
+            pages = sorted(rng.sample(range(12 * 3000), 40))      # a list: split on FEx8
+            groups, write = pages_to_groups(pages), False
+        elif u < 0.85:
+            groups, write = range_to_groups(seq[v], 24), False
+            seq[v] += 24
+        else:
+            first = rng.randrange(12 * 400)
+            groups, write = pages_to_groups(range(first, first + 1 + rng.randrange(4))), True
+        out.append((delay, v, groups, write))
+    return out
+
+
+def _run(generation: str, inline: bool) -> dict:
+    """Figures of the mix run one way or the other: per volume, and the
+    trace (every request's phases, waits, stages and hits, in time order)."""
+    eng = Engine(seed=1)
+    trace = Trace(limit=None)
+    system = IOSystem(eng, _config(generation), trace=trace)
+    vols = [system.volume(f"V{i}") for i in range(4)]
+    for v in vols:
+        v.warm_tracks(0, 400)
+
+    def arrivals():
+        for delay, v, groups, write in _requests(400):
+            yield delay
+            if inline:
+                vols[v].start(groups, write, False)
+            else:
+                eng.process(vols[v]._io(groups, write, False))
+
+    eng.process(arrivals())
+    eng.run()
+    figures: dict = {"now": eng.now, "events": eng.events_run, "trace": trace_digest(trace),
+                     "records": len(trace)}
+    for v in vols:
+        t = v.totals
+        figures[v.name] = {"requests": v.requests, "completed": v.completed, "iosq": t.iosq,
+                           "pend": t.pend, "disc": t.disc, "conn": t.conn, "pages": t.pages,
+                           "ios": t.ios, "hits": v.stats.hits, "misses": v.stats.misses,
+                           "stages": v.stats.disk_requests, "writes": v.stats.write_requests}
+    return figures
+
+
+@pytest.mark.parametrize("generation", ["FEx8S", "FEx8"])
+def test_a_request_started_without_a_process_runs_as_the_same_request_as_a_process(generation):
+    inline = _run(generation, inline=True)
+    process = _run(generation, inline=False)
+    assert inline == process                    # same figures, trace and engine events
+    vols = [inline[f"V{i}"] for i in range(4)]
+    assert sum(v["completed"] for v in vols) == 400
+    # The mix took the paths it is there for.
+    assert all(v["iosq"] > 0.0 for v in vols)            # queued for a busy volume (IOSQ)
+    assert all(v["disc"] > 0.0 and v["stages"] > 0 for v in vols)   # drive reads, reconnects
+    assert all(v["writes"] > 0 for v in vols)
+    split = sum(v["ios"] for v in vols) > 400            # lists split at FEx8's address limit
+    assert split == (generation == "FEx8")
+
+
+def test_a_request_resumed_after_its_end_says_so():
+    eng = Engine(seed=1)
+    system = IOSystem(eng, _config("FEx8S"))
+    vol = system.volume("V0")
+    vol.warm_tracks(0, 1)
+    proc = eng.process(vol._io([(0, 1)], False, False))
+    eng.run()
+    rq = proc.value
+    assert rq.total > 0.0 and rq.hits == 1                  # an ordinary hit, ended
+    with pytest.raises(RuntimeError, match="after its end"):
+        rq.step()
