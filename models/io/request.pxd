@@ -9,3 +9,9 @@ cdef class IOResult:
 
 cdef class IOOwner:
     cdef io_done(self, vol, IOResult res, bint write, long long tag)
+
+
+cdef unsigned long long _ONE, _ALL
+
+cpdef list pages_to_groups(pages, long per_track=*)
+cpdef list range_to_groups(long long first, long long count, long per_track=*)

@@ -7,6 +7,17 @@ with :func:`pages_to_groups` or from a contiguous range with
 """
 from __future__ import annotations
 
+try:
+    import cython
+except ImportError:  # interpreted, Cython not installed: nothing is compiled
+    class cython:  # type: ignore[no-redef]
+        compiled = False
+
+#: A record's bit and every record's bits of a 64-bit mask (C unsigned
+#: compiled, request.pxd; the same values as Python ints).
+_ONE = 1
+_ALL = (1 << 64) - 1
+
 
 class IOResult:
     """Response-time parts (seconds) and cache outcome of one I/O request."""
@@ -41,14 +52,22 @@ class IOOwner:
         raise NotImplementedError
 
 
-def pages_to_groups(pages, per_track: int = 12) -> list[tuple[int, int]]:
+def pages_to_groups(pages, per_track=12) -> list:
     """Group page (record) numbers into ``(track, mask)`` in the given order.
 
     Consecutive pages on the same track share a group; the order of the list
-    is kept (the channel program reads in list order).
+    is kept (the channel program reads in list order). A mask has a bit per
+    record of a track: at most 64 records a track (the cache's masks).
     """
+    # Typed for the compiled build (request.pxd); no effect interpreted.
+    p: cython.longlong
+    r: cython.longlong
+    last: cython.longlong
+    base: cython.longlong
+    mask: cython.ulonglong
+    if not 0 < per_track <= 64:
+        raise ValueError(f"{per_track} records a track: masks hold 1 to 64")
     groups: list = []
-    append = groups.append
     last = -1
     mask = 0
     base = -per_track          # first page of track ``last``
@@ -56,26 +75,36 @@ def pages_to_groups(pages, per_track: int = 12) -> list[tuple[int, int]]:
         r = p - base
         if r >= per_track or r < 0:
             if mask:
-                append((last, mask))
+                groups.append((last, mask))
             last = p // per_track
             base = last * per_track
-            mask = 1 << (p - base)
+            mask = _ONE << (p - base)
         else:
-            mask |= 1 << r
+            mask |= _ONE << r
     if mask:
-        append((last, mask))
+        groups.append((last, mask))
     return groups
 
 
-def range_to_groups(first: int, count: int, per_track: int = 12) -> list[tuple[int, int]]:
+def range_to_groups(first, count, per_track=12) -> list:
     """``(track, mask)`` groups of ``count`` contiguous records from ``first``."""
-    groups = []
+    # Typed for the compiled build (request.pxd); no effect interpreted.
+    p: cython.longlong
+    end: cython.longlong
+    t: cython.longlong
+    r: cython.longlong
+    n: cython.longlong
+    if not 0 < per_track <= 64:
+        raise ValueError(f"{per_track} records a track: masks hold 1 to 64")
+    groups: list = []
     end = first + count
     p = first
     while p < end:
-        t, r = divmod(p, per_track)
+        t = p // per_track
+        r = p - t * per_track
         n = min(per_track - r, end - p)
-        groups.append((t, ((1 << n) - 1) << r))
+        # n ones shifted up by r (n = 64 fills the mask; no 1 << 64 in C).
+        groups.append((t, (_ALL >> (64 - n)) << r))
         p += n
     return groups
 

@@ -34,6 +34,9 @@ cdef long _bits(unsigned long long x) noexcept
 cdef long _bit_length(unsigned long long x) noexcept
 
 
+cdef class IORequest
+
+
 cdef class VolumeIO(Staging):
     cpdef _add_totals(self, IOResult res)
     cpdef tuple _connect(self, double t, IOResult res, double ius, double nbytes,
@@ -44,6 +47,8 @@ cdef class VolumeIO(Staging):
                         double hold=*, restaged=*, records=*)
     cpdef double _ready(self, double t, track, need, IOResult res)
     cpdef double _stage(self, double t, track, mask, long mode, IOResult res)
+    cpdef start(self, groups, bint write, bint list_prefetch, owner=*, long long tag=*)
+    cdef IORequest _request(self, groups, bint write, bint list_prefetch, owner, long long tag)
 
 
 cdef int _R_PROGRAM, _R_SETTLE, _R_PEEK, _R_END, _R_DONE, _R_OVER
