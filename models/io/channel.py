@@ -63,7 +63,10 @@ except ImportError:  # interpreted, Cython not installed: nothing is compiled
         compiled = False
 
 if not cython.compiled:
-    _popcount: Any = None       # channel.pxd cimports the C bit count (compiled only)
+    # channel.pxd cimports the C bit operations (compiled only).
+    _popcount: Any = None
+    _clz: Any = None
+    _ctz: Any = None
 
 #: Link data rate, bytes per second (8 Gbit/s FC, 8b/10b): 800 MB/s.
 LINK_BYTES_S = {"FEx8": 800e6, "FEx8S": 800e6}
@@ -150,13 +153,32 @@ def program_ius(groups, zhpf: bool, list_prefetch: bool, rpt) -> tuple[int, int]
 
 
 def runs(mask) -> int:
-    """Runs of consecutive set bits (contiguous record ranges) in ``mask``."""
+    """Runs of consecutive set bits (contiguous record ranges) in ``mask``
+    (a 64-bit record mask, as every mask of the I/O model)."""
+    if cython.compiled:
+        return _popcount(mask & ~(mask << 1))
     return (mask & ~(mask << 1)).bit_count()
 
 
 def lowest(mask) -> int:
-    """Index of the lowest set bit."""
+    """Index of the lowest set bit (-1 for none)."""
+    if cython.compiled:
+        return _ctz(mask) if mask else -1
     return (mask & -mask).bit_length() - 1
+
+
+def bits(mask) -> int:
+    """Records (set bits) in ``mask``."""
+    if cython.compiled:
+        return _popcount(mask)
+    return mask.bit_count()
+
+
+def top(mask) -> int:
+    """One past the highest record in ``mask`` (0 for none)."""
+    if cython.compiled:
+        return 64 - _clz(mask) if mask else 0
+    return mask.bit_length()
 
 
 def addresses(groups) -> int:

@@ -4,6 +4,7 @@
 from libc.stdlib cimport free, realloc
 
 from models.io.cache cimport CacheDirectory
+from models.io.channel cimport bits, lowest, runs, top
 from models.io.request cimport IOResult
 from models.io.staging cimport Staging
 
@@ -20,3 +21,8 @@ cdef class NVS:
     cpdef hold(self, long long nbytes, double until)
     cdef int _push(self, double until, long long nbytes) except -1
     cdef long long _pop(self) noexcept
+
+
+cdef bint _sequential(Staging vol, groups) except -1
+cdef bint _to_stride(Staging vol, NVS nvs, double t, long long track, unsigned long long mask,
+                     bint seq) except -1

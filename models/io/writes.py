@@ -56,8 +56,10 @@ except ImportError:  # interpreted, Cython not installed: nothing is compiled
         compiled = False
 
 if not cython.compiled:
-    # Compiled, writes.pxd cimports them (typed locals of write_program).
+    # Compiled, writes.pxd cimports them (typed locals of write_program, C
+    # calls of the bit operations).
     from models.io.cache import CacheDirectory
+    from models.io.channel import bits, lowest, runs, top
     from models.io.request import IOResult
     from models.io.staging import Staging
     # Declared in writes.pxd for the compiled NVS only (libc's allocator).
@@ -241,6 +243,13 @@ def write_program(sub, t: float, groups, res):
     total: cython.long
     first: cython.long
     count: cython.long
+    track: cython.longlong
+    mask: cython.ulonglong
+    held: cython.ulonglong
+    fresh: cython.ulonglong
+    rec: cython.longlong
+    kb: cython.longlong
+    seq: cython.bint
     t0: float = t
     work_end: float
     since: float
@@ -262,10 +271,10 @@ def write_program(sub, t: float, groups, res):
     prev = (-2, -2)
     seq = _sequential(vol, groups)
     for track, mask in groups:
-        n = mask.bit_count()
-        step = ch.ADDRESS_S * ch.runs(mask) if vol.zhpf else \
+        n = bits(mask)
+        step = ch.ADDRESS_S * runs(mask) if vol.zhpf else \
             ch.command_mode_cost(prev, track, mask, vol.rpt)
-        prev = (track, mask.bit_length() - 1)
+        prev = (track, top(mask) - 1)
         t += step + n * xfer
         r.conn += step + n * xfer
         room = nvs.room_at(t, n * rec)
@@ -284,8 +293,8 @@ def write_program(sub, t: float, groups, res):
         r.pages += n
         if _to_stride(vol, nvs, t, track, mask, seq):
             continue
-        first = ch.lowest(mask)
-        last = mask.bit_length()
+        first = lowest(mask)
+        last = top(mask)
         pending = vol._destaging
         ent = pending.get(track)
         if ent is not None and t < ent[0] and first >= ent[2] and last <= ent[3]:
@@ -296,7 +305,7 @@ def write_program(sub, t: float, groups, res):
             held = ent[4]
             fresh = mask & ~held
             if fresh:
-                nvs.hold(fresh.bit_count() * rec, ent[1])
+                nvs.hold(bits(fresh) * rec, ent[1])
                 pending[track] = (ent[0], ent[1], ent[2], ent[3], held | mask)
             st.coalesced_writes += 1
             continue
@@ -320,7 +329,7 @@ def write_program(sub, t: float, groups, res):
         r.disc += vol.write_disc
         t += vol.write_disc
     track, mask = groups[-1]
-    vol._write_next = track * vol.rpt + mask.bit_length()
+    vol._write_next = track * vol.rpt + top(mask)
     st.write_requests += r.pages
     st.fast_writes += r.pages
     return t
@@ -328,7 +337,7 @@ def write_program(sub, t: float, groups, res):
 
 # -- sequential writes: destaged a stripe row at a time ---------------------------
 
-def _sequential(vol, groups) -> bool:
+def _sequential(vol, groups):
     """Whether the unit sees this write as part of a sequential stream: it
     starts at the record after the volume's previous write ends, or in the
     window of the stream sequential detection follows
@@ -336,8 +345,10 @@ def _sequential(vol, groups) -> bool:
     sequential detection off the unit sees no stream."""
     if vol.backend.native or not vol.seq_detect:
         return False
+    track: cython.longlong
+    mask: cython.ulonglong
     track, mask = groups[0]
-    return track * vol.rpt + ch.lowest(mask) == vol._write_next or vol._in_stream(track)
+    return track * vol.rpt + lowest(mask) == vol._write_next or vol._in_stream(track)
 
 
 def _row_of(be, track) -> tuple[int, int, int]:
@@ -350,7 +361,7 @@ def _row_of(be, track) -> tuple[int, int, int]:
     return extent * be.extent_rows + row, lo, hi
 
 
-def _to_stride(vol, nvs, t: float, track, mask, seq: bool) -> bool:
+def _to_stride(vol, nvs, t: float, track, mask, seq):
     """Put a track write of a sequential stream into its stripe row's
     deferred destage; False when it takes the small-write path instead.
 
@@ -361,6 +372,8 @@ def _to_stride(vol, nvs, t: float, track, mask, seq: bool) -> bool:
     open (the oldest goes). A row opens only while the deferred bytes of
     the unit's NVS stay within half of it, so a write always finds room.
     """
+    held: cython.ulonglong
+    fresh: cython.ulonglong
     be = vol.backend
     key, lo, hi = _row_of(be, track)
     rows = vol._open_rows
@@ -380,7 +393,7 @@ def _to_stride(vol, nvs, t: float, track, mask, seq: bool) -> bool:
         vol.stats.coalesced_writes += 1
     fresh = mask & ~held
     tracks[track] = held | mask
-    nbytes = fresh.bit_count() * rec
+    nbytes = bits(fresh) * rec
     row[0] += nbytes
     nvs.used += nbytes
     nvs.deferred += nbytes
