@@ -53,6 +53,8 @@ cdef class Staging:
     cdef public double _sf
     cdef public long _s_was
 
+    cpdef double _stage(self, double t, long long track, unsigned long long mask, long mode,
+                        IOResult res) except? -1.0
     cpdef list _lpo_schedule(self, double t, groups, IOResult res, bint list_prefetch=*)
     cpdef tuple _stream_behind(self, track)
     cdef long _stream_read(self, long long track, bint first_in, bint last_in, double x, long top,
@@ -64,3 +66,6 @@ cdef class Staging:
     cpdef bint _in_stream(self, track)
     cpdef _amp_wait(self)
     cpdef _prestage(self, double t, track, long depth)
+
+
+cpdef double _run_ready(list batch, Py_ssize_t i) except? -1.0

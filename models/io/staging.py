@@ -108,7 +108,11 @@ class Staging:
         @property
         def cache(self) -> CacheDirectory: ...
 
-        def _stage(self, t: float, track, mask, mode, res: IOResult) -> float: ...
+
+    def _stage(self, t: float, track, mask, mode, res: IOResult) -> float:
+        """Read ``mask``'s span of ``track`` from the drives into cache
+        (:meth:`models.io.volume.VolumeIO._stage`); the LPO calls it."""
+        raise NotImplementedError
 
     # -- List Prefetch Optimizer --------------------------------------------
     def _lpo_schedule(self, t: float, groups, res: IOResult, list_prefetch: bool = False) -> list:
@@ -148,7 +152,13 @@ class Staging:
         or None when the group needed none.
         """
         cache: CacheDirectory = self._cache
-        kb = self.kb
+        kb: cython.longlong = self.kb
+        track: cython.longlong
+        mask: cython.ulonglong
+        need: cython.ulonglong
+        rest: cython.ulonglong
+        full: cython.ulonglong
+        done: float
         staged = self._lpo_staged
         be = self.backend
         batch: list[tuple[int, float] | None] = [None] * len(groups)
@@ -398,7 +408,9 @@ class Staging:
         (and, staging nothing, revisits nothing).
         """
         cache: CacheDirectory = self._cache
-        kb = self.kb
+        kb: cython.longlong = self.kb
+        track: cython.longlong
+        mask: cython.ulonglong
         for track, mask in groups:
             if mask & ~cache.held(kb + track):
                 return True
@@ -413,32 +425,6 @@ class Staging:
         """
         to = self._seq_staged_to
         return to >= 0 and to - 2 * self._prestage_tracks <= track <= to
-
-    @staticmethod
-    def _run_ready(batch: list, i: int) -> float:
-        """How long a disconnect for group ``i`` lasts under the LPO.
-
-        The unit knows which drive each record of the list is coming from.
-        When it has to disconnect for a record, the records right behind it
-        in the list that the same drive is reading for this I/O arrive
-        moments later, one after another (the drive passes them in order):
-        the unit reconnects once for that run of the list rather than once
-        per record. Returns the time the run's last record is in cache (0
-        when the LPO issued no read for group ``i``).
-        """
-        b = batch[i]
-        if b is None:
-            return 0.0
-        drive, ready = b
-        for j in range(i + 1, len(batch)):
-            b = batch[j]
-            if b is None:
-                continue        # already in cache or being staged: not this drive's run
-            if b[0] != drive:
-                break
-            if b[1] > ready:
-                ready = b[1]
-        return ready
 
     def _amp_wait(self) -> None:
         """The host waited for a track its stream's prestage is still reading:
@@ -498,3 +484,30 @@ class Staging:
                     self.tr.stage(t, done - (n - 1 - k) * per, tk + k, 0, self.rpt, FULL)
             tk += n
         self._seq_staged_to = end - 1
+
+
+def _run_ready(batch, i) -> float:
+    """How long a disconnect for group ``i`` lasts under the LPO.
+
+    The unit knows which drive each record of the list is coming from.
+    When it has to disconnect for a record, the records right behind it
+    in the list that the same drive is reading for this I/O arrive
+    moments later, one after another (the drive passes them in order):
+    the unit reconnects once for that run of the list rather than once
+    per record. Returns the time the run's last record is in cache (0
+    when the LPO issued no read for group ``i``).
+    """
+    ready: float
+    b = batch[i]
+    if b is None:
+        return 0.0
+    drive, ready = b
+    for j in range(i + 1, len(batch)):
+        b = batch[j]
+        if b is None:
+            continue        # already in cache or being staged: not this drive's run
+        if b[0] != drive:
+            break
+        if b[1] > ready:
+            ready = b[1]
+    return ready

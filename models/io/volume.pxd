@@ -6,10 +6,10 @@ from cpython.ref cimport PyObject, Py_DECREF
 
 from models.engine.core cimport Engine, Resource
 from models.io.cache cimport CacheDirectory, CacheStats, _popcount
-from models.io.channel cimport addresses, program_ius
+from models.io.channel cimport addresses, lowest, program_ius
 from models.io.request cimport IOOwner, IOResult
 from models.io.paths cimport ChannelPath, PathGroup
-from models.io.staging cimport Staging
+from models.io.staging cimport Staging, _run_ready
 
 
 cdef extern from "Python.h":
@@ -43,10 +43,13 @@ cdef class VolumeIO(Staging):
                          bint reconnect=*)
     cpdef _release(self, path, double since, double t, IOResult res)
     cpdef double _start(self, double t, IOResult res, t_request=*)
-    cpdef double _await(self, double t, track, long n, need, IOResult res,
-                        double hold=*, restaged=*, records=*)
-    cpdef double _ready(self, double t, track, need, IOResult res)
-    cpdef double _stage(self, double t, track, mask, long mode, IOResult res)
+    cpdef double _await(self, double t, long long track, long n, unsigned long long need,
+                        IOResult res, double hold=*, unsigned long long restaged=*,
+                        unsigned long long records=*) except? -1.0
+    cpdef double _ready(self, double t, long long track, unsigned long long need,
+                        IOResult res) except? -1.0
+    cpdef double _stage(self, double t, long long track, unsigned long long mask, long mode,
+                        IOResult res) except? -1.0
     cpdef start(self, groups, bint write, bint list_prefetch, owner=*, long long tag=*)
     cdef IORequest _request(self, groups, bint write, bint list_prefetch, owner, long long tag)
 

@@ -27,7 +27,7 @@ from models.io import channel as ch
 from models.io.channel import ADDRESS_S, SLOT_S, TCW_S
 from models.io.cache import FULL, MAX_RECORDS_PER_TRACK, PARTIAL, RECORD, CacheStats
 from models.io.request import IOOwner, IOResult, pages_to_groups, range_to_groups, res_pages
-from models.io.staging import SEQ_DENSITY_TRACKS, SEQ_TRIGGER_TRACKS, Staging
+from models.io.staging import SEQ_DENSITY_TRACKS, SEQ_TRIGGER_TRACKS, Staging, _run_ready
 from models.io.trace_io import CONN
 from models.io.writes import write_program
 
@@ -44,7 +44,7 @@ if not cython.compiled:
     # never used interpreted).
     from models.engine import Engine, Resource
     from models.io.cache import CacheDirectory
-    from models.io.channel import addresses, program_ius
+    from models.io.channel import addresses, lowest, program_ius
     _gen_send: Any = None
     _popcount: Any = None
     _clz: Any = None
@@ -420,23 +420,25 @@ class VolumeIO(Staging):
 
         Returns when the records are there (the caller disconnects until
         then). ``hold`` is a later time the unit stays disconnected until
-        (see :meth:`_run_ready`). One miss per disconnect; the other records
+        (see :func:`models.io.staging._run_ready`). One miss per disconnect; the other records
         transferred on the reconnect are hits. ``restaged``: records in cache
         that the LPO is reading again for this list (``need`` is 0); the
         trace shows them as the misses the channel waits for. ``records``:
         every record the channel asks for on this track, so the trace counts
         as the statistics do (one miss, the rest hits; docs/trace.md).
         """
-        key = self.kb + track
+        key: cython.longlong = self.kb + track
         cache: CacheDirectory = self._cache
-        st = self.stats
+        st: CacheStats = self.stats
+        demand: cython.ulonglong
+        ready: float
         # Counted with their hits and misses below, so that a run ending while
         # a multi-track I/O proceeds never has more hits than read requests.
         st.read_requests += n
         st.host_bytes += n * self.record_bytes
         # A record neither in cache nor on its way is a read miss even when
         # the drive has it at once (read look-ahead): the unit had to stage it.
-        demand = need & ~cache.pending(key)[0] if need else 0
+        demand = need & ~cache.pending_mask(key) if need else 0
         ready = self._ready(t, track, need, res) if need else 0.0
         if hold > ready:
             ready = hold
@@ -458,6 +460,12 @@ class VolumeIO(Staging):
     def _ready(self, t: float, track, need, res: IOResult) -> float:
         """When the ``need`` records of ``track`` will be in cache (staging if needed)."""
         cache: CacheDirectory = self._cache
+        pmask: cython.ulonglong
+        missing: cython.ulonglong
+        mask: cython.ulonglong
+        mode: cython.long
+        pready: float
+        ready: float
         pmask, pready = cache.pending(self.kb + track)
         ready = pready if need & pmask else 0.0
         missing = need & ~pmask
@@ -475,8 +483,8 @@ class VolumeIO(Staging):
 
     def _stage(self, t: float, track, mask, mode, res: IOResult) -> float:
         """Read ``mask``'s span of ``track`` from the drives into cache."""
-        first = ch.lowest(mask)
-        count = mask.bit_length() - first
+        first = lowest(mask)
+        count = _bit_length(mask) - first
         done, nbytes = self.backend.stage(t, track, first, count)
         cache: CacheDirectory = self._cache
         cache.add(self.kb + track, mask, done)
@@ -807,7 +815,7 @@ class IORequest(IOResult):
                 need = self.need
                 mask = self.mask
                 n = self.n
-                hold = vol._run_ready(self.batch, self.i) if self.batch is not None else 0.0
+                hold = _run_ready(self.batch, self.i) if self.batch is not None else 0.0
                 ready = vol._await(t, self.track, n, need, self, hold, 0 if need else mask, mask)
                 if ready > t:
                     self.disc += ready - t
