@@ -4,7 +4,8 @@
 from libc.stdlib cimport free, realloc
 
 from models.io.cache cimport CacheDirectory
-from models.io.channel cimport bits, lowest, runs, top
+from models.io.backend cimport Backend
+from models.io.channel cimport bits, lowest, program_ius, runs, top
 from models.io.request cimport IOResult
 from models.io.staging cimport Staging
 
@@ -26,3 +27,4 @@ cdef class NVS:
 cdef bint _sequential(Staging vol, groups) except -1
 cdef bint _to_stride(Staging vol, NVS nvs, double t, long long track, unsigned long long mask,
                      bint seq) except -1
+cdef tuple _row_of(Backend be, long long track)

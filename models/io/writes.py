@@ -59,7 +59,7 @@ if not cython.compiled:
     # Compiled, writes.pxd cimports them (typed locals of write_program, C
     # calls of the bit operations).
     from models.io.cache import CacheDirectory
-    from models.io.channel import bits, lowest, runs, top
+    from models.io.channel import bits, lowest, program_ius, runs, top
     from models.io.request import IOResult
     from models.io.staging import Staging
     # Declared in writes.pxd for the compiled NVS only (libc's allocator).
@@ -259,7 +259,7 @@ def write_program(sub, t: float, groups, res):
     done: float
     st = vol.stats
     rec = vol.record_bytes
-    ius, total = ch.program_ius(groups, vol.zhpf, False, vol.rpt)
+    ius, total = program_ius(groups, vol.zhpf, False, vol.rpt)
     path, t, work = sub._connect(t, res, ius, total * rec)
     work_end = t + work
     since = t
@@ -351,7 +351,7 @@ def _sequential(vol, groups):
     return track * vol.rpt + lowest(mask) == vol._write_next or vol._in_stream(track)
 
 
-def _row_of(be, track) -> tuple[int, int, int]:
+def _row_of(be, track):
     """(key, first track, one past the last track) of a track's stripe row."""
     rt = be.strip_tracks * be.data_per_row
     extent, t_in = divmod(track, EXTENT_TRACKS)
