@@ -7,6 +7,10 @@ ones every 700 allocations; in the Large shop that was about 4 % of the run
 (perf: ``gc_collect_main`` and the visits it makes). Paused, a run gives the
 same figures (no model object has a finaliser or a weak reference that
 collection order could change) and the collector catches up when it resumes.
+
+:meth:`models.engine.core.Engine.run` pauses it for every run of every
+model; ``run_system`` pauses it across its whole loop of steps (the
+figures it gives early, the warm-up's end) with :func:`gc_paused`.
 """
 from __future__ import annotations
 

@@ -14,10 +14,16 @@ its channel work on it, not its connected time.
 Each I/O costs at most two engine events (a volume grant when it must
 queue, and one timeout): protocol steps, cache look-ups, staging on the
 drives and channel bookings are computed in a tight loop at issue time.
-The loop pauses (yields the time) where the unit is about to book drives
-or a channel later than the present, and the I/O waits only if another
-event is due first, so concurrent I/Os reach drives and paths in time
-order.
+The loop pauses where the unit is about to book drives or a channel later
+than the present, and the I/O waits only if another event is due first,
+so concurrent I/Os reach drives and paths in time order.
+
+A request is an :class:`IORequest`: a state machine that is its own
+:class:`IOResult`, compiled with the rest of the I/O model. A model's
+process runs one with ``yield from volume.read(...)`` (:meth:`VolumeIO._io`
+yields its waits); a workload's arrival starts one without a process
+(:meth:`VolumeIO.start`, the request itself on the engine's heap). Both
+run the same steps and events, so they give the same figures.
 """
 from __future__ import annotations
 
