@@ -16,7 +16,9 @@ The ranks do most of the work (destages and misses); the channels and
 the cache have room. ``--volumes``, ``--channels`` and ``--control-units``
 size the configuration (still 8 volumes a rank, every path to every
 unit); ``--reference`` is the shop of issue 29: 1,000 volumes, 16
-channels, 4 control units, 200,000 I/O/s.
+channels, 4 control units, 200,000 I/O/s. ``--kind`` makes every I/O
+one kind of the mix (a hit, a miss, a sequential read or a write): what
+an I/O of that kind costs.
 
 Prints simulated seconds per wall second, µs of CPU per I/O, engine events
 per I/O and the peak RSS of the process, then the RMF figures of a few
@@ -30,7 +32,7 @@ model) in turn, best of 3 each.
 
     .venv/bin/python bench/io_config_scale.py [sim_seconds] [rate] [--profile]
         [--volumes N] [--channels N] [--control-units N] [--rate R] [--seconds S]
-        [--reference] [--large-shop] [--seed N] [--ab]
+        [--reference] [--large-shop] [--seed N] [--kind hit|miss|seq|write] [--ab]
 """
 from __future__ import annotations
 
@@ -59,6 +61,8 @@ VOLUMES, CHANNELS, CUS = 64, 8, 2
 VOLUMES_PER_RANK = 8
 #: Issue 29's reference shop: (volumes, channels, control units, I/O/s).
 REFERENCE = (1000, 16, 4, 200_000.0)
+#: ``--kind``: the draw of the mix that picks each kind's branch.
+KINDS = {"hit": 0.0, "miss": 0.77, "seq": 0.85, "write": 0.95}
 HOT_TRACKS = 2_000          # per volume: 24,000 pages, ~94 MB; 64 of them fit 2 x 64 GB
 VOLUME_TRACKS = 150_000     # a 3390-9
 
@@ -79,8 +83,11 @@ def configuration(volumes: int = VOLUMES, channels: int = CHANNELS,
 
 
 def build(sim_s: float, rate: float, seed: int = 1, volumes: int = VOLUMES,
-          channels: int = CHANNELS, control_units: int = CUS):
-    """The engine and I/O system with ``sim_s * rate`` I/Os to start (not run yet)."""
+          channels: int = CHANNELS, control_units: int = CUS, kind: str | None = None):
+    """The engine and I/O system with ``sim_s * rate`` I/Os to start (not run yet).
+
+    ``kind`` (one of :data:`KINDS`): every I/O of that kind of the mix
+    instead (the same draws, then the kind's branch)."""
     eng = Engine(seed)
     system = IOSystem(eng, configuration(volumes, channels, control_units))
     vols = [system.volume(v.name) for v in system.config.volumes]
@@ -106,13 +113,14 @@ def build(sim_s: float, rate: float, seed: int = 1, volumes: int = VOLUMES,
         # without a process, as the drawn shop's workloads do
         # (models/io/driver.py): the same events as ``process(v.read(groups))``.
         starts = [v.start for v in vols]
+        pick = None if kind is None else KINDS[kind]
         seq_next = [12 * (VOLUME_TRACKS // 2)] * nvols
         for _ in range(n):
             yield -log(1.0 - rnd()) / rate
             v = bits(k_vols)
             while v >= nvols:
                 v = bits(k_vols)
-            u = rnd()
+            u = rnd() if pick is None else pick
             if u < 0.8:
                 if u < 0.75:
                     track = bits(k_hot)
@@ -170,12 +178,14 @@ def peak_rss_mb() -> float:
 
 
 def run(sim_s: float, rate: float, profile: bool = False, volumes: int = VOLUMES,
-        channels: int = CHANNELS, control_units: int = CUS, seed: int = 1) -> dict:
+        channels: int = CHANNELS, control_units: int = CUS, seed: int = 1,
+        kind: str | None = None) -> dict:
     """Build, run and print the figures; returns them."""
     print(f"{volumes} volumes, {channels} channels, {control_units} control units, "
-          f"{rate:,.0f} I/O/s for {sim_s:g} simulated s")
+          f"{rate:,.0f} I/O/s for {sim_s:g} simulated s"
+          + ("" if kind is None else f", every I/O a {kind}"))
     t_build = time.perf_counter()
-    eng, system = build(sim_s, rate, seed, volumes, channels, control_units)
+    eng, system = build(sim_s, rate, seed, volumes, channels, control_units, kind)
     t_build = time.perf_counter() - t_build
     prof = cProfile.Profile() if profile else None
     t0, c0 = time.perf_counter(), time.process_time()
@@ -281,6 +291,8 @@ def main(argv: list[str] | None = None) -> int:
                          "channel groups through the one run path (0.2 simulated s unless "
                          "--seconds; set-up and cache warm-up included)")
     ap.add_argument("--seed", type=int, default=1)
+    ap.add_argument("--kind", choices=tuple(KINDS), default=None,
+                    help="every I/O of one kind of the mix: the CPU an I/O of that kind costs")
     ap.add_argument("--profile", action="store_true", help="print the top of a cProfile listing")
     ap.add_argument("--ab", action="store_true",
                     help="compiled vs interpreted engine: this command in fresh interpreters, "
@@ -301,7 +313,7 @@ def main(argv: list[str] | None = None) -> int:
     if args.large_shop:
         run_large_shop(args.seconds or args.sim_seconds or 0.2, args.seed)
         return 0
-    run(sim_s, rate, args.profile, vols, chans, cus, args.seed)
+    run(sim_s, rate, args.profile, vols, chans, cus, args.seed, args.kind)
     return 0
 
 

@@ -48,3 +48,28 @@ def test_a_bad_size_is_one_clear_message(capsys):
         bench.main(["--volumes", "0"])
     assert exc.value.code == 2
     assert "must be positive" in capsys.readouterr().err
+
+
+@pytest.mark.parametrize("kind", sorted(bench.KINDS))
+def test_a_kind_makes_every_io_of_that_kind(kind):
+    """``--kind``: every I/O is a hit, a miss, a 32-page sequential read or a
+    write, so the bench prints what one of them costs."""
+    eng, system = bench.build(0.05, 4000.0, kind=kind)
+    eng.run()
+    vols = system.volumes()
+    ios = sum(v.completed for v in vols)
+    stats = [v.stats for v in vols]
+    writes = sum(s.write_requests for s in stats)
+    misses = sum(s.misses for s in stats)
+    pages = sum(v.totals.pages for v in vols)
+    assert ios > 150
+    if kind == "write":
+        assert writes == pages and misses == 0
+    else:
+        assert writes == 0
+        if kind == "hit":
+            assert misses == 0 and pages == ios
+        elif kind == "miss":            # anywhere on the volume: a few land on hot tracks
+            assert misses >= 0.95 * ios and pages == ios
+        else:
+            assert pages == 32 * ios
