@@ -113,6 +113,7 @@ def build(sim_s: float, rate: float, seed: int = 1, volumes: int = VOLUMES,
         # without a process, as the drawn shop's workloads do
         # (models/io/driver.py): the same events as ``process(v.read(groups))``.
         starts = [v.start for v in vols]
+        rpt = vols[0].rpt           # 4 KB records: 12 a track on every volume
         pick = None if kind is None else KINDS[kind]
         seq_next = [12 * (VOLUME_TRACKS // 2)] * nvols
         for _ in range(n):
@@ -137,7 +138,7 @@ def build(sim_s: float, rate: float, seed: int = 1, volumes: int = VOLUMES,
             elif u < 0.9:
                 first = seq_next[v]
                 seq_next[v] = first + 32
-                starts[v](range_to_groups(first, 32), False, False)
+                starts[v](range_to_groups(first, 32, rpt), False, False)
             else:
                 first = bits(k_pages)
                 while first >= hot_pages:
@@ -145,7 +146,7 @@ def build(sim_s: float, rate: float, seed: int = 1, volumes: int = VOLUMES,
                 r = bits(3)
                 while r >= 4:
                     r = bits(3)
-                starts[v](pages_to_groups(range(first, first + 1 + r)), True, False)
+                starts[v](pages_to_groups(range(first, first + 1 + r), rpt), True, False)
 
     eng.process(arrivals())
     return eng, system

@@ -354,7 +354,7 @@ class Staging:
         """Sequential detection over a list prefetch the LPO sees whole.
 
         The same per-track count as the channel program's
-        (:meth:`models.io.volume.VolumeIO._channel_io`), where "together
+        (:meth:`models.io.volume.IORequest._advance`), where "together
         with its predecessor" means the list (or the list before it) also
         reads the track before: the LPO has the whole list, so it sees the
         tracks a list spans and which of them it skips. Each track of the
@@ -435,7 +435,7 @@ class Staging:
 
     # -- sequential detection -----------------------------------------------
     # A stream qualifies once a track's predecessor count reaches
-    # SEQ_TRIGGER_TRACKS (counted in _channel_io and _list_detect); the unit
+    # SEQ_TRIGGER_TRACKS (counted in IORequest._advance and _list_detect); the unit
     # then tops its prestage up whenever less than half of the depth by
     # degree is left ahead of it.
     def _prestage(self, t: float, track, depth) -> None:

@@ -80,6 +80,6 @@ cdef class IORequest(IOResult):
     cpdef double begin(self) except? -2.0
     cpdef double step(self) except? -2.0
     cdef wait(self, double d)
-    cdef _program_begin(self, double t, bint write)
+    cdef _program_begin(self, double t, bint write, bint split)
     cdef double _advance(self) except? -2.0
     cdef double _part_end(self, double t) except? -2.0

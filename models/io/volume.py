@@ -138,7 +138,9 @@ class VolumeIO(Staging):
             raise ValueError(f"volume {name!r}: {record_bytes}-byte records put {self.rpt} on a "
                              f"track; the cache model holds at most {MAX_RECORDS_PER_TRACK} a track "
                              "(records of 256 bytes or more)")
-        self.full_mask = (1 << self.rpt) - 1
+        # From the back end's Python int: compiled, ``self.rpt`` is a C long and
+        # ``1 << self.rpt`` a C int shift (1 KB records put 33 on a track).
+        self.full_mask = (1 << backend.records_per_track) - 1
         self.record_bytes = record_bytes
         self.link_s_per_record = record_bytes / ch.LINK_BYTES_S[channel]
         # The unit's connect time per I/O beyond the channel program the model
@@ -314,9 +316,10 @@ class VolumeIO(Staging):
             self.tr.io_start(t, self.requests, res_pages(groups))
         rq: IORequest = IORequest.__new__(IORequest)
         rq._setup(self, self.requests, groups, False, list_prefetch, None, 0, t)
-        rq._program_begin(t, False)
+        rq._program_begin(t, False, True)
         while not rq.pdone:
             rq._advance()
+        rq.state = _R_OVER              # a plan has no request steps to resume
         self.completed += 1
         return rq
 
@@ -342,7 +345,7 @@ class VolumeIO(Staging):
             track, r = divmod(pages.start, self.rpt)
             n = len(pages)
             if 0 < n and r + n <= self.rpt:
-                self.cu.cache.warm(kb + track, ((1 << n) - 1) << r)
+                self.cu.cache.warm(kb + track, (self.full_mask >> (self.rpt - n)) << r)
                 return
             groups = range_to_groups(pages.start, n, self.rpt)   # no sort needed
         else:
@@ -587,7 +590,7 @@ class IORequest(IOResult):
             kb: cython.longlong = vol.kb
             for g in self.groups:
                 cd.prefetch_entry(kb + g[0])
-        self._program_begin(eng.now, self.write)
+        self._program_begin(eng.now, self.write, False)
         return self.step()
 
     def step(self) -> float:
@@ -603,9 +606,11 @@ class IORequest(IOResult):
         program ends, wait for its end, release the volume and count.
         """
         vol: VolumeIO = self.vol
+        st: cython.int = self.state
+        if st == _R_OVER or vol is None:
+            raise RuntimeError("a request resumed after its end (or never started)")
         eng: Engine = vol.engine
         now: float = eng.now
-        st: cython.int = self.state
         t_sync: float
         while True:
             if st == _R_PROGRAM:
@@ -646,7 +651,6 @@ class IORequest(IOResult):
                     o: IOOwner = self.owner
                     o.io_done(vol, self, self.write, self.tag)
                 return -1.0
-            raise RuntimeError("a request resumed after its end")
 
     def wait(self, d: float) -> None:
         """Put the request on the engine's heap ``d`` seconds from now (as a
@@ -664,9 +668,11 @@ class IORequest(IOResult):
             self.wait(d)
 
     # -- its channel program(s) --------------------------------------------------
-    def _program_begin(self, t: float, write) -> None:
+    def _program_begin(self, t: float, write, split) -> None:
         """Set the program up to start at ``t``: a write's generator, one
-        channel I/O, or (zHPF's address limit) several in turn."""
+        channel I/O, or (zHPF's address limit) several in turn. ``split``:
+        always split at the limit (``plan``: a list with no records is then
+        no channel I/O at all); otherwise only a list over it is split."""
         vol: VolumeIO = self.vol
         if write:
             self.prog = write_program(vol, t, self.groups, self)
@@ -674,8 +680,13 @@ class IORequest(IOResult):
             return
         self.t = t
         self.pstate = _P_START
-        if vol.max_addresses is not None and addresses(self.groups) > vol.max_addresses:
+        if split or (vol.max_addresses is not None and
+                     addresses(self.groups) > vol.max_addresses):
             self.parts = ch.split_addresses(self.groups, vol.max_addresses)
+            if not self.parts:
+                vol._add_totals(self)
+                self.pdone = True
+                return
             self.groups = self.parts[0]
 
     def _advance(self) -> float:

@@ -375,6 +375,8 @@ def _to_stride(vol, nvs, t: float, track, mask, seq):
     held: cython.ulonglong
     fresh: cython.ulonglong
     be = vol.backend
+    if be.native:
+        return False            # a native 3390 has no stripe rows
     key, lo, hi = _row_of(be, track)
     rows = vol._open_rows
     row = rows.get(key)

@@ -5,7 +5,7 @@ the working set block after block; block ``j`` lies on volume ``j % n``,
 so each volume sees its own contiguous stream, with the workload's random
 reads (and all its writes) in between. Whether such a read hits depends on
 the unit's sequential detection and staging (models/io/volume.py
-``_channel_io``, models/io/staging.py), taken here as the code does it:
+``IORequest._advance``, models/io/staging.py), taken here as the code does it:
 
 * **The stream's entry.** A volume follows at most ``SEQ_STREAMS`` streams:
   every read puts its track in that table (newest last) and the oldest

@@ -116,7 +116,7 @@ class IOWorkload(Driver):
         self._ds_vols = [self.vols[ds] for ds in self.datasets]
         self._ds_base = [[self.base[ds, v.name] for v in self.vols[ds]] for ds in self.datasets]
         self.rng = engine.stream(f"{self.name}/io")
-        # Its draw and the engine's process start, looked up once (each I/O calls them).
+        # Its draw, looked up once (each I/O calls it).
         self._random = self.rng.random
         self.scatter = block_scatter(self.n_blocks)
         theta = float(values["skew"])

@@ -115,3 +115,61 @@ def test_a_request_resumed_after_its_end_says_so():
     assert rq.total > 0.0 and rq.hits == 1                  # an ordinary hit, ended
     with pytest.raises(RuntimeError, match="after its end"):
         rq.step()
+
+
+def test_small_records_fill_a_whole_track_mask_compiled_as_interpreted():
+    """1 KB records put 33 on a 3390 track: the volume's full-track mask and a
+    warmed track's records must count all 33 (compiled, the mask was built
+    with a C int shift and came out as 1 record)."""
+    from models.io.subsystem import IOSubsystem
+
+    sub = IOSubsystem(Engine(seed=1), record_bytes=1024)
+    assert sub.rpt == 33
+    assert sub.full_mask == (1 << 33) - 1
+    sub.warm_pages(range(0, 33))                    # one whole track
+    sub.warm_pages(range(33 + 2, 33 + 33))          # most of the next
+    assert sub.cache.valid(sub.kb + 0, 0.0) == (1 << 33) - 1
+    assert sub.cache.valid(sub.kb + 1, 0.0) == ((1 << 31) - 1) << 2
+    proc = sub.engine.process(sub.read_range(0, 33))
+    sub.engine.run()
+    assert proc.value.hits == 33 and proc.value.misses == 0
+
+
+def test_a_write_to_a_native_3390_completes():
+    """A native 3390 has no RAID stripes: its writes destage track by track
+    (the stripe-row path divided by a stripe of no tracks and crashed)."""
+    from models.io.subsystem import IOSubsystem
+
+    sub = IOSubsystem(Engine(seed=1), device="3390", protocol="FICON", channel="FEx8")
+    assert sub.backend.native
+    proc = sub.engine.process(sub.write_pages(range(0, 30)))
+    sub.engine.run()
+    res = proc.value
+    assert res.pages == 30 and res.total > 0.0
+    assert sub.stats.destages >= 3                   # one per track written
+
+
+def test_plan_of_nothing_books_nothing_on_fex8():
+    """``plan`` splits a list at FEx8's zHPF address limit first, as it did
+    before the request became a state machine: an empty list, or a track
+    with no records, is then no channel I/O at all."""
+    eng = Engine(seed=1)
+    system = IOSystem(eng, _config("FEx8"))
+    vol = system.volume("V0")
+    for groups in ([], [(5, 0)]):
+        res = vol.plan(groups)
+        assert (res.ios, res.pend, res.conn, res.pages) == (0, 0.0, 0.0, 0)
+    assert vol.paths.paths[0].starts == 0            # no path was taken
+
+
+def test_a_planned_request_cannot_be_resumed():
+    """What ``plan`` returns is a finished request: stepping it again says so
+    (compiled, it read past its groups)."""
+    eng = Engine(seed=1)
+    system = IOSystem(eng, _config("FEx8S"))
+    vol = system.volume("V0")
+    vol.warm_tracks(0, 1)
+    res = vol.plan([(0, 1)])
+    assert res.hits == 1
+    with pytest.raises(RuntimeError, match="after its end"):
+        res.step()
