@@ -52,6 +52,12 @@ class IOOwner:
         raise NotImplementedError
 
 
+def _masks_hold(per_track) -> None:
+    """Refuse a track of more records than a 64-bit mask holds."""
+    if not 0 < per_track <= 64:
+        raise ValueError(f"{per_track} records a track: masks hold 1 to 64")
+
+
 def pages_to_groups(pages, per_track=12) -> list:
     """Group page (record) numbers into ``(track, mask)`` in the given order.
 
@@ -65,8 +71,7 @@ def pages_to_groups(pages, per_track=12) -> list:
     last: cython.longlong
     base: cython.longlong
     mask: cython.ulonglong
-    if not 0 < per_track <= 64:
-        raise ValueError(f"{per_track} records a track: masks hold 1 to 64")
+    _masks_hold(per_track)
     groups: list = []
     last = -1
     mask = 0
@@ -94,8 +99,7 @@ def range_to_groups(first, count, per_track=12) -> list:
     t: cython.longlong
     r: cython.longlong
     n: cython.longlong
-    if not 0 < per_track <= 64:
-        raise ValueError(f"{per_track} records a track: masks hold 1 to 64")
+    _masks_hold(per_track)
     groups: list = []
     end = first + count
     p = first

@@ -5,8 +5,8 @@
 from cpython.ref cimport PyObject, Py_DECREF
 
 from models.engine.core cimport Engine, Resource
-from models.io.cache cimport CacheDirectory, CacheStats, _popcount
-from models.io.channel cimport addresses, lowest, program_ius
+from models.io.cache cimport CacheDirectory, CacheStats
+from models.io.channel cimport addresses, bits, lowest, program_ius, top
 from models.io.request cimport IOOwner, IOResult
 from models.io.paths cimport ChannelPath, PathGroup
 from models.io.staging cimport Staging, _run_ready
@@ -26,12 +26,6 @@ cdef inline object _gen_send(object gen, bint* done):
     return out
 
 
-cdef extern from *:
-    int _clz "__builtin_clzll" (unsigned long long) nogil
-
-
-cdef long _bits(unsigned long long x) noexcept
-cdef long _bit_length(unsigned long long x) noexcept
 
 
 cdef class IORequest

@@ -50,10 +50,8 @@ if not cython.compiled:
     # never used interpreted).
     from models.engine import Engine, Resource
     from models.io.cache import CacheDirectory
-    from models.io.channel import addresses, lowest, program_ius
+    from models.io.channel import addresses, bits, lowest, program_ius, top
     _gen_send: Any = None
-    _popcount: Any = None
-    _clz: Any = None
 
 if TYPE_CHECKING:
     from models.io.paths import ChannelPath
@@ -68,20 +66,6 @@ _NORMAL = 1
 #: one int key per track in the unit's shared directory (no tuples in the
 #: hot loop). 2^32 tracks is far beyond any 3390 (an EAV has < 2^24).
 KEY_BITS = 32
-
-
-def _bits(x) -> int:
-    """Records in a mask (compiled: the C bit count of a 64-bit mask)."""
-    if cython.compiled:
-        return _popcount(x)
-    return x.bit_count()
-
-
-def _bit_length(x) -> int:
-    """The highest record in a mask plus one (0 for none)."""
-    if cython.compiled:
-        return 64 - _clz(x) if x else 0
-    return x.bit_length()
 
 
 class VolumeIO(Staging):
@@ -493,7 +477,7 @@ class VolumeIO(Staging):
     def _stage(self, t: float, track, mask, mode, res: IOResult) -> float:
         """Read ``mask``'s span of ``track`` from the drives into cache."""
         first = lowest(mask)
-        count = _bit_length(mask) - first
+        count = top(mask) - first
         done, nbytes = self.backend.stage(t, track, first, count)
         cache: CacheDirectory = self._cache
         cache.add(self.kb + track, mask, done)
@@ -796,18 +780,18 @@ class IORequest(IOResult):
                 if self.i == len(groups):
                     return self._part_end(t)
                 track, mask = groups[self.i]
-                n = _bits(mask)
+                n = bits(mask)
                 self.pages_ += n
                 if zhpf:
                     starts = mask & ~(mask << 1)          # one bit per run of records
-                    step = ADDRESS_S * _bits(starts)
+                    step = ADDRESS_S * bits(starts)
                 elif self.lp:
                     step = ch.command_mode_list_cost(self.prev_track, track, mask)
                     self.prev_track, self.prev_last = track, 0
                 else:
                     step = ch.command_mode_cost((self.prev_track, self.prev_last), track, mask,
                                                 rpt)
-                    self.prev_track, self.prev_last = track, _bit_length(mask) - 1
+                    self.prev_track, self.prev_last = track, top(mask) - 1
                 t += step
                 self.conn_ += step
                 self.track, self.mask, self.n = track, mask, n
