@@ -56,6 +56,7 @@ cdef class Staging:
     cpdef double _stage(self, double t, long long track, unsigned long long mask, long mode,
                         IOResult res) except? -1.0
     cpdef list _lpo_schedule(self, double t, groups, IOResult res, bint list_prefetch=*)
+    cpdef long _seq_count_top(self) except? -1
     cpdef tuple _stream_behind(self, track)
     cdef long _stream_read(self, long long track, bint first_in, bint last_in, double x, long top,
                            double alpha, long limit) except? -1

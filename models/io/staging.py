@@ -185,7 +185,6 @@ class Staging:
             batch[i] = (be.last_drive, done)
         return batch
 
-    @property
     def _seq_count_top(self) -> int:
         """Where a track's predecessor count stops growing: at the trigger
         (a small saturating counter; a stream that has been sequential for
@@ -366,7 +365,7 @@ class Staging:
         count near 0 and is record-cached. No share of a list is a cut-off.
         """
         last, c, f = self._list_run
-        top = self._seq_count_top
+        top = self._seq_count_top()
         trigger = SEQ_TRIGGER_TRACKS
         alpha = 1.0 / SEQ_DENSITY_TRACKS
         was_on = c >= trigger

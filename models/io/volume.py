@@ -757,7 +757,7 @@ class IORequest(IOResult):
                 self.conn += vol.conn_extra
             self.batch = None
             self.xfer = SLOT_S + vol.link_s_per_record
-            self.top = vol._seq_count_top
+            self.top = vol._seq_count_top()
             self.alpha = 1.0 / SEQ_DENSITY_TRACKS
             self.last_bit = rpt - 1
             self.prev_track = -2
