@@ -108,7 +108,6 @@ class Staging:
         @property
         def cache(self) -> CacheDirectory: ...
 
-
     def _stage(self, t: float, track, mask, mode, res: IOResult) -> float:
         """Read ``mask``'s span of ``track`` from the drives into cache
         (:meth:`models.io.volume.VolumeIO._stage`); the LPO calls it."""
