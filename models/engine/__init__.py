@@ -61,11 +61,11 @@ def interpreted_core():
 
 _load_interpreted_core_if_needed()
 
-from models.engine.core import COMPILED, Engine, Event, Process, Interrupt  # noqa: E402
+from models.engine.core import COMPILED, Engine, Event, Process, Interrupt, Step  # noqa: E402
 from models.engine.resources import Resource, PriorityResource, Request, Store  # noqa: E402
 from models.engine.trace import Trace  # noqa: E402
 from models.engine.counters import Counters  # noqa: E402
 
-__all__ = ["Engine", "Event", "Process", "Interrupt", "Resource",
+__all__ = ["Engine", "Event", "Process", "Interrupt", "Step", "Resource",
            "PriorityResource", "Request", "Store", "Trace", "Counters", "COMPILED",
            "interpreted_core"]

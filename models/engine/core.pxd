@@ -63,6 +63,12 @@ cdef class Engine:
     cdef double _run(self, until) except? -1.0
 
 
+cdef class Step:
+    # cpdef: a Python subclass may override it (a compiled one that has no
+    # __dict__ is called without a look-up for an override).
+    cpdef fire(self, arg)
+
+
 cdef class Event:
     cdef public Engine engine
     cdef public object value

@@ -384,6 +384,8 @@ class Engine:
                         p._gen = None
                         p.value = _PENDING
                         spare.append(p)
+                elif isinstance(fn, Step):
+                    cython.cast(Step, fn).fire(arg)
                 else:
                     fn(arg)
         else:
@@ -440,6 +442,22 @@ class Engine:
         if rng is None:
             rng = self._np_streams[name] = np.random.default_rng(stream_seed(self.seed, "np/" + name))
         return rng
+
+
+class Step:
+    """Something the engine resumes itself, without a process: scheduled as
+    a callback (``engine._push(t, priority, step, arg)``), its
+    :meth:`fire` is called when the event comes. Compiled, the run loop
+    calls it through C (an I/O request, models/io/volume.py, is one)."""
+
+    __slots__ = ()
+
+    def fire(self, arg: Any) -> None:
+        raise NotImplementedError
+
+    def __call__(self, arg: Any) -> None:
+        """A callback as any other (``schedule``, the interpreted run loop)."""
+        self.fire(arg)
 
 
 class Event:

@@ -17,11 +17,11 @@ cdef class VolumeCounts:
 
 cdef class Driver(IOOwner):
     cdef public Engine engine
-    cdef public object system, name, v, rng, datasets, vols, base, _arrive_cb, _random
+    cdef public object system, name, v, rng, datasets, vols, base, _random
     cdef public list _ds_first, _ds_vols, _ds_base
     cdef public long long n_pages, n_blocks, per_ds, scatter, cursor, _left, _left_reads
     cdef public double theta, _a, _span, end, _seq_pct, _rate, _t_last, _read_pct, resp
-    cdef public bint _seq
+    cdef public bint _seq, _counted
     cdef public dict counts, _work
     cdef public long long reads, writes, hits, misses, completed
     cdef dict __dict__
@@ -35,6 +35,9 @@ cdef class Driver(IOOwner):
     cdef tuple place(self, long long block)
     cdef long long next_block(self) except? -1
     cdef double _next_counted(self) except? -1
+    cpdef fire(self, arg)
+    cdef _arrive(self)
+    cdef _arrive_counted(self)
     cdef _issue(self, bint write, bint draw_write)
     cdef io_done(self, vol, IOResult res, bint write, long long tag)
     cdef double _channel_work(self, vol, Py_ssize_t offset) except? -1

@@ -81,7 +81,7 @@ class Driver(IOOwner):
     v: dict
     rng: Any
     _random: Any
-    _arrive_cb: Any
+    _counted: bool
     n_pages: int
     n_blocks: int
     per_ds: int
@@ -159,8 +159,8 @@ class Driver(IOOwner):
         arrival = self.v["arrival"]
         if arrival == "open":
             self._rate = float(self.v["io_rate"])
-            self._arrive_cb = self._arrive
-            eng.schedule(self.rng.expovariate(self._rate), self._arrive_cb)
+            self._counted = False
+            eng.schedule(self.rng.expovariate(self._rate), self)
         elif arrival == "counted":
             # Open arrivals given their count: round(rate x run) I/Os, each at an
             # independent uniform time of the run (a Poisson stream's times given
@@ -171,15 +171,23 @@ class Driver(IOOwner):
             self._left = n
             self._left_reads = round(n * float(self._read_pct) / 100.0)
             self._t_last = eng.now
-            self._arrive_cb = self._arrive_counted
+            self._counted = True
             if n:
-                eng.schedule(self._next_counted() - eng.now, self._arrive_cb)
+                eng.schedule(self._next_counted() - eng.now, self)
         else:
             think = float(self.v["think_ms"]) / 1000.0
             for u in range(int(self.v["users"])):
                 eng.process(self._user(think), f"{self.name}/user{u}")
 
-    def _arrive(self, _arg) -> None:
+    def fire(self, _arg) -> None:
+        """The engine calls the workload (a :class:`~models.engine.core.Step`,
+        through C compiled) when its next arrival comes."""
+        if self._counted:
+            self._arrive_counted()
+        else:
+            self._arrive()
+
+    def _arrive(self) -> None:
         """Open arrivals (Poisson): one I/O now, the next arrival on the heap first.
 
         The next arrival is put on the heap before the I/O starts: an I/O
@@ -194,9 +202,9 @@ class Driver(IOOwner):
         # random.Random.expovariate inlined (the same draw and arithmetic).
         delay: float = -math.log(1.0 - self._random()) / self._rate
         if cython.compiled:
-            eng._push(eng.now + delay, _NORMAL, self._arrive_cb, None)
+            eng._push(eng.now + delay, _NORMAL, self, None)
         else:
-            eng.schedule(delay, self._arrive_cb)
+            eng.schedule(delay, self)
         self._issue(False, True)
 
     def _next_counted(self) -> float:
@@ -208,7 +216,7 @@ class Driver(IOOwner):
             return t + (self.end - t) * (1.0 - _pow(u, 1.0 / self._left))
         return t + (self.end - t) * (1.0 - u ** (1.0 / self._left))
 
-    def _arrive_counted(self, _arg) -> None:
+    def _arrive_counted(self) -> None:
         """Counted arrivals: one I/O now (a read with the chance reads have among
         the arrivals left, so exactly the count of reads comes), the next one's
         event on the heap first (as :meth:`_arrive`)."""
@@ -222,9 +230,9 @@ class Driver(IOOwner):
             # event's time to the last bit as it always was.
             delay: float = self._next_counted() - eng.now
             if cython.compiled:
-                eng._push(eng.now + delay, _NORMAL, self._arrive_cb, None)
+                eng._push(eng.now + delay, _NORMAL, self, None)
             else:
-                eng.schedule(delay, self._arrive_cb)
+                eng.schedule(delay, self)
         self._issue(not read, False)
 
     def _issue(self, write: cython.bint, draw_write: cython.bint) -> None:

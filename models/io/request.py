@@ -13,14 +13,20 @@ except ImportError:  # interpreted, Cython not installed: nothing is compiled
     class cython:  # type: ignore[no-redef]
         compiled = False
 
+if not cython.compiled:
+    from models.engine import Step     # request.pxd cimports it compiled
+
 #: A record's bit and every record's bits of a 64-bit mask (C unsigned
 #: compiled, request.pxd; the same values as Python ints).
 _ONE = 1
 _ALL = (1 << 64) - 1
 
 
-class IOResult:
-    """Response-time parts (seconds) and cache outcome of one I/O request."""
+class IOResult(Step):
+    """Response-time parts (seconds) and cache outcome of one I/O request.
+
+    A :class:`~models.engine.core.Step` so that a request that is its own
+    result (models/io/volume.py) is resumed by the engine through C."""
 
     __slots__ = ("id", "iosq", "pend", "disc", "conn", "pages", "hits", "misses",
                  "ios", "stages", "disk_bytes")
@@ -41,10 +47,12 @@ class IOResult:
                 "conn_ms": self.conn * 1e3}
 
 
-class IOOwner:
+class IOOwner(Step):
     """What a request tells at its end (``VolumeIO._io``'s ``owner``): a
     workload counting its I/Os (models/io/driver.py). Compiled, the volume
-    calls it through C, without a method look-up."""
+    calls it through C, without a method look-up. A
+    :class:`~models.engine.core.Step`: the workload's arrivals are its own
+    events."""
 
     def io_done(self, vol, res, write, tag) -> None:
         """``res`` of one request of ``vol`` ended now; ``write`` and ``tag`` as

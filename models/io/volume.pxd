@@ -74,6 +74,7 @@ cdef class IORequest(IOResult):
     cpdef double begin(self) except? -2.0
     cpdef double step(self) except? -2.0
     cdef wait(self, double d)
+    cpdef fire(self, arg)
     cdef _program_begin(self, double t, bint write, bint split)
     cdef double _advance(self) except? -2.0
     cdef double _part_end(self, double t) except? -2.0

@@ -645,7 +645,7 @@ class IORequest(IOResult):
         else:
             eng.schedule(d, self)
 
-    def __call__(self, _arg) -> None:
+    def fire(self, _arg) -> None:
         """The engine resumes the request (see :meth:`VolumeIO.start`)."""
         d: float = self.step()
         if d >= 0.0:

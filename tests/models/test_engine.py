@@ -372,3 +372,32 @@ def test_a_run_pauses_the_cyclic_collector_and_leaves_it_as_it_found_it():
                 assert gc.isenabled() == enabled        # as it was before the run
     finally:
         (gc.enable if was else gc.disable)()
+
+
+def test_a_step_on_the_heap_fires_at_its_time_in_order_with_callbacks_and_processes():
+    """A Step (an I/O request, a workload's arrivals) is its own event: the
+    engine calls its ``fire`` at its time, in the same order as a callback
+    or a process scheduled alike, compiled or not."""
+    from models.engine import Step
+
+    eng = Engine()
+    seen = []
+
+    class Tick(Step):
+        def __init__(self, label):
+            self.label = label
+
+        def fire(self, arg):
+            seen.append((eng.now, self.label, arg))
+
+    def proc():
+        yield 1.0
+        seen.append((eng.now, "process", None))
+
+    eng.schedule(1.0, Tick("first"), "a")
+    eng.process(proc())
+    eng.schedule(1.0, seen.append, (1.0, "callback", None))
+    eng.schedule(0.5, Tick("early"), "b")
+    eng.run()
+    assert seen == [(0.5, "early", "b"), (1.0, "first", "a"), (1.0, "process", None),
+                    (1.0, "callback", None)]
