@@ -122,24 +122,39 @@ def program_ius(groups, zhpf: bool, list_prefetch: bool, rpt) -> tuple[int, int]
     list prefetch has a domain and a Read per page (as
     :func:`command_mode_list_cost` counts the control unit's time).
     """
+    if cython.compiled:
+        n: cython.long = 0
+        ius: cython.long = program_ius_into(groups, zhpf, list_prefetch, rpt, cython.address(n))
+        return ius, n
+    out = [0]
+    ius = program_ius_into(groups, zhpf, list_prefetch, rpt, out)
+    return ius, out[0]
+
+
+def program_ius_into(groups, zhpf, list_prefetch, rpt, records):
+    """:func:`program_ius`'s information units; its records go to
+    ``records[0]`` (compiled, a C pointer: a caller in C makes no tuple)."""
     ius: cython.long = START_IUS
-    records: cython.long = 0
+    n: cython.long = 0
     m: cython.ulonglong
     if zhpf:
         if cython.compiled:     # the same counts, the masks as C words
             for g in groups:
                 m = g[1]
                 ius += _popcount(m & ~(m << 1))
-                records += _popcount(m)
-            return ius, records
+                n += _popcount(m)
+            records[0] = n
+            return ius
         for _, m in groups:
             ius += (m & ~(m << 1)).bit_count()
-            records += m.bit_count()
-        return ius, records
+            n += m.bit_count()
+        records[0] = n
+        return ius
     if list_prefetch:
         for _, m in groups:
-            records += m.bit_count()
-        return ius + 3 * records, records
+            n += m.bit_count()
+        records[0] = n
+        return ius + 3 * n
     prev_track = prev_last = -2
     for track, mask in groups:
         n_runs = runs(mask)
@@ -147,9 +162,10 @@ def program_ius(groups, zhpf: bool, list_prefetch: bool, rpt) -> tuple[int, int]
         continues = (prev_track == track and first == prev_last + 1) or \
             (prev_track == track - 1 and first == 0 and prev_last == rpt - 1)
         ius += (n_runs - 1 if continues else n_runs) + 2 * n_runs
-        records += mask.bit_count()
+        n += mask.bit_count()
         prev_track, prev_last = track, mask.bit_length() - 1
-    return ius, records
+    records[0] = n
+    return ius
 
 
 def runs(mask) -> int:

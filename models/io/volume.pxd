@@ -6,7 +6,7 @@ from cpython.ref cimport PyObject, Py_DECREF
 
 from models.engine.core cimport Engine, Resource
 from models.io.cache cimport CacheDirectory, CacheStats
-from models.io.channel cimport addresses, bits, lowest, program_ius, top
+from models.io.channel cimport addresses, bits, lowest, program_ius, program_ius_into, top
 from models.io.request cimport IOOwner, IOResult
 from models.io.paths cimport ChannelPath, PathGroup
 from models.io.staging cimport Staging, _run_ready

@@ -50,7 +50,7 @@ if not cython.compiled:
     # never used interpreted).
     from models.engine import Engine, Resource
     from models.io.cache import CacheDirectory
-    from models.io.channel import addresses, bits, lowest, program_ius, top
+    from models.io.channel import addresses, bits, lowest, program_ius, program_ius_into, top
     _gen_send: Any = None
 
 if TYPE_CHECKING:
@@ -727,7 +727,12 @@ class IORequest(IOResult):
             # ``_connect`` and ``_start`` inlined (the same steps in the same
             # order): two calls less per channel I/O.
             t0 = t
-            self.ius, self.records = program_ius(groups, zhpf, self.lp, rpt)
+            if cython.compiled:     # the records through a C pointer: no tuple
+                records: cython.long = 0
+                self.ius = program_ius_into(groups, zhpf, self.lp, rpt, cython.address(records))
+                self.records = records
+            else:
+                self.ius, self.records = program_ius(groups, zhpf, self.lp, rpt)
             self.nbytes = self.records * vol.record_bytes
             path = vol.paths.pick(t)
             work = self.ius * path.iu_s + self.nbytes * path.byte_s
