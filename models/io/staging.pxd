@@ -16,7 +16,8 @@ cdef class Staging:
     # set by VolumeIO.__init__
     cdef public object engine, name, cu, device, protocol, channel, aliases
     cdef public Backend backend
-    cdef public object max_addresses, volume, full_mask, record_bytes
+    cdef public object max_addresses, volume, full_mask
+    cdef public long long record_bytes
     cdef public IOTrace tr
     cdef public CacheStats stats
     # The unit's cache directory (``cu.cache``, which never changes), typed.

@@ -509,6 +509,8 @@ _P_SEQ = 5          # sequential detection
 _P_PRESTAGE = 6     # prestage ahead of the stream
 _P_XFER = 7         # transfer the group's records
 _P_WRITE = 8        # a write: its program is a generator (models/io/writes.py)
+# A new request's C fields are zero compiled: its first states must be 0.
+assert _R_PROGRAM == 0 and _P_START == 0
 
 
 class IORequest(IOResult):
@@ -545,23 +547,26 @@ class IORequest(IOResult):
     def _setup(self, vol, rid, groups, write, list_prefetch, owner, tag, t_q) -> None:
         """Fill a new request (made by ``IORequest.__new__``, no ``__init__``)."""
         self.id = rid
-        self.iosq = self.pend = self.disc = self.conn = 0.0
-        self.pages = self.hits = self.misses = self.ios = self.stages = self.disk_bytes = 0
         self.vol = vol
         self.groups = groups
-        self.parts = None
-        self.part = 0
         self.lp = list_prefetch
         self.write = write
         self.owner = owner
         self.tag = tag
         self.t_q = t_q
-        self.state = _R_PROGRAM
-        self.pstate = _P_START
-        self.pdone = False
-        self.settled = False
-        self.prog = None
-        self.batch = None
+        if not cython.compiled:
+            # Compiled, a new object's C fields are zero (_R_PROGRAM,
+            # _P_START, False) and its object fields None already.
+            self.iosq = self.pend = self.disc = self.conn = 0.0
+            self.pages = self.hits = self.misses = self.ios = self.stages = self.disk_bytes = 0
+            self.parts = None
+            self.part = 0
+            self.state = _R_PROGRAM
+            self.pstate = _P_START
+            self.pdone = False
+            self.settled = False
+            self.prog = None
+            self.batch = None
 
     # -- the request -------------------------------------------------------------
     def begin(self) -> float:
