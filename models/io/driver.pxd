@@ -10,6 +10,14 @@ from models.io.volume cimport VolumeIO
 from libc.math cimport pow as _pow
 
 
+cpdef Py_ssize_t block_groups(long long hi, long long lo, long long scatter, long long n_blocks,
+                              long long per_ds, long long n_pages, const long long[:] first_of,
+                              const long long[:] start, const long long[:] count,
+                              const long long[:] base, const long long[:] rpt,
+                              const long long[:] kb, const int[:] dir_of, int[:] which,
+                              long long[:] keys, unsigned long long[:] masks) except -1
+
+
 cdef class VolumeCounts:
     cdef public long long ios, reads, hits, misses, clean_reads, seq_reads, seq_clean_reads
     cdef public double service, service2, busy, resp, channel_work
