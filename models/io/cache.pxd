@@ -89,6 +89,8 @@ cdef class CacheStats:
     cdef public long long nvs_waits, destages, destage_ops, destage_bytes, coalesced_writes
     cdef public list stages
 
+    cpdef add(self, CacheStats other)
+
 
 cdef class CacheDirectory:
     cdef public long long capacity, used, evicted

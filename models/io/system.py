@@ -80,12 +80,8 @@ class ControlUnitIO:
         """Cache activity summed over the unit's volumes."""
         out = CacheStats()
         for v in self.volumes:
-            s = v.stats
-            for f in CacheStats.FIELDS:
-                if f != "evicted_slots":        # the unit's directory's, below
-                    setattr(out, f, getattr(out, f) + getattr(s, f))
-            out.stages = [a + b for a, b in zip(out.stages, s.stages)]
-        out.evicted_slots = self.cache.evicted
+            out.add(v.stats)
+        out.evicted_slots = self.cache.evicted      # the unit's directory's
         return out
 
 

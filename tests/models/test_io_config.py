@@ -343,3 +343,24 @@ def test_a_saturated_rank_reads_100_percent_busy_in_its_table_as_in_the_metric()
     for name, pct in busy.items():
         assert pct <= 100.0 and pct == pytest.approx(res.components[name]["busy_pct"], abs=0.05)
     assert "saturated" in table.note and max(busy, key=busy.get) in table.note
+
+
+def test_a_units_cache_activity_is_its_volumes_summed_counter_by_counter():
+    """The unit's Cache Activity line adds up its volumes' counters, every
+    one of them (reads, hits, stages by mode, writes, destages), and takes
+    the evictions from its own directory."""
+    from models.io.cache import CacheStats
+
+    system = IOSystem(Engine(1), config(volumes=3, channels=1))
+    vols = [system.volume(f"DB2V0{i}") for i in (1, 2, 3)]
+    for k, v in enumerate(vols):
+        for i, f in enumerate(CacheStats.FIELDS):
+            setattr(v.stats, f, (k + 1) * 1000 + i)
+        v.stats.stages = [k + 1, 10 * (k + 1), 100 * (k + 1)]
+    unit = system.control_units["CU1"]
+    unit.cache.evicted = 77
+    total = unit.stats()
+    for i, f in enumerate(CacheStats.FIELDS):
+        want = 77 if f == "evicted_slots" else sum((k + 1) * 1000 + i for k in range(3))
+        assert getattr(total, f) == want, f
+    assert total.stages == [6, 60, 600]
