@@ -2,29 +2,13 @@
 # .pxd, as models/engine/core.pxd): volume.py is the one source. The
 # volume's state is declared on Staging (models/io/staging.pxd).
 
-from cpython.ref cimport PyObject, Py_DECREF
-
 from models.engine.core cimport Engine, Resource
 from models.io.cache cimport CacheDirectory, CacheStats
-from models.io.channel cimport addresses, bits, lowest, program_ius, program_ius_into, top
+from models.io.channel cimport addresses, bits, lowest, program_ius, program_ius_into, runs, top
 from models.io.request cimport IOOwner, IOResult
 from models.io.paths cimport ChannelPath, PathGroup
 from models.io.staging cimport Staging, _run_ready
-
-
-cdef extern from "Python.h":
-    # 3.10+: resume a generator; 0 = it returned, 1 = it yielded, -1 = error.
-    int PyIter_Send(object iter, object arg, PyObject** presult) except -1
-
-
-cdef inline object _gen_send(object gen, bint* done):
-    """Resume ``gen``: what it yielded, or (done) what it returned (no StopIteration)."""
-    cdef PyObject* res = NULL
-    done[0] = PyIter_Send(gen, None, &res) == 0
-    cdef object out = <object>res
-    Py_DECREF(out)
-    return out
-
+from models.io.writes cimport NVS, _sequential, book_write
 
 
 
@@ -35,7 +19,6 @@ cdef class VolumeIO(Staging):
     cpdef _add_totals(self, IOResult res)
     cpdef tuple _connect(self, double t, IOResult res, double ius, double nbytes,
                          bint reconnect=*)
-    cpdef _release(self, path, double since, double t, IOResult res)
     cpdef double _start(self, double t, IOResult res, t_request=*)
     cpdef double _await(self, double t, long long track, long n, unsigned long long need,
                         IOResult res, double hold=*, unsigned long long restaged=*,
@@ -50,16 +33,18 @@ cdef class VolumeIO(Staging):
 
 cdef int _R_PROGRAM, _R_SETTLE, _R_PEEK, _R_END, _R_DONE, _R_OVER
 cdef int _P_START, _P_LPO, _P_GROUP, _P_AWAIT, _P_RECONNECT, _P_SEQ, _P_PRESTAGE, _P_XFER, _P_WRITE
+cdef int _P_WGROUP, _P_WNVS, _P_WBOOK
 cdef long _NORMAL
 
 
 cdef class IORequest(IOResult):
     # The request (see IORequest's docstring) ...
     cdef VolumeIO vol
-    cdef object groups, owner, prog
+    cdef object groups, owner
+    cdef NVS nvs
     cdef list parts, batch
     cdef Py_ssize_t part, i
-    cdef bint lp, write, pdone, settled
+    cdef bint lp, write, pdone, settled, wseq
     cdef long long tag, track, prev_track, prev_last, hits_, pages_, records
     cdef int state, pstate
     cdef double t_q, t_sync, t_end
@@ -78,3 +63,4 @@ cdef class IORequest(IOResult):
     cdef _program_begin(self, double t, bint write, bint split)
     cdef double _advance(self) except? -2.0
     cdef double _part_end(self, double t) except? -2.0
+    cdef double _write_advance(self) except? -2.0

@@ -35,7 +35,6 @@ from models.io.cache import FULL, MAX_RECORDS_PER_TRACK, PARTIAL, RECORD, CacheS
 from models.io.request import IOOwner, IOResult, pages_to_groups, range_to_groups, res_pages
 from models.io.staging import SEQ_DENSITY_TRACKS, SEQ_TRIGGER_TRACKS, Staging, _run_ready
 from models.io.trace_io import CONN
-from models.io.writes import write_program
 
 try:
     import cython
@@ -45,13 +44,12 @@ except ImportError:  # interpreted, Cython not installed: nothing is compiled
 
 if not cython.compiled:
     # Compiled, volume.pxd cimports these from the compiled engine (C access
-    # to ``now``, ``peek`` and ``release``) and channel.py (a C call), and
-    # declares ``_gen_send`` (a generator resumed without StopIteration,
-    # never used interpreted).
+    # to ``now``, ``peek`` and ``release``), channel.py and writes.py (C calls).
     from models.engine import Engine, Resource
     from models.io.cache import CacheDirectory
-    from models.io.channel import addresses, bits, lowest, program_ius, program_ius_into, top
-    _gen_send: Any = None
+    from models.io.channel import (addresses, bits, lowest, program_ius, program_ius_into, runs,
+                                   top)
+    from models.io.writes import NVS, _sequential, book_write
 
 if TYPE_CHECKING:
     from models.io.paths import ChannelPath
@@ -366,29 +364,6 @@ class VolumeIO(Staging):
             p.starts += 1
         return p, start, work
 
-    def _reconnect(self, path, since: float, t: float, ready: float, res: IOResult,
-                   ius: float, nbytes: float):
-        """Generator: disconnect from ``path`` at ``t``, reconnect at ``ready``.
-
-        ``ius`` and ``nbytes`` are the channel program's part not yet
-        transferred: given back to ``path`` now, queued again on the
-        reconnect's path. Returns ``(path, time connected again, work end)``.
-        Yields ``ready`` first, so the reconnect is booked in time order
-        (see the module docstring).
-        """
-        path.give_back(ius * path.iu_s + nbytes * path.byte_s)
-        if self.tr is not None:
-            self.tr.connected(path, since, t, res.id)
-        yield ready
-        path, t, work = self._connect(ready, res, ius, nbytes, reconnect=True)
-        if self.tr is not None:
-            self.tr.phase(t, res.id, CONN)
-        return path, t, t + work
-
-    def _release(self, path, since: float, t: float, res: IOResult) -> None:
-        if self.tr is not None:
-            self.tr.connected(path, since, t, res.id)
-
     # -- the channel program --------------------------------------------------
     def _start(self, t: float, res: IOResult, t_request=None) -> float:
         """Channel start (PEND) and the TCW decode in transport mode, on a
@@ -508,7 +483,10 @@ _P_RECONNECT = 4    # reconnect at ``ready``
 _P_SEQ = 5          # sequential detection
 _P_PRESTAGE = 6     # prestage ahead of the stream
 _P_XFER = 7         # transfer the group's records
-_P_WRITE = 8        # a write: its program is a generator (models/io/writes.py)
+_P_WRITE = 8        # a write (DASD fast write): take a path and start
+_P_WGROUP = 9       # a write's next group: over the channel into cache and NVS
+_P_WNVS = 10        # NVS was full: reconnect now that a destage has freed room
+_P_WBOOK = 11       # the group is in cache and NVS: destage it (models/io/writes.py)
 # A new request's C fields are zero compiled: its first states must be 0.
 assert _R_PROGRAM == 0 and _P_START == 0
 
@@ -525,12 +503,13 @@ class IORequest(IOResult):
 
     A read's channel program is :meth:`_advance`, resumable where the unit
     is about to issue drive reads, reconnect or prestage (its locals are the
-    request's fields). A write's program stays a generator
-    (:func:`models.io.writes.write_program`) that the request resumes.
+    request's fields); a write's is :meth:`_write_advance`, resumable where
+    the unit is about to book a track's destage or reconnect after a full
+    NVS (the destage itself is :func:`models.io.writes.book_write`).
     """
 
     __slots__ = ("vol", "groups", "parts", "part", "lp", "write", "owner", "tag", "t_q",
-                 "state", "pstate", "pdone", "settled", "t_sync", "t_end", "prog",
+                 "state", "pstate", "pdone", "settled", "t_sync", "t_end", "nvs", "wseq",
                  "t", "t_start", "path", "work_end", "since", "conn_", "hits_", "pages_",
                  "ius", "records", "nbytes", "i", "batch", "prev_track", "prev_last",
                  "xfer", "top", "alpha", "last_bit", "track", "mask", "n", "need",
@@ -540,7 +519,7 @@ class IORequest(IOResult):
     groups: list
     parts: list | None
     batch: list | None
-    prog: Any
+    nvs: NVS | None
     owner: Any
     path: Any
 
@@ -565,7 +544,7 @@ class IORequest(IOResult):
             self.pstate = _P_START
             self.pdone = False
             self.settled = False
-            self.prog = None
+            self.nvs = None
             self.batch = None
 
     # -- the request -------------------------------------------------------------
@@ -658,16 +637,15 @@ class IORequest(IOResult):
 
     # -- its channel program(s) --------------------------------------------------
     def _program_begin(self, t: float, write, split) -> None:
-        """Set the program up to start at ``t``: a write's generator, one
-        channel I/O, or (zHPF's address limit) several in turn. ``split``:
+        """Set the program up to start at ``t``: a write's, one channel I/O,
+        or (zHPF's address limit) several in turn. ``split``:
         always split at the limit (``plan``: a list with no records is then
         no channel I/O at all); otherwise only a list over it is split."""
         vol: VolumeIO = self.vol
+        self.t = t
         if write:
-            self.prog = write_program(vol, t, self.groups, self)
             self.pstate = _P_WRITE
             return
-        self.t = t
         self.pstate = _P_START
         if split or (vol.max_addresses is not None and
                      addresses(self.groups) > vol.max_addresses):
@@ -709,21 +687,8 @@ class IORequest(IOResult):
         x: float
         ready: float
         hold: float
-        done: cython.bint = False
-        if st == _P_WRITE:
-            if cython.compiled:
-                t = _gen_send(self.prog, cython.address(done))
-            else:
-                try:
-                    t = next(self.prog)
-                except StopIteration as stop:
-                    t = stop.value
-                    done = True
-            if done:
-                self.prog = None
-                vol._add_totals(self)
-                self.pdone = True
-            return t
+        if st >= _P_WRITE:
+            return self._write_advance()
         t = self.t
         zhpf, rpt = vol.zhpf, vol.rpt
         tr = vol.tr
@@ -900,7 +865,7 @@ class IORequest(IOResult):
             # The channel is slower than the unit here: the I/O ends with its work.
             conn += self.work_end - t
             t = self.work_end
-        if vol.tr is not None:              # ``_release``
+        if vol.tr is not None:
             vol.tr.connected(self.path, self.since, t, self.id)
         self.conn += conn
         self.hits += self.hits_
@@ -918,6 +883,135 @@ class IORequest(IOResult):
             self.groups = self.parts[self.part]
             self.pstate = _P_START
             return t                 # the next channel I/O books a path now
+        vol._add_totals(self)
+        self.pdone = True
+        return t
+
+    def _write_advance(self) -> float:
+        """A write's channel program (DASD fast write, models/io/writes.py)
+        to its next sync point, as :meth:`_advance` for a read; at its end
+        set ``pdone`` and return the end time.
+
+        Each group's records go over the channel into cache slots and a copy
+        into NVS; the unit ends the I/O once all are in. When NVS has no
+        room the unit disconnects until a destage frees it. A sync point
+        before each group's destage is booked, so concurrent I/Os reach the
+        drives in time order (as for reads).
+        """
+        # Typed for the compiled build (volume.pxd); no effect interpreted.
+        vol: VolumeIO = self.vol
+        st: cython.int = self.pstate
+        cache: CacheDirectory = vol._cache
+        nvs: NVS
+        path: ChannelPath
+        rec: cython.longlong = vol.record_bytes
+        n: cython.long
+        mask: cython.ulonglong
+        key: cython.longlong
+        t: float = self.t
+        t0: float
+        work: float
+        step: float
+        room: float
+        tr = vol.tr
+        groups = self.groups
+        if st == _P_WRITE:
+            t0 = t
+            if cython.compiled:     # the records through a C pointer: no tuple
+                records: cython.long = 0
+                self.ius = program_ius_into(groups, vol.zhpf, False, vol.rpt,
+                                            cython.address(records))
+                self.records = records
+            else:
+                self.ius, self.records = program_ius(groups, vol.zhpf, False, vol.rpt)
+            self.nbytes = self.records * rec
+            path, t, work = vol._connect(t, self, self.ius, self.nbytes)
+            self.path = path
+            self.work_end = t + work
+            self.since = t
+            t = vol._start(t, self, t0)
+            self.nvs = vol.cu.nvs
+            self.xfer = SLOT_S + vol.link_s_per_record
+            self.prev_track = -2
+            self.prev_last = -2
+            self.wseq = _sequential(vol, groups)
+            self.i = 0
+            st = _P_WGROUP
+        nvs = self.nvs
+        while True:
+            if st == _P_WGROUP:
+                if self.i == len(groups):
+                    break
+                track, mask = groups[self.i]
+                n = bits(mask)
+                if vol.zhpf:
+                    step = ADDRESS_S * runs(mask)
+                else:
+                    step = ch.command_mode_cost((self.prev_track, self.prev_last), track, mask,
+                                                vol.rpt)
+                self.prev_track, self.prev_last = track, top(mask) - 1
+                t += step + n * self.xfer
+                self.conn += step + n * self.xfer
+                self.track, self.mask, self.n = track, mask, n
+                room = nvs.room_at(t, n * rec)
+                if room > t:
+                    # NVS full: the unit disconnects until a destage frees
+                    # room. The channel gives back the work not yet
+                    # transferred and queues it again on the reconnect.
+                    vol.stats.nvs_waits += 1
+                    self.disc += room - t
+                    self.left = (self.records - self.pages) / self.records
+                    path = self.path
+                    path.give_back(self.ius * self.left * path.iu_s +
+                                   self.nbytes * self.left * path.byte_s)
+                    if tr is not None:
+                        tr.connected(path, self.since, t, self.id)
+                    self.ready = room
+                    self.t = t
+                    self.pstate = _P_WNVS
+                    return room
+            elif st == _P_WNVS:
+                path, t, work = vol._connect(self.ready, self, self.ius * self.left,
+                                             self.nbytes * self.left, True)
+                if tr is not None:
+                    tr.phase(t, self.id, CONN)
+                self.path = path
+                self.work_end = t + work
+                self.since = t
+            if st == _P_WBOOK:
+                n = self.n
+                self.hits += n
+                self.pages += n
+                book_write(vol, nvs, t, self.track, self.mask, self.wseq)
+                self.i += 1
+                st = _P_WGROUP
+                continue
+            # The group's records in cache and NVS at ``t``: its destage is
+            # booked at this sync point.
+            key = vol.kb + self.track
+            cache.add(key, self.mask, t)
+            cache.valid(key, t)
+            self.t = t
+            self.pstate = _P_WBOOK
+            return t
+        if self.work_end > t:
+            self.conn += self.work_end - t
+            t = self.work_end
+        if tr is not None:
+            tr.connected(self.path, self.since, t, self.id)
+        self.path = None
+        self.nvs = None
+        if vol.write_disc > 0.0:
+            # Remote copy (a calibrated quantity): the unit disconnects while
+            # the write is sent to the secondary and gives ending status once
+            # it is there; the volume stays busy, the channel is free.
+            self.disc += vol.write_disc
+            t += vol.write_disc
+        track, mask = groups[-1]
+        vol._write_next = track * vol.rpt + top(mask)
+        stats: CacheStats = vol.stats
+        stats.write_requests += self.pages
+        stats.fast_writes += self.pages
         vol._add_totals(self)
         self.pdone = True
         return t

@@ -3,10 +3,9 @@
 
 from libc.stdlib cimport free, realloc
 
-from models.io.cache cimport CacheDirectory
+from models.io.cache cimport CacheStats
 from models.io.backend cimport Backend
-from models.io.channel cimport bits, lowest, program_ius, runs, top
-from models.io.request cimport IOResult
+from models.io.channel cimport bits, lowest, top
 from models.io.staging cimport Staging
 
 
@@ -24,6 +23,8 @@ cdef class NVS:
     cdef long long _pop(self) noexcept
 
 
+cpdef book_write(Staging vol, NVS nvs, double t, long long track, unsigned long long mask,
+                 bint seq)
 cdef bint _sequential(Staging vol, groups) except -1
 cdef bint _to_stride(Staging vol, NVS nvs, double t, long long track, unsigned long long mask,
                      bint seq) except -1

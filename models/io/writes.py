@@ -56,12 +56,10 @@ except ImportError:  # interpreted, Cython not installed: nothing is compiled
         compiled = False
 
 if not cython.compiled:
-    # Compiled, writes.pxd cimports them (typed locals of write_program, C
+    # Compiled, writes.pxd cimports them (typed locals of book_write, C
     # calls of the bit operations).
-    from models.io.cache import CacheDirectory
-    from models.io.channel import bits, lowest, program_ius, runs, top
-    from models.io.request import IOResult
-    from models.io.staging import Staging
+    from models.io.cache import CacheStats
+    from models.io.channel import bits, lowest, top
     # Declared in writes.pxd for the compiled NVS only (libc's allocator).
     free: Any = None
     realloc: Any = None
@@ -213,126 +211,55 @@ def _sweep(vol, t: float) -> None:
     vol._destaging_limit = 2 * len(vol._destaging) + 64
 
 
-def write_program(sub, t: float, groups, res):
-    """Generator: the channel program of one write I/O from ``t``; returns its end.
-
-    Yields the times at which the unit is about to issue destages or
-    reconnect (so concurrent I/Os reach drives and paths in time order,
-    as for reads).
-
-    Parameters
-    ----------
-    sub : models.io.volume.VolumeIO
-    t : float
-    groups : list of (track, mask)
-    res : IOResult
-        Filled in: pend, disc (NVS full), conn, pages, hits (fast writes).
+def book_write(vol, nvs, t: float, track, mask, seq) -> None:
+    """A write's records ``mask`` of ``track`` are in cache and NVS at ``t``:
+    destage them. In the open stripe row of a sequential stream
+    (:func:`_to_stride`, ``seq``: the write is part of one); else joining
+    the track's destage booked and not yet started when it covers them;
+    else in a destage of their own, booked now on the drives. The unit's
+    side of each track of a write's channel program
+    (:class:`models.io.volume.IORequest` runs the program: the channel,
+    the NVS room and the cache slots, then this at the track's sync point).
     """
-    # Typed for the compiled build (writes.pxd); no effect interpreted. The
-    # volume's state is read through ``vol`` (its C fields), its methods
-    # called through ``sub``.
-    vol: Staging = sub
-    r: IOResult = res
-    nvs: NVS
+    # Typed for the compiled build (writes.pxd); no effect interpreted.
+    st: CacheStats = vol.stats
     pending: dict
     ent: tuple
-    n: cython.long
-    last: cython.long
-    start: float
-    ius: cython.long
-    total: cython.long
     first: cython.long
+    last: cython.long
     count: cython.long
-    track: cython.longlong
-    mask: cython.ulonglong
     held: cython.ulonglong
     fresh: cython.ulonglong
-    rec: cython.longlong
-    kb: cython.longlong
-    seq: cython.bint
-    t0: float = t
-    work_end: float
-    since: float
-    xfer: float
-    step: float
-    room: float
+    rec: cython.longlong = vol.record_bytes
     done: float
-    st = vol.stats
-    rec = vol.record_bytes
-    ius, total = program_ius(groups, vol.zhpf, False, vol.rpt)
-    path, t, work = sub._connect(t, res, ius, total * rec)
-    work_end = t + work
-    since = t
-    t = sub._start(t, res, t0)
-    kb = vol.kb
-    cache: CacheDirectory = vol._cache
-    nvs = sub.nvs
-    xfer = ch.SLOT_S + vol.link_s_per_record
-    prev = (-2, -2)
-    seq = _sequential(vol, groups)
-    for track, mask in groups:
-        n = bits(mask)
-        step = ch.ADDRESS_S * runs(mask) if vol.zhpf else \
-            ch.command_mode_cost(prev, track, mask, vol.rpt)
-        prev = (track, top(mask) - 1)
-        t += step + n * xfer
-        r.conn += step + n * xfer
-        room = nvs.room_at(t, n * rec)
-        if room > t:
-            # NVS full: the unit disconnects until a destage frees room.
-            st.nvs_waits += 1
-            r.disc += room - t
-            left = (total - r.pages) / total
-            path, t, work_end = yield from sub._reconnect(path, since, t, room, res,
-                                                          ius * left, total * rec * left)
-            since = t
-        cache.add(kb + track, mask, t)
-        cache.valid(kb + track, t)
-        yield t
-        r.hits += n
-        r.pages += n
-        if _to_stride(vol, nvs, t, track, mask, seq):
-            continue
-        first = lowest(mask)
-        last = top(mask)
-        pending = vol._destaging
-        ent = pending.get(track)
-        if ent is not None and t < ent[0] and first >= ent[2] and last <= ent[3]:
-            # A write hit on modified data: the track's destage is booked but
-            # no drive has started it, and it covers these records, so it
-            # writes them as they are now. No new drive operations; records
-            # it did not hold yet stay in NVS until it is done.
-            held = ent[4]
-            fresh = mask & ~held
-            if fresh:
-                nvs.hold(bits(fresh) * rec, ent[1])
-                pending[track] = (ent[0], ent[1], ent[2], ent[3], held | mask)
-            st.coalesced_writes += 1
-            continue
-        count = last - first
-        done, ops, start = vol.backend.destage(t, track, first, count)
-        nvs.hold(n * rec, done)
-        pending[track] = (start, done, first, last, mask)
-        if len(pending) > vol._destaging_limit:
-            _sweep(vol, t)
-        st.destages += 1
-        st.destage_ops += ops
-        st.destage_bytes += count * vol.backend.rec_bytes
-    if work_end > t:
-        r.conn += work_end - t
-        t = work_end
-    sub._release(path, since, t, res)
-    if vol.write_disc > 0.0:
-        # Remote copy (a calibrated quantity): the unit disconnects while the
-        # write is sent to the secondary and gives ending status once it
-        # is there; the volume stays busy, the channel is free.
-        r.disc += vol.write_disc
-        t += vol.write_disc
-    track, mask = groups[-1]
-    vol._write_next = track * vol.rpt + top(mask)
-    st.write_requests += r.pages
-    st.fast_writes += r.pages
-    return t
+    start: float
+    if _to_stride(vol, nvs, t, track, mask, seq):
+        return
+    first = lowest(mask)
+    last = top(mask)
+    pending = vol._destaging
+    ent = pending.get(track)
+    if ent is not None and t < ent[0] and first >= ent[2] and last <= ent[3]:
+        # A write hit on modified data: the track's destage is booked but
+        # no drive has started it, and it covers these records, so it
+        # writes them as they are now. No new drive operations; records
+        # it did not hold yet stay in NVS until it is done.
+        held = ent[4]
+        fresh = mask & ~held
+        if fresh:
+            nvs.hold(bits(fresh) * rec, ent[1])
+            pending[track] = (ent[0], ent[1], ent[2], ent[3], held | mask)
+        st.coalesced_writes += 1
+        return
+    count = last - first
+    done, ops, start = vol.backend.destage(t, track, first, count)
+    nvs.hold(bits(mask) * rec, done)
+    pending[track] = (start, done, first, last, mask)
+    if len(pending) > vol._destaging_limit:
+        _sweep(vol, t)
+    st.destages += 1
+    st.destage_ops += ops
+    st.destage_bytes += count * vol.backend.rec_bytes
 
 
 # -- sequential writes: destaged a stripe row at a time ---------------------------
