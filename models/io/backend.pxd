@@ -6,6 +6,9 @@
 cimport cython
 
 
+cdef long long _EXTENT
+
+
 cdef class Backend:
     cdef public object disk, pool, lanes
     cdef public bint native
@@ -16,14 +19,16 @@ cdef class Backend:
     cdef public double bytes_per_rev
     cdef public long long rec_bytes, ncyl, _volume_cyls, track_bytes, strip_tracks
     cdef public long long strip_bytes, extent_rows
-    cdef public long long last_drive, _last_rank
+    cdef public long long last_drive, _last_rank, _loc_off
     cdef object __weakref__
 
+    @cython.locals(drive=cython.longlong)
+    cpdef tuple locate(self, long long track)
     @cython.locals(extent=cython.longlong, t_in=cython.longlong, rank=cython.longlong,
                    slot=cython.longlong, strip=cython.longlong, t_in_strip=cython.longlong,
                    row=cython.longlong, col=cython.longlong, parity=cython.longlong,
-                   drive=cython.longlong, row_abs=cython.longlong, offset=cython.longlong)
-    cpdef tuple locate(self, long long track)
+                   drive=cython.longlong, row_abs=cython.longlong)
+    cdef long long _locate(self, long long track) except? -1
     @cython.locals(drive=cython.longlong, base=cython.longlong, nbytes=cython.longlong,
                    done=cython.double)
     cpdef tuple stage(self, double t, long long track, long long first, long long count)

@@ -40,6 +40,9 @@ SECTOR_BYTES = 512
 COUNT_FIELD_BYTES = 8
 STRIP_BYTES = 256 * 1024
 EXTENT_TRACKS = 1113 * geometry.TRACKS_PER_CYLINDER
+#: The same, a C integer compiled (backend.pxd): the layout's arithmetic
+#: stays in C.
+_EXTENT = EXTENT_TRACKS
 #: Read look-ahead of an idle drive: after a read it keeps reading the next
 #: sectors into a cache segment until a command comes or the segment is full
 #: (the SCSI caching mode page's default). 2.5-inch enterprise drives of 2012
@@ -308,6 +311,7 @@ class Backend:
         self.rngs = pool.rng
         self.lanes = pool.lanes if disk.is_ssd else None
         self.last_drive = self.rank_base[0]      # drive of the latest stage (for the LPO)
+        self._loc_off = 0                        # _locate's byte offset
         self.adapters = [r.adapter for r in on]
         self._last_rank = 0
 
@@ -325,21 +329,31 @@ class Backend:
     # -- layout -------------------------------------------------------------
     def locate(self, track) -> tuple[int, int]:
         """(drive index, byte offset on that drive) of a logical track's start."""
+        drive = self._locate(track)
+        return drive, self._loc_off
+
+    def _locate(self, track) -> int:
+        """:meth:`locate`'s drive; its offset is left in ``_loc_off`` (the
+        timing's callers take both without a tuple)."""
         if self.native:
-            return self.rank_base[0], track
-        extent, t_in = divmod(track, EXTENT_TRACKS)
+            self._loc_off = track
+            return self.rank_base[0]
+        extent = track // _EXTENT
+        t_in = track % _EXTENT
         rank = extent % self.ranks
         self._last_rank = rank
         slot = self.slot_base[rank] + extent // self.ranks     # extents before it on this rank
-        strip, t_in_strip = divmod(t_in, self.strip_tracks)
-        row, col = divmod(strip, self.data_per_row)
+        strip = t_in // self.strip_tracks
+        t_in_strip = t_in % self.strip_tracks
+        row = strip // self.data_per_row
+        col = strip % self.data_per_row
         parity = self.active - 1 - row % self.active
         drive = (parity + 1 + col) % self.active
         row_abs = slot * self.extent_rows + row
         # The strip's tracks lie packed on the drive, one strip row after
         # the other: a drive streams from one row's strip into the next.
-        offset = row_abs * self.strip_bytes + t_in_strip * self.track_bytes
-        return self.rank_base[rank] + drive, offset
+        self._loc_off = row_abs * self.strip_bytes + t_in_strip * self.track_bytes
+        return self.rank_base[rank] + drive
 
     # -- timing -------------------------------------------------------------
     def stage(self, t: float, track, first, count) -> tuple[float, int]:
@@ -357,7 +371,8 @@ class Backend:
         (float, int)
             Time the data is in cache, and bytes read from the drive.
         """
-        drive, base = self.locate(track)
+        drive = self._locate(track)
+        base = self._loc_off
         self.last_drive = drive
         nbytes = count * self.rec_bytes
         if self.native:
@@ -377,7 +392,7 @@ class Backend:
         if self.native:
             left = geometry.TRACKS_PER_CYLINDER - track % geometry.TRACKS_PER_CYLINDER
         else:
-            left = self.strip_tracks - (track % EXTENT_TRACKS) % self.strip_tracks
+            left = self.strip_tracks - (track % _EXTENT) % self.strip_tracks
         return left if left < limit else limit
 
     def stage_tracks(self, t: float, track, ntracks) -> tuple[float, int]:
@@ -391,7 +406,8 @@ class Backend:
             done = self._native(t, track, 0, rpt)
             # Further tracks of the cylinder follow one turn each (head switch).
             return done + (ntracks - 1) * self.rot, ntracks * rpt * self.rec_bytes
-        drive, base = self.locate(track)
+        drive = self._locate(track)
+        base = self._loc_off
         self.last_drive = drive
         nbytes = ntracks * self.track_bytes
         if self.lanes is not None:
@@ -510,7 +526,8 @@ class Backend:
 
     def parity_drive(self, track) -> int:
         """Drive holding the RAID-5 parity of the stripe row a track is in."""
-        extent, t_in = divmod(track, EXTENT_TRACKS)
+        extent = track // _EXTENT
+        t_in = track % _EXTENT
         row = t_in // self.strip_tracks // self.data_per_row
         return self.rank_base[extent % self.ranks] + self.active - 1 - row % self.active
 
@@ -529,7 +546,8 @@ class Backend:
             d = self.rank_base[0]
             start = t if t > self.free_at[d] else self.free_at[d]
             return self._native(t, track, first, count), 1, start
-        drive, base = self.locate(track)
+        drive = self._locate(track)
+        base = self._loc_off
         off = base + first * self.rec_bytes
         nbytes = count * self.rec_bytes
         done = 0.0

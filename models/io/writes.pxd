@@ -9,6 +9,9 @@ from models.io.channel cimport bits, lowest, top
 from models.io.staging cimport Staging
 
 
+cdef long long _EXTENT
+
+
 cdef class NVS:
     cdef public long long capacity, used, deferred
     cdef public list _frees             # interpreted only

@@ -64,6 +64,8 @@ if not cython.compiled:
     free: Any = None
     realloc: Any = None
 
+#: The extent's tracks, a C integer compiled (writes.pxd).
+_EXTENT = EXTENT_TRACKS
 #: NVS as a fraction of the cache (DS8000: 1/32 of installed memory).
 NVS_FRACTION = 1.0 / 32.0
 #: Stripe rows of sequential writes a volume keeps open at once: one per
@@ -280,11 +282,11 @@ def _sequential(vol, groups):
 
 def _row_of(be, track):
     """(key, first track, one past the last track) of a track's stripe row."""
-    rt = be.strip_tracks * be.data_per_row
-    extent, t_in = divmod(track, EXTENT_TRACKS)
-    row = t_in // rt
-    lo = extent * EXTENT_TRACKS + row * rt
-    hi = min(lo + rt, (extent + 1) * EXTENT_TRACKS)
+    rt: cython.longlong = be.strip_tracks * be.data_per_row
+    extent: cython.longlong = track // _EXTENT
+    row: cython.longlong = track % _EXTENT // rt
+    lo: cython.longlong = extent * _EXTENT + row * rt
+    hi: cython.longlong = min(lo + rt, (extent + 1) * _EXTENT)
     return extent * be.extent_rows + row, lo, hi
 
 
