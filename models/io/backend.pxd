@@ -1,20 +1,66 @@
 # Types for compiling backend.py with Cython in pure-Python mode (augmenting
 # .pxd, as models/engine/core.pxd): backend.py is the one source. A
-# Backend's layout and drive figures are C fields; the drives' shared
-# timelines stay Python lists (models.io.backend.DrivePool).
+# Backend's layout and drive figures are C fields; the drives' shared state
+# (models.io.backend.DrivePool) is C arrays, shown to Python as DriveValues.
 
 cimport cython
+
+
+from libc.stdlib cimport free, realloc
 
 
 cdef long long _EXTENT
 
 
+cdef inline double* _doubles(double* p, Py_ssize_t n) except NULL:
+    """``p`` grown to ``n`` doubles (realloc; MemoryError leaves it as it was)."""
+    cdef void* q = realloc(p, n * sizeof(double))
+    if q == NULL:
+        raise MemoryError()
+    return <double*>q
+
+
+cdef inline long long* _longs(long long* p, Py_ssize_t n) except NULL:
+    """``p`` grown to ``n`` long longs (as ``_doubles``)."""
+    cdef void* q = realloc(p, n * sizeof(long long))
+    if q == NULL:
+        raise MemoryError()
+    return <long long*>q
+
+
+cdef class DrivePool:
+    # Per drive, per SSD lane and per adapter: C arrays (see DrivePool).
+    cdef public list rng
+    cdef double* _free_at
+    cdef double* _busy
+    cdef double* _phase
+    cdef double* _lanes
+    cdef double* _da_free
+    cdef double* _da_busy
+    cdef double* _da_ssd
+    cdef long long* _end_off
+    cdef long long* _cyl
+    cdef long long* _accesses
+    cdef long long* _lane0
+    cdef long long* _nlanes
+    cdef long long* _da_ops
+    cdef Py_ssize_t _n, _cap, _nl, _lcap, _na, _acap
+
+    @cython.locals(cap=Py_ssize_t)
+    cpdef _reserve(self, Py_ssize_t drives, Py_ssize_t lanes)
+    @cython.locals(i=Py_ssize_t, last=Py_ssize_t, best=double)
+    cpdef double lane_min(self, Py_ssize_t d) except? -1.0
+    cpdef _value(self, int which, Py_ssize_t d)
+    cpdef _set_value(self, int which, Py_ssize_t d, value)
+
+
 cdef class Backend:
-    cdef public object disk, pool, lanes
-    cdef public bint native
+    cdef public object disk
+    cdef public DrivePool pool
+    cdef public bint native, ssd
     cdef public long records_per_track, data_per_row, active, ranks, n_drives
     cdef public list rank_objs, rank_base, slot_base, adapters
-    cdef public list free_at, end_off, busy, accesses, phase, cyl, rngs
+    cdef public list rngs
     cdef public double rot, rate, access, settle, seek_span, rec_frac, cyl_per_byte
     cdef public double bytes_per_rev
     cdef public long long rec_bytes, ncyl, _volume_cyls, track_bytes, strip_tracks
@@ -44,7 +90,8 @@ cdef class Backend:
                    seek=cython.double, t1=cython.double, rot=cython.double,
                    angle=cython.double, target=cython.double, end_off=cython.longlong)
     cpdef double _hdd(self, double t, long long d, long long offset, long long nbytes)
-    @cython.locals(i=cython.Py_ssize_t, start=cython.double, ready=cython.double,
+    @cython.locals(i=cython.Py_ssize_t, j=cython.Py_ssize_t, last=cython.Py_ssize_t,
+                   start=cython.double, ready=cython.double,
                    port=cython.double, done=cython.double)
     cpdef double _ssd(self, double t, long long d, long long nbytes)
     @cython.locals(start=cython.double, cyl=cython.longlong, dc=cython.longlong,
@@ -55,6 +102,9 @@ cdef class Backend:
     cpdef long long parity_drive(self, long long track)
     @cython.locals(drive=cython.longlong, base=cython.longlong, off=cython.longlong,
                    nbytes=cython.longlong, done=cython.double, end=cython.double,
-                   start=cython.double, free=cython.double, d=cython.longlong)
+                   start=cython.double, free=cython.double, d=cython.longlong,
+                   parity=cython.longlong, k=cython.int)
     cpdef tuple destage(self, double t, long long track, long long first, long long count)
     cpdef _book(self, long long d, double start, double done)
+    cpdef double drive_free(self, long long d) except? -1.0
+    cpdef no_lookahead(self, long long d)

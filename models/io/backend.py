@@ -32,9 +32,24 @@ Layout (DS8000 style, documented assumptions, set once here):
 from __future__ import annotations
 
 import math
+import operator
+from typing import Any
 
 from models.io import geometry
 from models.io.devices import DiskProfile
+
+try:
+    import cython
+except ImportError:  # interpreted, Cython not installed: nothing is compiled
+    from types import SimpleNamespace as _Namespace
+    # (an assignment, not a class statement: backend.pxd cimports ``cython``)
+    cython = _Namespace(compiled=False)  # type: ignore[assignment]
+
+if not cython.compiled:
+    # Declared in backend.pxd for the compiled DrivePool only (its C arrays).
+    free: Any = None
+    _doubles: Any = None
+    _longs: Any = None
 
 SECTOR_BYTES = 512
 COUNT_FIELD_BYTES = 8
@@ -98,46 +113,272 @@ def record_footprint(data_len: int, key_len: int = 0) -> int:
 
 
 class DrivePool:
-    """The state of every drive of a configuration, in flat per-drive lists.
+    """The state of every drive of a configuration, in flat per-drive arrays.
 
     Ranks own slices of it (:class:`Rank`); every volume's :class:`Backend`
-    indexes the same lists, so volumes on one rank queue for the same drives
-    and find each other's arm positions. Flat lists keep the hot path to one
-    indexing step, as when each volume had its own drives.
+    indexes the same arrays, so volumes on one rank queue for the same
+    drives and find each other's arm positions. Compiled (``backend.pxd``),
+    the arrays are C arrays of doubles and integers: the drive timing reads
+    and books them with no Python float or int made per access.
+    Interpreted, they are lists. Either way Python code reads and writes
+    them through ``free_at``, ``end_off``, ``busy``, ``accesses``, ``phase``
+    and ``cyl`` (compiled, a :class:`DriveValues` view of each).
+
+    Per drive: when it is free; the byte offset just past its last read (a
+    read queued right behind it that starts there streams on without a new
+    positioning; -1: none); busy seconds; operations; platter phase; arm
+    cylinder. An SSD drive's lanes (when each is free) lie in ``_lanes``
+    from ``_lane0[d]``, ``_nlanes[d]`` of them (0 for a disk). Per rank, its
+    device adapter (:meth:`add_adapter`): free at, busy seconds, operations
+    and, for SSD, the array's own bandwidth free at.
     """
 
     def __init__(self) -> None:
-        self.free_at: list[float] = []
-        # Byte offset just past each drive's last read: a read queued right
-        # behind it that starts there streams on without a new positioning.
-        self.end_off: list[int] = []
-        self.busy: list[float] = []
-        self.accesses: list[int] = []
-        self.phase: list[float] = []
-        self.cyl: list[int] = []
-        self.lanes: list = []          # per SSD drive its lanes' free times; None for a disk
         self.rng: list = []            # per drive the stream of its rank
+        if cython.compiled:
+            self._n = self._cap = self._nl = self._lcap = self._na = self._acap = 0
+        else:
+            self._free_at: list[float] = []
+            self._end_off: list[int] = []
+            self._busy: list[float] = []
+            self._accesses: list[int] = []
+            self._phase: list[float] = []
+            self._cyl: list[int] = []
+            self._lane0: list[int] = []
+            self._nlanes: list[int] = []
+            self._lanes: list[float] = []
+            self._da_free: list[float] = []
+            self._da_busy: list[float] = []
+            self._da_ops: list[int] = []
+            self._da_ssd: list[float] = []
+
+    def __dealloc__(self):
+        if cython.compiled:
+            free(self._free_at)
+            free(self._busy)
+            free(self._phase)
+            free(self._lanes)
+            free(self._da_free)
+            free(self._da_busy)
+            free(self._da_ssd)
+            free(self._end_off)
+            free(self._cyl)
+            free(self._accesses)
+            free(self._lane0)
+            free(self._nlanes)
+            free(self._da_ops)
 
     def __len__(self) -> int:
-        return len(self.free_at)
+        if cython.compiled:
+            return self._n
+        return len(self._free_at)
 
     def add(self, n: int, rng, arm_span_cyls: int, lanes: int = 0) -> int:
         """Append ``n`` drives; returns the index of the first.
 
         Platter phases, then arm positions (over the first ``arm_span_cyls``
         cylinders: the workload has been using that area) are drawn from
-        ``rng``, which also serves their rotational delays.
+        ``rng``, which also serves their rotational delays. ``lanes``: an
+        SSD's parallel lanes (0 for a disk).
         """
-        base = len(self.free_at)
-        self.free_at += [0.0] * n
-        self.end_off += [-1] * n
-        self.busy += [0.0] * n
-        self.accesses += [0] * n
-        self.phase += [rng.random() for _ in range(n)]
-        self.cyl += [int(rng.random() * arm_span_cyls) for _ in range(n)]
-        self.lanes += [[0.0] * lanes if lanes else None for _ in range(n)]
+        base: cython.Py_ssize_t = len(self)
+        phases = [rng.random() for _ in range(n)]
+        cyls = [int(rng.random() * arm_span_cyls) for _ in range(n)]
+        if cython.compiled:
+            self._reserve(base + n, self._nl + n * lanes)
+            i: cython.Py_ssize_t
+            j: cython.Py_ssize_t
+            d: cython.Py_ssize_t
+            for i in range(n):
+                d = base + i
+                self._free_at[d] = 0.0
+                self._end_off[d] = -1
+                self._busy[d] = 0.0
+                self._accesses[d] = 0
+                self._phase[d] = phases[i]
+                self._cyl[d] = cyls[i]
+                self._lane0[d] = self._nl
+                self._nlanes[d] = lanes
+                for j in range(lanes):
+                    self._lanes[self._nl + j] = 0.0
+                self._nl += lanes
+            self._n = base + n
+        else:
+            self._free_at += [0.0] * n
+            self._end_off += [-1] * n
+            self._busy += [0.0] * n
+            self._accesses += [0] * n
+            self._phase += phases
+            self._cyl += cyls
+            for _ in range(n):
+                self._lane0.append(len(self._lanes))
+                self._nlanes.append(lanes)
+                self._lanes += [0.0] * lanes
         self.rng += [rng] * n
         return base
+
+    def add_adapter(self) -> int:
+        """A rank's device adapter, idle; returns its index."""
+        if cython.compiled:
+            if self._na == self._acap:
+                self._acap = 2 * self._acap if self._acap else 16
+                self._da_free = _doubles(self._da_free, self._acap)
+                self._da_busy = _doubles(self._da_busy, self._acap)
+                self._da_ssd = _doubles(self._da_ssd, self._acap)
+                self._da_ops = _longs(self._da_ops, self._acap)
+            a: cython.Py_ssize_t = self._na
+            self._da_free[a] = self._da_busy[a] = self._da_ssd[a] = 0.0
+            self._da_ops[a] = 0
+            self._na += 1
+            return a
+        self._da_free.append(0.0)
+        self._da_busy.append(0.0)
+        self._da_ops.append(0)
+        self._da_ssd.append(0.0)
+        return len(self._da_free) - 1
+
+    def _reserve(self, drives, lanes) -> None:
+        """Compiled: room for ``drives`` drives and ``lanes`` lanes."""
+        if cython.compiled:
+            if drives > self._cap:
+                cap = max(drives, 2 * self._cap, 64)
+                self._free_at = _doubles(self._free_at, cap)
+                self._busy = _doubles(self._busy, cap)
+                self._phase = _doubles(self._phase, cap)
+                self._end_off = _longs(self._end_off, cap)
+                self._cyl = _longs(self._cyl, cap)
+                self._accesses = _longs(self._accesses, cap)
+                self._lane0 = _longs(self._lane0, cap)
+                self._nlanes = _longs(self._nlanes, cap)
+                self._cap = cap
+            if lanes > self._lcap:
+                cap = max(lanes, 2 * self._lcap, 64)
+                self._lanes = _doubles(self._lanes, cap)
+                self._lcap = cap
+
+    def lane_min(self, d) -> float:
+        """When the first of SSD drive ``d``'s lanes is free."""
+        i = self._lane0[d]
+        last = i + self._nlanes[d]
+        best = self._lanes[i]
+        i += 1
+        while i < last:
+            if self._lanes[i] < best:
+                best = self._lanes[i]
+            i += 1
+        return best
+
+    # -- Python's view of the arrays -------------------------------------------------
+    @property
+    def free_at(self):
+        """When each drive is free (s)."""
+        return DriveValues(self, 0) if cython.compiled else self._free_at
+
+    @property
+    def busy(self):
+        """Each drive's busy seconds."""
+        return DriveValues(self, 1) if cython.compiled else self._busy
+
+    @property
+    def phase(self):
+        """Each drive's platter phase (turns at time 0)."""
+        return DriveValues(self, 2) if cython.compiled else self._phase
+
+    @property
+    def end_off(self):
+        """Each drive's byte offset just past its last read (-1: none)."""
+        return DriveValues(self, 3) if cython.compiled else self._end_off
+
+    @property
+    def cyl(self):
+        """Each drive's arm cylinder."""
+        return DriveValues(self, 4) if cython.compiled else self._cyl
+
+    @property
+    def accesses(self):
+        """Each drive's operations."""
+        return DriveValues(self, 5) if cython.compiled else self._accesses
+
+    @property
+    def lanes(self) -> list:
+        """Each drive's lanes' free times (a copy), None for a disk."""
+        out: list = []
+        d: cython.Py_ssize_t
+        j: cython.Py_ssize_t
+        for d in range(len(self)):
+            if not self._nlanes[d]:
+                out.append(None)
+                continue
+            row: list = []
+            for j in range(self._nlanes[d]):
+                row.append(self._lanes[self._lane0[d] + j])
+            out.append(row)
+        return out
+
+    def _value(self, which, d):
+        """Drive ``d``'s figure ``which`` (the order of :class:`DriveValues`)."""
+        if which == 0:
+            return self._free_at[d]
+        if which == 1:
+            return self._busy[d]
+        if which == 2:
+            return self._phase[d]
+        if which == 3:
+            return self._end_off[d]
+        if which == 4:
+            return self._cyl[d]
+        return self._accesses[d]
+
+    def _set_value(self, which, d, value) -> None:
+        if which == 0:
+            self._free_at[d] = value
+        elif which == 1:
+            self._busy[d] = value
+        elif which == 2:
+            self._phase[d] = value
+        elif which == 3:
+            self._end_off[d] = value
+        elif which == 4:
+            self._cyl[d] = value
+        else:
+            self._accesses[d] = value
+
+
+class DriveValues:
+    """One per-drive figure of a compiled :class:`DrivePool`, read and written
+    in place: index (negative too), slice (a list), iterate, ``len``."""
+
+    __slots__ = ("pool", "which")
+
+    def __init__(self, pool: DrivePool, which: int):
+        self.pool = pool
+        self.which = which
+
+    def __len__(self) -> int:
+        return len(self.pool)
+
+    def _index(self, i) -> int:
+        n = len(self.pool)
+        i = operator.index(i)
+        if i < 0:
+            i += n
+        if not 0 <= i < n:
+            raise IndexError(f"drive {i} out of range (0-{n - 1})")
+        return i
+
+    def __getitem__(self, i):
+        if isinstance(i, slice):
+            return [self.pool._value(self.which, d) for d in range(*i.indices(len(self.pool)))]
+        return self.pool._value(self.which, self._index(i))
+
+    def __setitem__(self, i, value) -> None:
+        self.pool._set_value(self.which, self._index(i), value)
+
+    def __iter__(self):
+        return iter(self[:])
+
+    def __repr__(self) -> str:
+        return repr(self[:])
 
 
 class Rank:
@@ -181,9 +422,9 @@ class Rank:
         self.base = pool.add(self.n_drives, rng, self._volume_cyls,
                              disk.parallelism if disk.is_ssd else 0)
         self.extents_used = 0          # extents (slots) allocated to volumes so far
-        # Its device adapter path: free at, busy s, operations; the SSD
-        # array's own bandwidth: free at.
-        self.adapter = [0.0, 0.0, 0, 0.0]
+        # Its device adapter path (free at, busy s, operations; the SSD
+        # array's own bandwidth: free at), in the pool: its index.
+        self.adapter = pool.add_adapter()
 
     def _init_layout(self, record_bytes: int) -> None:
         if self.native:
@@ -302,18 +543,56 @@ class Backend:
                 setattr(self, k, getattr(rk, k))
         pool = rk.pool
         self.pool = pool
-        self.free_at = pool.free_at
-        self.end_off = pool.end_off
-        self.busy = pool.busy
-        self.accesses = pool.accesses
-        self.phase = pool.phase
-        self.cyl = pool.cyl
         self.rngs = pool.rng
-        self.lanes = pool.lanes if disk.is_ssd else None
+        self.ssd = disk.is_ssd
         self.last_drive = self.rank_base[0]      # drive of the latest stage (for the LPO)
         self._loc_off = 0                        # _locate's byte offset
         self.adapters = [r.adapter for r in on]
         self._last_rank = 0
+
+    # The drives' figures, as the pool shows them to Python (every volume on
+    # a rank sees the same drives).
+    @property
+    def free_at(self):
+        return self.pool.free_at
+
+    @property
+    def end_off(self):
+        return self.pool.end_off
+
+    @property
+    def busy(self):
+        return self.pool.busy
+
+    @property
+    def accesses(self):
+        return self.pool.accesses
+
+    @property
+    def phase(self):
+        return self.pool.phase
+
+    @property
+    def cyl(self):
+        return self.pool.cyl
+
+    @property
+    def lanes(self):
+        """Each drive's lanes' free times (a copy) on SSD, None on disks."""
+        return self.pool.lanes if self.ssd else None
+
+    def drive_free(self, d) -> float:
+        """When drive ``d`` can begin an operation queued now (FIFO): a
+        disk when it is free, an SSD when its first lane is."""
+        pool: DrivePool = self.pool
+        if self.ssd:
+            return pool.lane_min(d)
+        return pool._free_at[d]
+
+    def no_lookahead(self, d) -> None:
+        """Drive ``d`` wrote last: no read look-ahead to stream on from."""
+        pool: DrivePool = self.pool
+        pool._end_off[d] = -1
 
     def drives(self) -> list[int]:
         """Pool indices of the drives the volume's tracks live on."""
@@ -323,8 +602,8 @@ class Backend:
 
     def busy_s(self) -> float:
         """Busy seconds of the volume's drives (shared ones include others' work)."""
-        busy = self.busy
-        return sum(busy[d] for d in self.drives())
+        pool: DrivePool = self.pool
+        return sum(pool._value(1, d) for d in self.drives())
 
     # -- layout -------------------------------------------------------------
     def locate(self, track) -> tuple[int, int]:
@@ -377,7 +656,7 @@ class Backend:
         nbytes = count * self.rec_bytes
         if self.native:
             return self._native(t, track, first, count), nbytes
-        if self.lanes is not None:
+        if self.ssd:
             done = self._ssd(t, drive, nbytes)
         else:
             done = self._hdd(t, drive, base + first * self.rec_bytes, nbytes)
@@ -410,7 +689,7 @@ class Backend:
         base = self._loc_off
         self.last_drive = drive
         nbytes = ntracks * self.track_bytes
-        if self.lanes is not None:
+        if self.ssd:
             done = self._ssd(t, drive, nbytes)
         else:
             done = self._hdd(t, drive, base, nbytes)
@@ -426,56 +705,58 @@ class Backend:
         the drive's read of the same data. The stage is in cache when both
         the drive and the adapter are done.
         """
-        da = self.adapters[self._last_rank]
-        start = t if t > da[0] else da[0]
+        pool: DrivePool = self.pool
+        a: cython.Py_ssize_t = self.adapters[self._last_rank]
+        start = t if t > pool._da_free[a] else pool._da_free[a]
         end = start + DA_OP_S + nbytes / DA_BYTES_S
-        da[0] = end
-        da[1] += end - start
-        da[2] += 1
-        if self.lanes is not None:
+        pool._da_free[a] = end
+        pool._da_busy[a] += end - start
+        pool._da_ops[a] += 1
+        if self.ssd:
             # An SSD array's own bandwidth (SSD_RANK_BYTES_S), booked the same way.
-            start = t if t > da[3] else da[3]
-            da[3] = start + nbytes / SSD_RANK_BYTES_S
-            if da[3] > end:
-                end = da[3]
+            start = t if t > pool._da_ssd[a] else pool._da_ssd[a]
+            pool._da_ssd[a] = start + nbytes / SSD_RANK_BYTES_S
+            if pool._da_ssd[a] > end:
+                end = pool._da_ssd[a]
         return end if end > done else done
 
     def _hdd(self, t: float, d, offset, nbytes) -> float:
-        free = self.free_at[d]
-        ahead = offset - self.end_off[d]
-        if t > free and self.end_off[d] >= 0 and 0 <= ahead and ahead + nbytes <= READ_AHEAD_BYTES:
+        pool: DrivePool = self.pool
+        free = pool._free_at[d]
+        ahead = offset - pool._end_off[d]
+        if t > free and pool._end_off[d] >= 0 and 0 <= ahead and ahead + nbytes <= READ_AHEAD_BYTES:
             # The drive went idle after its last read and has been reading on
             # into its buffer since (read look-ahead): the data is there as
             # soon as the head has passed it, with no new positioning.
             done = free + (ahead + nbytes) / self.rate
             if done < t:
                 done = t
-            self.end_off[d] = offset + nbytes
-            self.cyl[d] = int(self.end_off[d] * self.cyl_per_byte)
-            self.free_at[d] = done
-            self.busy[d] += (ahead + nbytes) / self.rate
-            self.accesses[d] += 1
+            pool._end_off[d] = offset + nbytes
+            pool._cyl[d] = int(pool._end_off[d] * self.cyl_per_byte)
+            pool._free_at[d] = done
+            pool._busy[d] += (ahead + nbytes) / self.rate
+            pool._accesses[d] += 1
             return done
-        if t <= free and 0 <= ahead <= READ_AHEAD_BYTES and self.end_off[d] >= 0:
+        if t <= free and 0 <= ahead <= READ_AHEAD_BYTES and pool._end_off[d] >= 0:
             # Queued right behind a read that ends where this one starts, or a
             # short way before it: the drive reads on (command queuing,
             # read-ahead), passing the gap at the media rate, no repositioning.
             done = free + (ahead + nbytes) / self.rate
-            self.end_off[d] = offset + nbytes
-            self.cyl[d] = int(self.end_off[d] * self.cyl_per_byte)
+            pool._end_off[d] = offset + nbytes
+            pool._cyl[d] = int(pool._end_off[d] * self.cyl_per_byte)
             self._book(d, free, done)
             return done
         start = t if t > free else free
         cyl = int(offset * self.cyl_per_byte)
-        dc = cyl - self.cyl[d]
+        dc = cyl - pool._cyl[d]
         seek = 0.0 if dc == 0 else self.settle + self.seek_span * math.sqrt(abs(dc) / self.ncyl)
         t1 = start + self.access + seek
         rot = self.rot
-        angle = (t1 / rot + self.phase[d]) % 1.0
-        if offset == self.end_off[d]:
+        angle = (t1 / rot + pool._phase[d]) % 1.0
+        if offset == pool._end_off[d]:
             # Continues the drive's last read after a pause: the start is
             # where the head was when that read ended.
-            target = (free / rot + self.phase[d]) % 1.0
+            target = (free / rot + pool._phase[d]) % 1.0
         else:
             # Anywhere else the angle is not known: zoned recording, track
             # skew, head switches and slipped sectors put a block's angle out
@@ -484,8 +765,8 @@ class Backend:
             # published average latency, half a turn).
             target = self.rngs[d].random()
         done = t1 + ((target - angle) % 1.0) * rot + nbytes / self.rate
-        self.cyl[d] = cyl
-        self.end_off[d] = offset + nbytes
+        pool._cyl[d] = cyl
+        pool._end_off[d] = offset + nbytes
         self._book(d, start, done)
         return done
 
@@ -497,30 +778,38 @@ class Backend:
         shared by its lanes (one SAS port, one controller), so big stages
         queue for bandwidth while small record stages mostly do not.
         """
-        lanes = self.lanes[d]
-        i = lanes.index(min(lanes))
-        start = t if t > lanes[i] else lanes[i]
+        pool: DrivePool = self.pool
+        # The first of the lanes free soonest (as ``lanes.index(min(lanes))``).
+        i = pool._lane0[d]
+        j = i + 1
+        last = i + pool._nlanes[d]
+        while j < last:
+            if pool._lanes[j] < pool._lanes[i]:
+                i = j
+            j += 1
+        start = t if t > pool._lanes[i] else pool._lanes[i]
         ready = start + self.access
-        port = self.free_at[d]
+        port = pool._free_at[d]
         done = (ready if ready > port else port) + nbytes / self.rate
-        lanes[i] = done
-        self.free_at[d] = done
-        self.accesses[d] += 1
-        self.busy[d] += nbytes / self.rate
+        pool._lanes[i] = done
+        pool._free_at[d] = done
+        pool._accesses[d] += 1
+        pool._busy[d] += nbytes / self.rate
         return done
 
     def _native(self, t: float, track, first, count) -> float:
+        pool: DrivePool = self.pool
         d = self.rank_base[0]
-        start = t if t > self.free_at[d] else self.free_at[d]
+        start = t if t > pool._free_at[d] else pool._free_at[d]
         cyl = track // geometry.TRACKS_PER_CYLINDER
-        dc = cyl - self.cyl[d]
+        dc = cyl - pool._cyl[d]
         seek = 0.0 if dc == 0 else self.settle + self.seek_span * math.sqrt(min(1.0, abs(dc) / self.ncyl))
         t1 = start + seek
         rot = self.rot
-        angle = (t1 / rot + self.phase[d]) % 1.0
+        angle = (t1 / rot + pool._phase[d]) % 1.0
         target = first * self.rec_frac
         done = t1 + ((target - angle) % 1.0) * rot + count * self.rec_frac * rot
-        self.cyl[d] = cyl
+        pool._cyl[d] = cyl
         self._book(d, start, done)
         return done
 
@@ -542,9 +831,10 @@ class Backend:
         no drive has read or written anything of it, so a later write of
         the same records can still join it (:mod:`models.io.writes`).
         """
+        pool: DrivePool = self.pool
         if self.native:
             d = self.rank_base[0]
-            start = t if t > self.free_at[d] else self.free_at[d]
+            start = t if t > pool._free_at[d] else pool._free_at[d]
             return self._native(t, track, first, count), 1, start
         drive = self._locate(track)
         base = self._loc_off
@@ -552,29 +842,32 @@ class Backend:
         nbytes = count * self.rec_bytes
         done = 0.0
         start = -1.0
-        for d in (drive, self.parity_drive(track)):
+        parity = self.parity_drive(track)
+        for k in range(2):
+            d = drive if k == 0 else parity
             # Requests reach a drive in FIFO order: this one starts when the
             # drive (an SSD: its first free lane) is free.
-            free = min(self.lanes[d]) if self.lanes is not None else self.free_at[d]
+            free = pool.lane_min(d) if self.ssd else pool._free_at[d]
             if free < t:
                 free = t
             if start < 0.0 or free < start:
                 start = free
-            if self.lanes is not None:
+            if self.ssd:
                 end = self._ssd(self._ssd(t, d, nbytes), d, nbytes)
             else:
                 end = self._hdd(t, d, off, nbytes) + self.rot     # same sectors, next turn
-                self.free_at[d] = end
-                self.busy[d] += self.rot
-                self.end_off[d] = -1
+                pool._free_at[d] = end
+                pool._busy[d] += self.rot
+                pool._end_off[d] = -1
             if end > done:
                 done = end
         return done, 4, start
 
     def _book(self, d, start: float, done: float) -> None:
-        self.free_at[d] = done
-        self.busy[d] += done - start
-        self.accesses[d] += 1
+        pool: DrivePool = self.pool
+        pool._free_at[d] = done
+        pool._busy[d] += done - start
+        pool._accesses[d] += 1
 
     def drive_cylinder(self, track: int) -> int:
         """Physical cylinder a logical track starts on (for the trace)."""
@@ -587,7 +880,7 @@ class Backend:
         """Back-end time of one more record: media, device adapter (and SSD array)."""
         if self.native:
             return self.rec_frac * self.rot
-        ssd = self.rec_bytes / SSD_RANK_BYTES_S if self.lanes is not None else 0.0
+        ssd = self.rec_bytes / SSD_RANK_BYTES_S if self.ssd else 0.0
         return self.rec_bytes / self.rate + self.rec_bytes / DA_BYTES_S + ssd
 
 

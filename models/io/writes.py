@@ -397,7 +397,7 @@ def strip_write(be, t: float, writes, reads) -> tuple[float, int, float]:
     drive operations, time the first of them starts).
     """
     rec = be.rec_bytes
-    ssd = be.lanes is not None
+    ssd = be.ssd
     ready = t
     start = -1.0
     ops = 0
@@ -437,12 +437,12 @@ def strip_write(be, t: float, writes, reads) -> tuple[float, int, float]:
             done = end
     if not ssd:
         for d in touched:
-            be.end_off[d] = -1    # a write leaves no read look-ahead behind
+            be.no_lookahead(d)    # a write leaves no read look-ahead behind
     return done, ops, start
 
 def _first_free(be, t: float, d, start: float) -> float:
     """The earlier of ``start`` (-1: none yet) and when drive ``d`` can begin."""
-    free = min(be.lanes[d]) if be.lanes is not None else be.free_at[d]
+    free = be.drive_free(d)
     if free < t:
         free = t
     return free if start < 0.0 or free < start else start
@@ -451,9 +451,9 @@ def _write(be, t: float, d, offset, nbytes, touched: list) -> float:
     """One write on drive ``d``, queued FIFO. The first of a destage on a
     disk positions anew (no read look-ahead applies to a write); further
     ones continue from where it ended, as queued reads do."""
-    if be.lanes is not None:
+    if be.ssd:
         return be._ssd(t, d, nbytes)
     if d not in touched:
         touched.append(d)
-        be.end_off[d] = -1
+        be.no_lookahead(d)
     return be._hdd(t, d, offset, nbytes)
