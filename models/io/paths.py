@@ -45,6 +45,12 @@ from __future__ import annotations
 
 from models.io import channel as ch
 
+try:
+    import cython
+except ImportError:  # interpreted, Cython not installed: nothing is compiled
+    class cython:  # type: ignore[no-redef]
+        compiled = False
+
 INF = float("inf")
 
 
@@ -166,8 +172,10 @@ class PathGroup:
         best: ChannelPath
         f: float
         soonest: float
-        paths = self.paths
-        n = self.n
+        n: cython.Py_ssize_t = self.n
+        i: cython.Py_ssize_t
+        k: cython.Py_ssize_t
+        paths: list = self.paths
         if n == 1:
             return paths[0]     # book() queues its background
         i = self._next
