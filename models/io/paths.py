@@ -177,7 +177,10 @@ class PathGroup:
         k: cython.Py_ssize_t
         paths: list = self.paths
         if n == 1:
-            return paths[0]     # book() queues its background
+            p = paths[0]
+            if p.bg_next <= t:
+                p.background(t)
+            return p
         i = self._next
         best = paths[i]
         soonest = best.free_at
