@@ -7,7 +7,7 @@ from models.engine.core cimport Engine
 from models.io.request cimport IOOwner, IOResult
 from models.io.volume cimport VolumeIO
 
-from libc.math cimport pow as _pow
+from libc.math cimport log as _log, pow as _pow
 
 
 cpdef Py_ssize_t block_groups(long long hi, long long lo, long long scatter, long long n_blocks,
@@ -28,6 +28,7 @@ cdef class Driver(IOOwner):
     cdef public object system, name, v, rng, datasets, vols, base, _random
     cdef public list _ds_first, _ds_vols, _ds_base
     cdef public long long n_pages, n_blocks, per_ds, scatter, cursor, _left, _left_reads
+    cdef long long _first
     cdef public double theta, _a, _span, end, _seq_pct, _rate, _t_last, _read_pct, resp
     cdef public bint _seq, _counted
     cdef public dict counts, _work
@@ -40,7 +41,7 @@ cdef class Driver(IOOwner):
     # Compiled, these are not callable from Python.
     cdef long long zipf_rank(self) except? -1
     cdef long long block_of_rank(self, long long rank) except? -1
-    cdef tuple place(self, long long block)
+    cdef VolumeIO place(self, long long block)
     cdef long long next_block(self) except? -1
     cdef double _next_counted(self) except? -1
     cpdef fire(self, arg)

@@ -36,6 +36,7 @@ if not cython.compiled:
     from models.engine import Engine
     from models.io.volume import VolumeIO
     _pow: Any = None
+    _log: Any = None
 
 PAGE = geometry.PAGE_BYTES
 RPT = geometry.records_per_track(PAGE)
@@ -154,6 +155,7 @@ class Driver(IOOwner):
     _ds_first: list[int]
     _ds_vols: list[list[VolumeIO]]
     _ds_base: list[list[int]]
+    _first: int
     _a: float
     _span: float
     _seq: bool
@@ -191,15 +193,18 @@ class Driver(IOOwner):
         return (rank * self.scatter) % self.n_blocks
 
     def place(self, block):
-        """``(volume, first page)`` of a block of the working set: the
-        dataset by block number, then round its volumes."""
+        """The volume of a block of the working set, its first page left in
+        ``_first`` (no tuple per I/O): the dataset by block number, then
+        round its volumes."""
         d: cython.Py_ssize_t = min(block // self.per_ds, len(self._ds_vols) - 1)
-        j: cython.longlong = block - self._ds_first[d]
+        first_block: cython.longlong = self._ds_first[d]
+        j: cython.longlong = block - first_block
         vols: list = self._ds_vols[d]
         nv: cython.longlong = len(vols)
         k: cython.longlong = j % nv
         base: cython.longlong = self._ds_base[d][k]
-        return vols[k], base + (j // nv) * self.n_pages
+        self._first = base + (j // nv) * self.n_pages
+        return vols[k]
 
     def next_block(self) -> int:
         rnd: float = self._random() * 100.0
@@ -263,8 +268,14 @@ class Driver(IOOwner):
         eng: Engine = self.engine
         if eng.now >= self.end:
             return
-        # random.Random.expovariate inlined (the same draw and arithmetic).
-        delay: float = -math.log(1.0 - self._random()) / self._rate
+        # random.Random.expovariate inlined (the same draw and arithmetic;
+        # compiled, C's log, which math.log calls for a positive number).
+        u: float = 1.0 - self._random()
+        delay: float
+        if cython.compiled:
+            delay = -_log(u) / self._rate
+        else:
+            delay = -math.log(u) / self._rate
         if cython.compiled:
             eng._push(eng.now + delay, _NORMAL, self, None)
         else:
@@ -305,7 +316,8 @@ class Driver(IOOwner):
         writes is drawn after its block (open arrivals); otherwise ``write``."""
         vol: VolumeIO
         first: cython.longlong
-        vol, first = self.place(self.next_block())
+        vol = self.place(self.next_block())
+        first = self._first
         if draw_write:
             write = self._random() * 100.0 >= self._read_pct
         vol.start(range_to_groups(first, self.n_pages, vol.rpt), write, False,
@@ -317,7 +329,8 @@ class Driver(IOOwner):
         if think > 0:
             yield expo(1.0 / think)
         while eng.now < self.end:
-            vol, first = self.place(self.next_block())
+            vol = self.place(self.next_block())
+            first = self._first
             write = self._random() * 100.0 >= self._read_pct
             yield from vol._io(range_to_groups(first, self.n_pages, vol.rpt), write, False,
                                self, first * 2 + self._seq)
