@@ -97,7 +97,7 @@ cdef class CacheDirectory:
     cdef public object on_evict, tracks     # tracks: interpreted only (None compiled)
     cdef object __weakref__
     cdef _Track* _t
-    cdef Py_ssize_t* _h
+    cdef int* _h                      # hash slots: entry numbers, -1 empty
     cdef Py_ssize_t _tcap, _tn, _count, _free_t, _head, _tail, _hcap
     cdef int _hbits
 
