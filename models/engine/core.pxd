@@ -114,7 +114,9 @@ cdef class Resource:
 
     cdef bint _acquire(self, Process proc) except -1
     cpdef bint try_take(self) except -1
+    cdef bint _take(self) except -1
     cpdef release(self, Request req=*)
+    cdef _give(self)
     cdef _grant(self, double t_queued, wake, Request req)
     cdef _enqueue(self, priority, tuple entry)
     cdef tuple _dequeue(self)

@@ -796,6 +796,13 @@ class Resource:
         """Take a free server now, as yielding the resource does when one is
         free (the same statistics), without a trip through the process loop;
         False, changing nothing, when none is free (then yield the resource)."""
+        return self._take()
+
+    def _take(self) -> bool:
+        """:meth:`try_take`, for compiled callers a C call: ``try_take`` is
+        ``cpdef`` on a type with a ``__dict__``, so each call of it looks
+        for an override by name (the look-up's one-entry cache misses as a
+        thousand volumes' resources take turns)."""
         users: cython.long = self.users
         if users >= self.capacity:
             return False
@@ -834,6 +841,11 @@ class Resource:
         if req is not None and req.value is _PENDING:
             self._withdraw(req)
             return
+        self._give()
+
+    def _give(self) -> None:
+        """:meth:`release` of a server taken (no request to withdraw); for
+        compiled callers a C call (see :meth:`_take`)."""
         if self._queue:
             if cython.compiled:
                 if self._fifo:

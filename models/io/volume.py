@@ -249,7 +249,7 @@ class VolumeIO(Staging):
         rq: IORequest = self._request(groups, write, list_prefetch, owner, tag)
         vol: Resource = self.volume
         eng: Engine = self.engine
-        if not vol.try_take():
+        if not vol._take():             # try_take as a C call
             eng.process(self._queued(rq))
             return
         d: float = rq.begin()
@@ -610,7 +610,7 @@ class IORequest(IOResult):
             if st == _R_DONE:
                 self.state = _R_OVER
                 res: Resource = vol.volume
-                res.release()
+                res._give()                 # release() as a C call
                 vol.totals.iosq += self.iosq
                 vol.completed += 1
                 if vol.tr is not None:
