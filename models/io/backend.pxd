@@ -6,10 +6,12 @@
 cimport cython
 
 
+from libc.math cimport sqrt as _sqrt
 from libc.stdlib cimport free, realloc
 
 
-cdef long long _EXTENT
+cdef long long _EXTENT, _READ_AHEAD, _TPC
+cdef double _DA_OP, _DA_BYTES, _SSD_BYTES
 
 
 cdef inline double* _doubles(double* p, Py_ssize_t n) except NULL:

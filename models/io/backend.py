@@ -50,6 +50,8 @@ if not cython.compiled:
     free: Any = None
     _doubles: Any = None
     _longs: Any = None
+    # Compiled, libc's sqrt (backend.pxd): what math.sqrt computes.
+    _sqrt = math.sqrt
 
 SECTOR_BYTES = 512
 COUNT_FIELD_BYTES = 8
@@ -102,6 +104,13 @@ SSD_RANK_BYTES_S = 350e6
 #: Physical cylinders (tracks per surface) of a 2.5-inch enterprise drive of
 #: 2012: on the order of 10^5 (drive data sheets quote ~200k tracks/inch).
 DRIVE_CYLINDERS = 100_000
+# The constants of the drive timing, C numbers compiled (backend.pxd): its
+# arithmetic stays in C, with the same values.
+_READ_AHEAD = READ_AHEAD_BYTES
+_DA_OP = DA_OP_S
+_DA_BYTES = DA_BYTES_S
+_SSD_BYTES = SSD_RANK_BYTES_S
+_TPC = geometry.TRACKS_PER_CYLINDER
 
 RAID_LAYOUTS = {"6+P+S": (6, 7), "7+P": (7, 8)}   # (data strips per row, active drives)
 
@@ -621,7 +630,8 @@ class Backend:
         t_in = track % _EXTENT
         rank = extent % self.ranks
         self._last_rank = rank
-        slot = self.slot_base[rank] + extent // self.ranks     # extents before it on this rank
+        first_slot: cython.longlong = self.slot_base[rank]
+        slot = first_slot + extent // self.ranks     # extents before it on this rank
         strip = t_in // self.strip_tracks
         t_in_strip = t_in % self.strip_tracks
         row = strip // self.data_per_row
@@ -632,7 +642,8 @@ class Backend:
         # The strip's tracks lie packed on the drive, one strip row after
         # the other: a drive streams from one row's strip into the next.
         self._loc_off = row_abs * self.strip_bytes + t_in_strip * self.track_bytes
-        return self.rank_base[rank] + drive
+        first_drive: cython.longlong = self.rank_base[rank]
+        return first_drive + drive
 
     # -- timing -------------------------------------------------------------
     def stage(self, t: float, track, first, count) -> tuple[float, int]:
@@ -708,14 +719,14 @@ class Backend:
         pool: DrivePool = self.pool
         a: cython.Py_ssize_t = self.adapters[self._last_rank]
         start = t if t > pool._da_free[a] else pool._da_free[a]
-        end = start + DA_OP_S + nbytes / DA_BYTES_S
+        end = start + _DA_OP + nbytes / _DA_BYTES
         pool._da_free[a] = end
         pool._da_busy[a] += end - start
         pool._da_ops[a] += 1
         if self.ssd:
             # An SSD array's own bandwidth (SSD_RANK_BYTES_S), booked the same way.
             start = t if t > pool._da_ssd[a] else pool._da_ssd[a]
-            pool._da_ssd[a] = start + nbytes / SSD_RANK_BYTES_S
+            pool._da_ssd[a] = start + nbytes / _SSD_BYTES
             if pool._da_ssd[a] > end:
                 end = pool._da_ssd[a]
         return end if end > done else done
@@ -724,7 +735,7 @@ class Backend:
         pool: DrivePool = self.pool
         free = pool._free_at[d]
         ahead = offset - pool._end_off[d]
-        if t > free and pool._end_off[d] >= 0 and 0 <= ahead and ahead + nbytes <= READ_AHEAD_BYTES:
+        if t > free and pool._end_off[d] >= 0 and 0 <= ahead and ahead + nbytes <= _READ_AHEAD:
             # The drive went idle after its last read and has been reading on
             # into its buffer since (read look-ahead): the data is there as
             # soon as the head has passed it, with no new positioning.
@@ -737,7 +748,7 @@ class Backend:
             pool._busy[d] += (ahead + nbytes) / self.rate
             pool._accesses[d] += 1
             return done
-        if t <= free and 0 <= ahead <= READ_AHEAD_BYTES and pool._end_off[d] >= 0:
+        if t <= free and 0 <= ahead <= _READ_AHEAD and pool._end_off[d] >= 0:
             # Queued right behind a read that ends where this one starts, or a
             # short way before it: the drive reads on (command queuing,
             # read-ahead), passing the gap at the media rate, no repositioning.
@@ -749,7 +760,7 @@ class Backend:
         start = t if t > free else free
         cyl = int(offset * self.cyl_per_byte)
         dc = cyl - pool._cyl[d]
-        seek = 0.0 if dc == 0 else self.settle + self.seek_span * math.sqrt(abs(dc) / self.ncyl)
+        seek = 0.0 if dc == 0 else self.settle + self.seek_span * _sqrt(abs(dc) / self.ncyl)
         t1 = start + self.access + seek
         rot = self.rot
         angle = (t1 / rot + pool._phase[d]) % 1.0
@@ -799,11 +810,11 @@ class Backend:
 
     def _native(self, t: float, track, first, count) -> float:
         pool: DrivePool = self.pool
-        d = self.rank_base[0]
+        d: cython.longlong = self.rank_base[0]
         start = t if t > pool._free_at[d] else pool._free_at[d]
-        cyl = track // geometry.TRACKS_PER_CYLINDER
+        cyl = track // _TPC
         dc = cyl - pool._cyl[d]
-        seek = 0.0 if dc == 0 else self.settle + self.seek_span * math.sqrt(min(1.0, abs(dc) / self.ncyl))
+        seek = 0.0 if dc == 0 else self.settle + self.seek_span * _sqrt(min(1.0, abs(dc) / self.ncyl))
         t1 = start + seek
         rot = self.rot
         angle = (t1 / rot + pool._phase[d]) % 1.0
@@ -818,7 +829,8 @@ class Backend:
         extent = track // _EXTENT
         t_in = track % _EXTENT
         row = t_in // self.strip_tracks // self.data_per_row
-        return self.rank_base[extent % self.ranks] + self.active - 1 - row % self.active
+        first_drive: cython.longlong = self.rank_base[extent % self.ranks]
+        return first_drive + self.active - 1 - row % self.active
 
     def destage(self, t: float, track, first, count) -> tuple[float, int, float]:
         """Write ``count`` modified records of ``track`` from cache to the drives.

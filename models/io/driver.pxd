@@ -4,10 +4,14 @@
 # models/workloads/io.py, subclasses it in Python and adds the layout).
 
 from models.engine.core cimport Engine
-from models.io.request cimport IOOwner, IOResult
+from models.io.request cimport IOOwner, IOResult, range_to_groups
 from models.io.volume cimport VolumeIO
 
 from libc.math cimport log as _log, pow as _pow
+
+
+cdef int _NORMAL
+cdef long _RPT
 
 
 cpdef Py_ssize_t block_groups(long long hi, long long lo, long long scatter, long long n_blocks,

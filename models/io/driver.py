@@ -42,6 +42,8 @@ PAGE = geometry.PAGE_BYTES
 RPT = geometry.records_per_track(PAGE)
 #: The engine's priority of an ordinary event (models.engine.core.NORMAL).
 _NORMAL = 1
+#: RPT, a C integer compiled (driver.pxd).
+_RPT = RPT
 #: A 64-record track's mask (all bits of the directory's word).
 _ALL_RECORDS = (1 << 64) - 1
 
@@ -207,7 +209,8 @@ class Driver(IOOwner):
         return vols[k]
 
     def next_block(self) -> int:
-        rnd: float = self._random() * 100.0
+        u: float = self._random()
+        rnd: float = u * 100.0
         self._seq = rnd < self._seq_pct
         if self._seq:
             self.cursor = (self.cursor + 1) % self.n_blocks
@@ -296,7 +299,8 @@ class Driver(IOOwner):
         the arrivals left, so exactly the count of reads comes), the next one's
         event on the heap first (as :meth:`_arrive`)."""
         eng: Engine = self.engine
-        read: cython.bint = self._random() * self._left < self._left_reads
+        u: float = self._random()
+        read: cython.bint = u * self._left < self._left_reads
         self._left_reads -= read
         self._left -= 1
         self._t_last = eng.now
@@ -318,8 +322,10 @@ class Driver(IOOwner):
         first: cython.longlong
         vol = self.place(self.next_block())
         first = self._first
+        u: float
         if draw_write:
-            write = self._random() * 100.0 >= self._read_pct
+            u = self._random()
+            write = u * 100.0 >= self._read_pct
         vol.start(range_to_groups(first, self.n_pages, vol.rpt), write, False,
                   self, first * 2 + self._seq)
 
@@ -355,7 +361,7 @@ class Driver(IOOwner):
         c.service2 += s * s
         c.busy += disc + conn
         c.resp += s + iosq
-        c.channel_work += self._channel_work(vol, (tag >> 1) % RPT)
+        c.channel_work += self._channel_work(vol, (tag >> 1) % _RPT)
         self.completed += 1
         self.resp += s + iosq
         if write:

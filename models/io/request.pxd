@@ -16,5 +16,7 @@ cdef class IOOwner(Step):
 
 cdef unsigned long long _ONE, _ALL
 
+cdef int _masks_hold(long long per_track) except -1
+
 cpdef list pages_to_groups(pages, long per_track=*)
 cpdef list range_to_groups(long long first, long long count, long per_track=*)

@@ -16,7 +16,8 @@ cdef class Staging:
     # set by VolumeIO.__init__
     cdef public object engine, name, cu, device, protocol, channel, aliases
     cdef public Backend backend
-    cdef public object max_addresses, volume, full_mask
+    cdef public object max_addresses, volume
+    cdef public unsigned long long full_mask
     cdef public long long record_bytes
     cdef public IOTrace tr
     cdef public CacheStats stats
@@ -67,7 +68,9 @@ cdef class Staging:
     cpdef bint _lpo_stages(self, groups)
     cpdef bint _in_stream(self, track)
     cpdef _amp_wait(self)
-    cpdef _prestage(self, double t, track, long depth)
+    cpdef _prestage(self, double t, long long track, long depth)
 
 
 cpdef double _run_ready(list batch, Py_ssize_t i) except? -1.0
+
+cdef long _RECORD, _PARTIAL, _FULL, _SEQ_TRIGGER

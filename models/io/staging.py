@@ -46,6 +46,9 @@ AMP_MAX_STRIPES = 16
 #: count reaches this many. The DS8000's threshold is not published: an
 #: assumption, swept in bench/sensitivity.py.
 SEQ_TRIGGER_TRACKS = 3
+# The staging modes and the trigger, C numbers compiled (staging.pxd).
+_RECORD, _PARTIAL, _FULL = RECORD, PARTIAL, FULL
+_SEQ_TRIGGER = SEQ_TRIGGER_TRACKS
 #: How far ahead an active stream prestages follows how much of its recent
 #: tracks the host read (US patent 4,882,642, "Sequentially processing data
 #: in a cached data storage system", abstract: "Sequential access is first
@@ -159,7 +162,7 @@ class Staging:
         full: cython.ulonglong
         done: float
         staged = self._lpo_staged
-        be = self.backend
+        be: Backend = self.backend
         batch: list[tuple[int, float] | None] = [None] * len(groups)
         full = self.full_mask
         if list_prefetch and self.seq_detect:
@@ -175,11 +178,11 @@ class Staging:
                 # in cache in that span included (read again, not re-staged:
                 # they stay valid); from record 0 it is a full-track stage.
                 rest = full & ~((need & -need) - 1)
-                done = self._stage(t, track, rest, FULL if rest == full else PARTIAL, res)
+                done = self._stage(t, track, rest, _FULL if rest == full else _PARTIAL, res)
             elif need & (need - 1):
-                done = self._stage(t, track, need, PARTIAL, res)
+                done = self._stage(t, track, need, _PARTIAL, res)
             else:
-                done = self._stage(t, track, need, RECORD, res)
+                done = self._stage(t, track, need, _RECORD, res)
             staged.add(track)
             batch[i] = (be.last_drive, done)
         return batch
@@ -189,7 +192,7 @@ class Staging:
         (a small saturating counter; a stream that has been sequential for
         long is not trusted more than one that just qualified: how deep it
         prestages is the density's business, :meth:`_degree_depth`)."""
-        return SEQ_TRIGGER_TRACKS
+        return _SEQ_TRIGGER
 
     def _stream_behind(self, track) -> tuple[int, float]:
         """Interpreted only (compiled, ``_stream_read`` searches its C arrays
@@ -442,14 +445,18 @@ class Staging:
         Tracks that lie together on one drive (a RAID strip, a 3390
         cylinder) are read in one disk access.
         """
-        be = self.backend
+        be: Backend = self.backend
         cache: CacheDirectory = self._cache
-        kb = self.kb
-        full = self.full_mask
-        st = self.stats
-        end = track + 1 + depth
-        staged_to = self._seq_staged_to
-        tk = staged_to + 1 if track < staged_to < end else track + 1
+        kb: cython.longlong = self.kb
+        full: cython.ulonglong = self.full_mask
+        st: CacheStats = self.stats
+        end: cython.longlong = track + 1 + depth
+        staged_to: cython.longlong = self._seq_staged_to
+        tk: cython.longlong = staged_to + 1 if track < staged_to < end else track + 1
+        n: cython.longlong
+        present: cython.bint
+        done: float
+        nbytes: cython.longlong
         if cython.compiled:
             # Memory hint, no effect on any figure: the run's hash slots all
             # at once, not one wait for memory per track below.

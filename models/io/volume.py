@@ -60,6 +60,15 @@ SEQ_STREAMS = 8
 STAGING_MODES = {"record": RECORD, "partial": PARTIAL, "full": FULL}
 #: The engine's priority of an ordinary event (models.engine.core.NORMAL).
 _NORMAL = 1
+# The constants of the channel program, C numbers compiled (volume.pxd): the
+# program's arithmetic on them stays in C, with the same values.
+_TCW = TCW_S
+_SLOT = SLOT_S
+_ADDRESS = ADDRESS_S
+_SEQ_TRIGGER = SEQ_TRIGGER_TRACKS
+_SEQ_ALPHA = 1.0 / SEQ_DENSITY_TRACKS
+_SEQ_STREAMS = SEQ_STREAMS
+_RECORD, _PARTIAL, _FULL = RECORD, PARTIAL, FULL
 #: A volume's cache keys are ``kb + track`` with ``kb = index << KEY_BITS``:
 #: one int key per track in the unit's shared directory (no tuples in the
 #: hot loop). 2^32 tracks is far beyond any 3390 (an EAV has < 2^24).
@@ -278,8 +287,10 @@ class VolumeIO(Staging):
             # (see CacheDirectory.prefetch).
             cd: CacheDirectory = self._cache
             kb: cython.longlong = self.kb
+            trk: cython.longlong
             for g in groups:
-                cd.prefetch(kb + g[0])
+                trk = g[0]
+                cd.prefetch(kb + trk)
         rq: IORequest = IORequest.__new__(IORequest)
         rq._setup(self, self.requests, groups, write, list_prefetch, owner, tag, eng.now)
         return rq
@@ -352,6 +363,8 @@ class VolumeIO(Staging):
         ``start`` (FIFO behind the work already queued); a start's wait is
         PEND, a reconnect's is DISC.
         """
+        start: float
+        work: float
         p = self.paths.pick(t)
         start, work = p.book(t, ius, nbytes)
         if start > t:
@@ -438,12 +451,12 @@ class VolumeIO(Staging):
         ready = pready if need & pmask else 0.0
         missing = need & ~pmask
         if missing:
-            if self.staging == FULL:
-                mode, mask = FULL, self.full_mask
-            elif self.staging == PARTIAL:
-                mode, mask = PARTIAL, self.full_mask & ~((missing & -missing) - 1)
+            if self.staging == _FULL:
+                mode, mask = _FULL, self.full_mask
+            elif self.staging == _PARTIAL:
+                mode, mask = _PARTIAL, self.full_mask & ~((missing & -missing) - 1)
             else:
-                mode, mask = RECORD, missing
+                mode, mask = _RECORD, missing
             done = self._stage(t, track, mask, mode, res)
             if done > ready:
                 ready = done
@@ -451,12 +464,14 @@ class VolumeIO(Staging):
 
     def _stage(self, t: float, track, mask, mode, res: IOResult) -> float:
         """Read ``mask``'s span of ``track`` from the drives into cache."""
-        first = lowest(mask)
-        count = top(mask) - first
+        first: cython.long = lowest(mask)
+        count: cython.long = top(mask) - first
+        done: float
+        nbytes: cython.longlong
         done, nbytes = self.backend.stage(t, track, first, count)
         cache: CacheDirectory = self._cache
         cache.add(self.kb + track, mask, done)
-        st = self.stats
+        st: CacheStats = self.stats
         st.stages[mode] += 1
         st.disk_requests += 1
         st.disk_bytes += nbytes
@@ -556,8 +571,10 @@ class IORequest(IOResult):
         if cython.compiled:
             cd: CacheDirectory = vol._cache
             kb: cython.longlong = vol.kb
+            trk: cython.longlong
             for g in self.groups:
-                cd.prefetch_entry(kb + g[0])
+                trk = g[0]
+                cd.prefetch_entry(kb + trk)
         self._program_begin(eng.now, self.write, False)
         return self.step()
 
@@ -725,15 +742,15 @@ class IORequest(IOResult):
                 tr.phase(t + vol.start_s, self.id, CONN)
             t += vol.start_s
             if zhpf:
-                t += TCW_S
-                self.conn += TCW_S
+                t += _TCW
+                self.conn += _TCW
             if vol.conn_extra > 0.0:
                 t += vol.conn_extra
                 self.conn += vol.conn_extra
             self.batch = None
-            self.xfer = SLOT_S + vol.link_s_per_record
+            self.xfer = _SLOT + vol.link_s_per_record
             self.top = vol._seq_count_top()
-            self.alpha = 1.0 / SEQ_DENSITY_TRACKS
+            self.alpha = _SEQ_ALPHA
             self.last_bit = rpt - 1
             self.prev_track = -2
             self.prev_last = -2
@@ -759,7 +776,7 @@ class IORequest(IOResult):
                 self.pages_ += n
                 if zhpf:
                     starts = mask & ~(mask << 1)          # one bit per run of records
-                    step = ADDRESS_S * bits(starts)
+                    step = _ADDRESS * bits(starts)
                 elif self.lp:
                     step = ch.command_mode_list_cost(self.prev_track, track, mask)
                     self.prev_track, self.prev_last = track, 0
@@ -834,16 +851,16 @@ class IORequest(IOResult):
                     mask = self.mask
                     n = self.n
                     c = vol._stream_read(self.track, mask & 1, (mask >> self.last_bit) & 1,
-                                         n / rpt, self.top, self.alpha, SEQ_STREAMS)
+                                         n / rpt, self.top, self.alpha, _SEQ_STREAMS)
                     f = vol._sf
-                    if c >= SEQ_TRIGGER_TRACKS:
+                    if c >= _SEQ_TRIGGER:
                         self.depth = vol._degree_depth(f)
                         ahead = vol._seq_staged_to - self.track
                         if ahead < (self.depth + 1) // 2 or ahead > vol._prestage_tracks:
                             self.t = t
                             self.pstate = _P_PRESTAGE
                             return t
-                    elif vol._s_was >= SEQ_TRIGGER_TRACKS:
+                    elif vol._s_was >= _SEQ_TRIGGER:
                         vol._prestage_tracks = vol._stripe_tracks    # the stream stops
                 st = _P_XFER
             elif st == _P_PRESTAGE:
@@ -908,6 +925,7 @@ class IORequest(IOResult):
         n: cython.long
         mask: cython.ulonglong
         key: cython.longlong
+        track: cython.longlong
         t: float = self.t
         t0: float
         work: float
@@ -931,7 +949,7 @@ class IORequest(IOResult):
             self.since = t
             t = vol._start(t, self, t0)
             self.nvs = vol.cu.nvs
-            self.xfer = SLOT_S + vol.link_s_per_record
+            self.xfer = _SLOT + vol.link_s_per_record
             self.prev_track = -2
             self.prev_last = -2
             self.wseq = _sequential(vol, groups)
@@ -945,7 +963,7 @@ class IORequest(IOResult):
                 track, mask = groups[self.i]
                 n = bits(mask)
                 if vol.zhpf:
-                    step = ADDRESS_S * runs(mask)
+                    step = _ADDRESS * runs(mask)
                 else:
                     step = ch.command_mode_cost((self.prev_track, self.prev_last), track, mask,
                                                 vol.rpt)

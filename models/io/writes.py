@@ -58,6 +58,7 @@ except ImportError:  # interpreted, Cython not installed: nothing is compiled
 if not cython.compiled:
     # Compiled, writes.pxd cimports them (typed locals of book_write, C
     # calls of the bit operations).
+    from models.io.backend import Backend
     from models.io.cache import CacheStats
     from models.io.channel import bits, lowest, top
     # Declared in writes.pxd for the compiled NVS only (libc's allocator).
@@ -235,6 +236,7 @@ def book_write(vol, nvs, t: float, track, mask, seq) -> None:
     rec: cython.longlong = vol.record_bytes
     done: float
     start: float
+    ops: cython.long
     if _to_stride(vol, nvs, t, track, mask, seq):
         return
     first = lowest(mask)
@@ -303,11 +305,18 @@ def _to_stride(vol, nvs, t: float, track, mask, seq):
     """
     held: cython.ulonglong
     fresh: cython.ulonglong
-    be = vol.backend
+    key: cython.longlong
+    lo: cython.longlong
+    hi: cython.longlong
+    rec: cython.longlong
+    nbytes: cython.longlong
+    be: Backend = vol.backend
     if be.native:
         return False            # a native 3390 has no stripe rows
+    rows: dict = vol._open_rows
+    if not seq and not rows:
+        return False            # no row open to join, none to open (as below)
     key, lo, hi = _row_of(be, track)
-    rows = vol._open_rows
     row = rows.get(key)
     rec = vol.record_bytes
     if row is None:

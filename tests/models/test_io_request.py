@@ -173,3 +173,15 @@ def test_a_planned_request_cannot_be_resumed():
     assert res.hits == 1
     with pytest.raises(RuntimeError, match="after its end"):
         res.step()
+
+
+@pytest.mark.parametrize("per_track", [0, 65])
+def test_groups_of_a_track_no_mask_holds_are_refused_with_a_message(per_track):
+    """A request's groups are built with 64-bit masks: 0 or 65 records a
+    track is refused by name, not turned into wrong masks."""
+    from models.io.request import pages_to_groups, range_to_groups
+
+    with pytest.raises(ValueError, match="masks hold 1 to 64"):
+        range_to_groups(0, 5, per_track)
+    with pytest.raises(ValueError, match="masks hold 1 to 64"):
+        pages_to_groups([1, 2], per_track)
