@@ -22,6 +22,9 @@ cdef inline object _gen_send(object gen, object value, bint* done):
 
 
 cdef object _deque_append, _deque_popleft
+# Module constants the hot paths read as C globals (core.py assigns them).
+cdef object _PENDING
+cdef int _URGENT, _NORMAL
 
 
 cdef struct _Entry:

@@ -51,6 +51,10 @@ except ImportError:  # interpreted, Cython not installed: nothing is compiled
 #: (resuming a process whose event has just triggered).
 URGENT = 0
 NORMAL = 1
+# The same, C integers compiled (core.pxd): the run loop's pushes take them
+# without a module look-up.
+_URGENT = URGENT
+_NORMAL = NORMAL
 
 _PENDING = object()
 #: The ``value`` of a resource: yielding a resource acquires one of its servers.
@@ -486,7 +490,7 @@ class Event:
         if waiters:
             eng: Engine = self.engine
             for fn in waiters:
-                eng._push(eng.now, URGENT, fn, value)
+                eng._push(eng.now, _URGENT, fn, value)
         return self
 
     def add_callback(self, fn: Callable[[Any], None]) -> None:
@@ -498,7 +502,7 @@ class Event:
                 self._waiters.append(fn)
         else:
             eng: Engine = self.engine
-            eng._push(eng.now, URGENT, fn, self.value)
+            eng._push(eng.now, _URGENT, fn, self.value)
 
 
 class Process(Event):
@@ -561,7 +565,7 @@ class Process(Event):
                 d: cython.double = cmd
                 if d >= 0.0:
                     eng: Engine = self.engine
-                    eng._push(eng.now + d, NORMAL, self, None)
+                    eng._push(eng.now + d, _NORMAL, self, None)
                     return
             self._handle(cmd)
             return
@@ -591,13 +595,13 @@ class Process(Event):
                 if cls is float:
                     d: cython.double = cmd
                     if d >= 0.0:
-                        eng._push(eng.now + d, NORMAL, self, None)
+                        eng._push(eng.now + d, _NORMAL, self, None)
                         return
             if cls is float or cls is int:
                 if cmd < 0:
                     raise ValueError(f"negative timeout {cmd!r} in process {self.name!r}")
                 if cython.compiled:
-                    eng._push(eng.now + cmd, NORMAL, self, None)
+                    eng._push(eng.now + cmd, _NORMAL, self, None)
                 else:   # the heap push inlined: a Python call less per timeout
                     heappush(eng._heap, (eng.now + cmd, NORMAL, eng._next_seq(), self, None))
                 return
@@ -678,7 +682,7 @@ class Process(Event):
             # Interrupts are rare, so a linear scan keeps the hot path lean.
             eng._drop(self)
         self._target = None
-        eng._push(eng.now, URGENT, partial(_throw, self, cause), None)
+        eng._push(eng.now, _URGENT, partial(_throw, self, cause), None)
 
 
 def _throw(proc: Process, cause: Any, _arg: Any) -> None:
@@ -855,7 +859,7 @@ class Resource:
                         p: Process = entry
                         e: Engine = self.engine
                         self.wait_total += e.now - p._t_queued
-                        e._push(e.now, URGENT, p, None)
+                        e._push(e.now, _URGENT, p, None)
                     else:
                         r: Request = entry
                         self._grant(r.t_request, None, r)
@@ -867,7 +871,7 @@ class Resource:
                 eng: Engine = self.engine
                 self.wait_total += eng.now - t_queued
                 if cython.compiled:
-                    eng._push(eng.now, URGENT, wake, None)
+                    eng._push(eng.now, _URGENT, wake, None)
                 else:
                     heappush(eng._heap, (eng.now, URGENT, eng._next_seq(), wake, None))
             else:
@@ -883,14 +887,14 @@ class Resource:
         now = eng.now
         self.wait_total += now - t_queued
         if req is None:
-            eng._push(now, URGENT, wake, None)
+            eng._push(now, _URGENT, wake, None)
             return
         req.t_grant = now
         req.value = req
         waiters = req._waiters
         req._waiters = None
         for fn in waiters or ():
-            eng._push(now, URGENT, fn, req)
+            eng._push(now, _URGENT, fn, req)
 
     def _enqueue(self, priority, entry):
         self._queue.append(entry)

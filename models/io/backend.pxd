@@ -10,8 +10,7 @@ from libc.math cimport sqrt as _sqrt
 from libc.stdlib cimport free, realloc
 
 
-cdef long long _EXTENT, _READ_AHEAD, _TPC
-cdef double _DA_OP, _DA_BYTES, _SSD_BYTES
+cdef long long _EXTENT, _TPC
 
 
 cdef inline double* _doubles(double* p, Py_ssize_t n) except NULL:
@@ -68,6 +67,8 @@ cdef class Backend:
     cdef public long long rec_bytes, ncyl, _volume_cyls, track_bytes, strip_tracks
     cdef public long long strip_bytes, extent_rows
     cdef public long long last_drive, _last_rank, _loc_off
+    cdef public long long read_ahead
+    cdef public double da_op_s, da_bytes_s, ssd_rank_bytes_s
     cdef object __weakref__
 
     @cython.locals(drive=cython.longlong)

@@ -104,12 +104,7 @@ SSD_RANK_BYTES_S = 350e6
 #: Physical cylinders (tracks per surface) of a 2.5-inch enterprise drive of
 #: 2012: on the order of 10^5 (drive data sheets quote ~200k tracks/inch).
 DRIVE_CYLINDERS = 100_000
-# The constants of the drive timing, C numbers compiled (backend.pxd): its
-# arithmetic stays in C, with the same values.
-_READ_AHEAD = READ_AHEAD_BYTES
-_DA_OP = DA_OP_S
-_DA_BYTES = DA_BYTES_S
-_SSD_BYTES = SSD_RANK_BYTES_S
+#: Tracks of a 3390 cylinder, a C integer compiled (backend.pxd).
 _TPC = geometry.TRACKS_PER_CYLINDER
 
 RAID_LAYOUTS = {"6+P+S": (6, 7), "7+P": (7, 8)}   # (data strips per row, active drives)
@@ -555,6 +550,13 @@ class Backend:
         self.rngs = pool.rng
         self.ssd = disk.is_ssd
         self.last_drive = self.rank_base[0]      # drive of the latest stage (for the LPO)
+        # The timing's constants as the back end is built (C fields compiled:
+        # its arithmetic stays in C). Read here, not at import, so a constant
+        # set before a run holds in it (bench/sensitivity.py).
+        self.read_ahead = READ_AHEAD_BYTES
+        self.da_op_s = DA_OP_S
+        self.da_bytes_s = DA_BYTES_S
+        self.ssd_rank_bytes_s = SSD_RANK_BYTES_S
         self._loc_off = 0                        # _locate's byte offset
         self.adapters = [r.adapter for r in on]
         self._last_rank = 0
@@ -719,14 +721,14 @@ class Backend:
         pool: DrivePool = self.pool
         a: cython.Py_ssize_t = self.adapters[self._last_rank]
         start = t if t > pool._da_free[a] else pool._da_free[a]
-        end = start + _DA_OP + nbytes / _DA_BYTES
+        end = start + self.da_op_s + nbytes / self.da_bytes_s
         pool._da_free[a] = end
         pool._da_busy[a] += end - start
         pool._da_ops[a] += 1
         if self.ssd:
             # An SSD array's own bandwidth (SSD_RANK_BYTES_S), booked the same way.
             start = t if t > pool._da_ssd[a] else pool._da_ssd[a]
-            pool._da_ssd[a] = start + nbytes / _SSD_BYTES
+            pool._da_ssd[a] = start + nbytes / self.ssd_rank_bytes_s
             if pool._da_ssd[a] > end:
                 end = pool._da_ssd[a]
         return end if end > done else done
@@ -735,7 +737,7 @@ class Backend:
         pool: DrivePool = self.pool
         free = pool._free_at[d]
         ahead = offset - pool._end_off[d]
-        if t > free and pool._end_off[d] >= 0 and 0 <= ahead and ahead + nbytes <= _READ_AHEAD:
+        if t > free and pool._end_off[d] >= 0 and 0 <= ahead and ahead + nbytes <= self.read_ahead:
             # The drive went idle after its last read and has been reading on
             # into its buffer since (read look-ahead): the data is there as
             # soon as the head has passed it, with no new positioning.
@@ -748,7 +750,7 @@ class Backend:
             pool._busy[d] += (ahead + nbytes) / self.rate
             pool._accesses[d] += 1
             return done
-        if t <= free and 0 <= ahead <= _READ_AHEAD and pool._end_off[d] >= 0:
+        if t <= free and 0 <= ahead <= self.read_ahead and pool._end_off[d] >= 0:
             # Queued right behind a read that ends where this one starts, or a
             # short way before it: the drive reads on (command queuing,
             # read-ahead), passing the gap at the media rate, no repositioning.

@@ -53,6 +53,10 @@ cdef class Staging:
     cdef int _st_n
     cdef unsigned long long _st_clock
     cdef public double _sf
+    # The constants the channel program reads, as the volume is built
+    # (models/io/volume.py: VolumeIO.__init__).
+    cdef public double _tcw, _slot, _address, _seq_alpha
+    cdef public long _seq_trigger, _seq_streams
     cdef public long _s_was
 
     cpdef double _stage(self, double t, long long track, unsigned long long mask, long mode,
@@ -73,4 +77,4 @@ cdef class Staging:
 
 cpdef double _run_ready(list batch, Py_ssize_t i) except? -1.0
 
-cdef long _RECORD, _PARTIAL, _FULL, _SEQ_TRIGGER
+cdef long _RECORD, _PARTIAL, _FULL

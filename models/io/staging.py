@@ -46,9 +46,8 @@ AMP_MAX_STRIPES = 16
 #: count reaches this many. The DS8000's threshold is not published: an
 #: assumption, swept in bench/sensitivity.py.
 SEQ_TRIGGER_TRACKS = 3
-# The staging modes and the trigger, C numbers compiled (staging.pxd).
+# The staging modes, C numbers compiled (staging.pxd).
 _RECORD, _PARTIAL, _FULL = RECORD, PARTIAL, FULL
-_SEQ_TRIGGER = SEQ_TRIGGER_TRACKS
 #: How far ahead an active stream prestages follows how much of its recent
 #: tracks the host read (US patent 4,882,642, "Sequentially processing data
 #: in a cached data storage system", abstract: "Sequential access is first
@@ -72,6 +71,12 @@ class Staging:
     kb: int
     rpt: int
     full_mask: int
+    _tcw: float
+    _slot: float
+    _address: float
+    _seq_alpha: float
+    _seq_trigger: int
+    _seq_streams: int
     seq_detect: bool
     zhpf: bool
     record_bytes: int
@@ -192,7 +197,7 @@ class Staging:
         (a small saturating counter; a stream that has been sequential for
         long is not trusted more than one that just qualified: how deep it
         prestages is the density's business, :meth:`_degree_depth`)."""
-        return _SEQ_TRIGGER
+        return self._seq_trigger
 
     def _stream_behind(self, track) -> tuple[int, float]:
         """Interpreted only (compiled, ``_stream_read`` searches its C arrays

@@ -14,8 +14,7 @@ from models.io.writes cimport NVS, _sequential, book_write
 
 cdef class IORequest
 
-cdef double _TCW, _SLOT, _ADDRESS, _SEQ_ALPHA
-cdef long _SEQ_TRIGGER, _SEQ_STREAMS, _RECORD, _PARTIAL, _FULL
+cdef long _RECORD, _PARTIAL, _FULL
 
 
 cdef class VolumeIO(Staging):

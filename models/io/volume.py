@@ -60,14 +60,7 @@ SEQ_STREAMS = 8
 STAGING_MODES = {"record": RECORD, "partial": PARTIAL, "full": FULL}
 #: The engine's priority of an ordinary event (models.engine.core.NORMAL).
 _NORMAL = 1
-# The constants of the channel program, C numbers compiled (volume.pxd): the
-# program's arithmetic on them stays in C, with the same values.
-_TCW = TCW_S
-_SLOT = SLOT_S
-_ADDRESS = ADDRESS_S
-_SEQ_TRIGGER = SEQ_TRIGGER_TRACKS
-_SEQ_ALPHA = 1.0 / SEQ_DENSITY_TRACKS
-_SEQ_STREAMS = SEQ_STREAMS
+# The staging modes, C numbers compiled (volume.pxd).
 _RECORD, _PARTIAL, _FULL = RECORD, PARTIAL, FULL
 #: A volume's cache keys are ``kb + track`` with ``kb = index << KEY_BITS``:
 #: one int key per track in the unit's shared directory (no tuples in the
@@ -132,6 +125,16 @@ class VolumeIO(Staging):
         # From the back end's Python int: compiled, ``self.rpt`` is a C long and
         # ``1 << self.rpt`` a C int shift (1 KB records put 33 on a track).
         self.full_mask = (1 << backend.records_per_track) - 1
+        # The channel program's constants as the volume is built (C fields
+        # compiled: its arithmetic on them stays in C). Read here, not at
+        # import, so a constant set before a run holds in it
+        # (bench/sensitivity.py).
+        self._tcw = TCW_S
+        self._slot = SLOT_S
+        self._address = ADDRESS_S
+        self._seq_trigger = SEQ_TRIGGER_TRACKS
+        self._seq_alpha = 1.0 / SEQ_DENSITY_TRACKS
+        self._seq_streams = SEQ_STREAMS
         self.record_bytes = record_bytes
         self.link_s_per_record = record_bytes / ch.LINK_BYTES_S[channel]
         # The unit's connect time per I/O beyond the channel program the model
@@ -388,8 +391,8 @@ class VolumeIO(Staging):
             self.tr.phase(t + self.start_s, res.id, CONN)
         t += self.start_s
         if self.zhpf:
-            t += ch.TCW_S
-            res.conn += ch.TCW_S
+            t += self._tcw
+            res.conn += self._tcw
         if self.conn_extra > 0.0:
             t += self.conn_extra
             res.conn += self.conn_extra
@@ -742,15 +745,15 @@ class IORequest(IOResult):
                 tr.phase(t + vol.start_s, self.id, CONN)
             t += vol.start_s
             if zhpf:
-                t += _TCW
-                self.conn += _TCW
+                t += vol._tcw
+                self.conn += vol._tcw
             if vol.conn_extra > 0.0:
                 t += vol.conn_extra
                 self.conn += vol.conn_extra
             self.batch = None
-            self.xfer = _SLOT + vol.link_s_per_record
+            self.xfer = vol._slot + vol.link_s_per_record
             self.top = vol._seq_count_top()
-            self.alpha = _SEQ_ALPHA
+            self.alpha = vol._seq_alpha
             self.last_bit = rpt - 1
             self.prev_track = -2
             self.prev_last = -2
@@ -776,7 +779,7 @@ class IORequest(IOResult):
                 self.pages_ += n
                 if zhpf:
                     starts = mask & ~(mask << 1)          # one bit per run of records
-                    step = _ADDRESS * bits(starts)
+                    step = vol._address * bits(starts)
                 elif self.lp:
                     step = ch.command_mode_list_cost(self.prev_track, track, mask)
                     self.prev_track, self.prev_last = track, 0
@@ -851,16 +854,16 @@ class IORequest(IOResult):
                     mask = self.mask
                     n = self.n
                     c = vol._stream_read(self.track, mask & 1, (mask >> self.last_bit) & 1,
-                                         n / rpt, self.top, self.alpha, _SEQ_STREAMS)
+                                         n / rpt, self.top, self.alpha, vol._seq_streams)
                     f = vol._sf
-                    if c >= _SEQ_TRIGGER:
+                    if c >= vol._seq_trigger:
                         self.depth = vol._degree_depth(f)
                         ahead = vol._seq_staged_to - self.track
                         if ahead < (self.depth + 1) // 2 or ahead > vol._prestage_tracks:
                             self.t = t
                             self.pstate = _P_PRESTAGE
                             return t
-                    elif vol._s_was >= _SEQ_TRIGGER:
+                    elif vol._s_was >= vol._seq_trigger:
                         vol._prestage_tracks = vol._stripe_tracks    # the stream stops
                 st = _P_XFER
             elif st == _P_PRESTAGE:
@@ -949,7 +952,7 @@ class IORequest(IOResult):
             self.since = t
             t = vol._start(t, self, t0)
             self.nvs = vol.cu.nvs
-            self.xfer = _SLOT + vol.link_s_per_record
+            self.xfer = vol._slot + vol.link_s_per_record
             self.prev_track = -2
             self.prev_last = -2
             self.wseq = _sequential(vol, groups)
@@ -963,7 +966,7 @@ class IORequest(IOResult):
                 track, mask = groups[self.i]
                 n = bits(mask)
                 if vol.zhpf:
-                    step = _ADDRESS * runs(mask)
+                    step = vol._address * runs(mask)
                 else:
                     step = ch.command_mode_cost((self.prev_track, self.prev_last), track, mask,
                                                 vol.rpt)

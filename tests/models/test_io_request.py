@@ -185,3 +185,23 @@ def test_groups_of_a_track_no_mask_holds_are_refused_with_a_message(per_track):
         range_to_groups(0, 5, per_track)
     with pytest.raises(ValueError, match="masks hold 1 to 64"):
         pages_to_groups([1, 2], per_track)
+
+
+def test_a_constant_set_before_a_run_holds_in_it(monkeypatch):
+    """The channel program and the drive timing keep their constants as C
+    fields, read when a volume or back end is built, not at import: a
+    constant set before a run (bench/sensitivity.py moves them so) changes
+    that run. A zHPF read's TCW decode is in its CONN; a stage's device
+    adapter work in its DISC."""
+    from models.io import backend, volume
+    from models.io.subsystem import IOSubsystem
+
+    def read_once():
+        sub = IOSubsystem(Engine(1), device="HDD15K", protocol="zHPF", seq_detect=False)
+        return sub.plan(pages_to_groups([5]))
+    base = read_once()
+    assert base.disc < 0.03
+    monkeypatch.setattr(volume, "TCW_S", volume.TCW_S + 1e-3)
+    assert read_once().conn == pytest.approx(base.conn + 1e-3)
+    monkeypatch.setattr(backend, "DA_OP_S", 0.05)        # the adapter, not the drive, is last
+    assert read_once().disc > 0.045
