@@ -2,6 +2,8 @@
 # .pxd, as models/engine/core.pxd): volume.py is the one source. The
 # volume's state is declared on Staging (models/io/staging.pxd).
 
+from cpython.ref cimport Py_REFCNT
+
 from models.engine.core cimport Engine, Resource
 from models.io.cache cimport CacheDirectory, CacheStats
 from models.io.channel cimport addresses, bits, lowest, program_ius, program_ius_into, runs, top
@@ -15,6 +17,7 @@ from models.io.writes cimport NVS, _sequential, book_write
 cdef class IORequest
 
 cdef long _RECORD, _PARTIAL, _FULL
+cdef list _SPARE
 
 
 cdef class VolumeIO(Staging):
@@ -62,6 +65,7 @@ cdef class IORequest(IOResult):
     cpdef double step(self) except? -2.0
     cdef wait(self, double d)
     cpdef fire(self, arg)
+    cdef _clear(self)
     cdef _program_begin(self, double t, bint write, bint split)
     cdef double _advance(self) except? -2.0
     cdef double _part_end(self, double t) except? -2.0
