@@ -204,7 +204,7 @@ def run(sim_s: float, rate: float, profile: bool = False, volumes: int = VOLUMES
     print(f"{ios} I/Os in {eng.now:.2f} simulated s: wall {wall:.2f} s, CPU {cpu:.2f} s "
           f"(set-up {t_build:.2f} s)")
     print(f"  {figs['sim_s_per_wall_s']:.2f} simulated s per wall s, "
-          f"{figs['us_cpu_per_io']:.1f} us CPU per I/O, {figs['events_per_io']:.2f} events per I/O, "
+          f"{figs['us_cpu_per_io']:.2f} us CPU per I/O, {figs['events_per_io']:.2f} events per I/O, "
           f"peak RSS {figs['peak_rss_mb']:,.0f} MB, {figs['ios_per_wall_s']:,.0f} simulated I/Os "
           "per wall s")
     comp = system.component_figures(eng.now)
@@ -217,7 +217,7 @@ def run(sim_s: float, rate: float, profile: bool = False, volumes: int = VOLUMES
     peer = heapq_peer_us()
     figs["heapq_peer_us"] = peer
     print(f"  engine {engine_kind()}; machine peer: a bare heapq push+pop takes {peer:.3f} us CPU, "
-          f"so one I/O costs {figs['us_cpu_per_io'] / peer:.0f} of them")
+          f"so one I/O costs {figs['us_cpu_per_io'] / peer:.1f} of them")
     if prof:
         pstats.Stats(prof).sort_stats("tottime").print_stats(14)
     return figs
