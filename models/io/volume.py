@@ -856,28 +856,12 @@ class IORequest(IOResult):
                 ready = vol._await(t, self.track, n, need, self, hold, 0 if need else mask, mask)
                 if ready > t:
                     self.disc += ready - t
-                    # The channel gives back the work of the records not yet
-                    # transferred and queues it again on the reconnect
-                    # (``_reconnect`` inlined).
-                    self.left = (self.records - self.pages_ + n) / self.records
-                    path = self.path
-                    path.give_back(self.ius * self.left * path.iu_s +
-                                   self.nbytes * self.left * path.byte_s)
-                    if tr is not None:
-                        tr.connected(path, self.since, t, self.id)
-                    self.ready = ready
-                    self.t = t
+                    self._disconnect(t, (self.records - self.pages_ + n) / self.records, ready)
                     self.pstate = _P_RECONNECT
                     return ready
                 st = _P_SEQ
             elif st == _P_RECONNECT:
-                path, t, work = vol._connect(self.ready, self, self.ius * self.left,
-                                             self.nbytes * self.left, True)
-                if tr is not None:
-                    tr.phase(t, self.id, CONN)
-                self.path = path
-                self.work_end = t + work
-                self.since = t
+                t = self._reconnect()
                 st = _P_SEQ
             if st == _P_SEQ:
                 if vol.seq_detect:
@@ -916,6 +900,35 @@ class IORequest(IOResult):
                 self.conn_ += x
                 self.i += 1
                 st = _P_GROUP
+
+    def _disconnect(self, t: float, left: float, ready: float) -> None:
+        """Disconnect at ``t`` until ``ready``: the channel gives back the
+        work of the program's ``left`` share not yet transferred, which the
+        reconnect queues again (:meth:`_reconnect`)."""
+        vol: VolumeIO = self.vol
+        path: ChannelPath = self.path
+        self.left = left
+        path.give_back(self.ius * self.left * path.iu_s + self.nbytes * self.left * path.byte_s)
+        if vol.tr is not None:
+            vol.tr.connected(path, self.since, t, self.id)
+        self.ready = ready
+        self.t = t
+
+    def _reconnect(self) -> float:
+        """Reconnect at ``ready`` over any path of the unit (a wait for one is
+        DISC); returns when connected again."""
+        vol: VolumeIO = self.vol
+        path: ChannelPath
+        t: float
+        work: float
+        path, t, work = vol._connect(self.ready, self, self.ius * self.left,
+                                     self.nbytes * self.left, True)
+        if vol.tr is not None:
+            vol.tr.phase(t, self.id, CONN)
+        self.path = path
+        self.work_end = t + work
+        self.since = t
+        return t
 
     def _part_end(self, t: float) -> float:
         """One channel I/O's groups are done at ``t``: its end; then the next
@@ -1022,24 +1035,11 @@ class IORequest(IOResult):
                     # transferred and queues it again on the reconnect.
                     vol.stats.nvs_waits += 1
                     self.disc += room - t
-                    self.left = (self.records - self.pages) / self.records
-                    path = self.path
-                    path.give_back(self.ius * self.left * path.iu_s +
-                                   self.nbytes * self.left * path.byte_s)
-                    if tr is not None:
-                        tr.connected(path, self.since, t, self.id)
-                    self.ready = room
-                    self.t = t
+                    self._disconnect(t, (self.records - self.pages) / self.records, room)
                     self.pstate = _P_WNVS
                     return room
             elif st == _P_WNVS:
-                path, t, work = vol._connect(self.ready, self, self.ius * self.left,
-                                             self.nbytes * self.left, True)
-                if tr is not None:
-                    tr.phase(t, self.id, CONN)
-                self.path = path
-                self.work_end = t + work
-                self.since = t
+                t = self._reconnect()
             if st == _P_WBOOK:
                 n = self.n
                 self.hits += n
