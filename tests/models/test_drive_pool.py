@@ -1,9 +1,6 @@
 """The drives' shared state (models/io/backend.py, DrivePool): C arrays
 compiled, lists interpreted, one view of them for Python either way."""
-import importlib.util
 import random
-import sys
-from pathlib import Path
 
 import pytest
 
@@ -12,17 +9,12 @@ from models.io import backend as backend_module
 from models.io import devices
 from models.io.backend import Backend, DrivePool
 from models.io.subsystem import IOSubsystem
+from tests.models.io_helpers import as_python
 
 
 def _pool_interpreted():
-    """backend.py loaded again as a plain module: the pool as its source runs it."""
-    spec = importlib.util.spec_from_file_location(
-        "_backend_as_python", Path(backend_module.__file__).with_name("backend.py"))
-    mod = importlib.util.module_from_spec(spec)
-    sys.modules[spec.name] = mod
-    spec.loader.exec_module(mod)
-    assert not mod.cython.compiled
-    return mod.DrivePool
+    """The pool as its source runs it (backend.py loaded again as a plain module)."""
+    return as_python(backend_module).DrivePool
 
 
 def _filled(cls):

@@ -1,8 +1,4 @@
 """DASD fast write: writes end in cache + NVS, destage in the background, NVS full."""
-import importlib.util
-import sys
-from pathlib import Path
-
 import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
@@ -11,17 +7,12 @@ from models.engine import Engine
 from models.io.subsystem import IOSubsystem, pages_to_groups
 from models.io import writes as writes_module
 from models.io.writes import NVS
+from tests.models.io_helpers import as_python
 
 
 def _nvs_interpreted():
-    """writes.py loaded again as a plain module: the NVS as its source runs it."""
-    spec = importlib.util.spec_from_file_location(
-        "_writes_as_python", Path(writes_module.__file__).with_name("writes.py"))
-    mod = importlib.util.module_from_spec(spec)
-    sys.modules[spec.name] = mod
-    spec.loader.exec_module(mod)
-    assert not mod.cython.compiled
-    return mod.NVS
+    """The NVS as its source runs it (writes.py loaded again as a plain module)."""
+    return as_python(writes_module).NVS
 
 
 def _writes(sub, lists, gap=0.0):
