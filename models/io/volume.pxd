@@ -69,6 +69,7 @@ cdef class IORequest(IOResult):
     cdef _program_begin(self, double t, bint write, bint split)
     cdef double _advance(self) except? -2.0
     cdef double _part_end(self, double t) except? -2.0
+    cdef _size_program(self, groups, bint list_prefetch)
     cdef _disconnect(self, double t, double left, double ready)
     cdef double _reconnect(self) except? -2.0
     cdef double _write_advance(self) except? -2.0

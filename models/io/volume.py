@@ -758,13 +758,7 @@ class IORequest(IOResult):
             # ``_connect`` and ``_start`` inlined (the same steps in the same
             # order): two calls less per channel I/O.
             t0 = t
-            if cython.compiled:     # the records through a C pointer: no tuple
-                records: cython.long = 0
-                self.ius = program_ius_into(groups, zhpf, self.lp, rpt, cython.address(records))
-                self.records = records
-            else:
-                self.ius, self.records = program_ius(groups, zhpf, self.lp, rpt)
-            self.nbytes = self.records * vol.record_bytes
+            self._size_program(groups, self.lp)
             path = vol.paths.pick(t)
             work = self.ius * path.iu_s + self.nbytes * path.byte_s
             f = path.free_at
@@ -901,6 +895,19 @@ class IORequest(IOResult):
                 self.i += 1
                 st = _P_GROUP
 
+    def _size_program(self, groups, list_prefetch) -> None:
+        """A channel program's IUs, records and bytes for ``groups``
+        (``ius``, ``records``, ``nbytes``)."""
+        vol: VolumeIO = self.vol
+        if cython.compiled:     # the records through a C pointer: no tuple
+            records: cython.long = 0
+            self.ius = program_ius_into(groups, vol.zhpf, list_prefetch, vol.rpt,
+                                        cython.address(records))
+            self.records = records
+        else:
+            self.ius, self.records = program_ius(groups, vol.zhpf, list_prefetch, vol.rpt)
+        self.nbytes = self.records * vol.record_bytes
+
     def _disconnect(self, t: float, left: float, ready: float) -> None:
         """Disconnect at ``t`` until ``ready``: the channel gives back the
         work of the program's ``left`` share not yet transferred, which the
@@ -992,14 +999,7 @@ class IORequest(IOResult):
         groups = self.groups
         if st == _P_WRITE:
             t0 = t
-            if cython.compiled:     # the records through a C pointer: no tuple
-                records: cython.long = 0
-                self.ius = program_ius_into(groups, vol.zhpf, False, vol.rpt,
-                                            cython.address(records))
-                self.records = records
-            else:
-                self.ius, self.records = program_ius(groups, vol.zhpf, False, vol.rpt)
-            self.nbytes = self.records * rec
+            self._size_program(groups, False)
             path, t, work = vol._connect(t, self, self.ius, self.nbytes)
             self.path = path
             self.work_end = t + work
