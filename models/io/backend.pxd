@@ -51,6 +51,7 @@ cdef class DrivePool:
     cpdef _reserve(self, Py_ssize_t drives, Py_ssize_t lanes)
     @cython.locals(i=Py_ssize_t, last=Py_ssize_t, best=double)
     cpdef double lane_min(self, Py_ssize_t d) except? -1.0
+    cdef int _check(self, Py_ssize_t d) except -1
     cpdef _value(self, int which, Py_ssize_t d)
     cpdef _set_value(self, int which, Py_ssize_t d, value)
 

@@ -262,6 +262,9 @@ class DrivePool:
 
     def lane_min(self, d) -> float:
         """When the first of SSD drive ``d``'s lanes is free."""
+        self._check(d)
+        if not self._nlanes[d]:
+            raise ValueError(f"drive {d} is a disk: it has no lanes")
         i = self._lane0[d]
         last = i + self._nlanes[d]
         best = self._lanes[i]
@@ -319,8 +322,16 @@ class DrivePool:
             out.append(row)
         return out
 
+    def _check(self, d) -> int:
+        """Refuse a drive number outside the pool (compiled, the arrays'
+        bounds: nothing is read or written past them)."""
+        if not 0 <= d < len(self):
+            raise IndexError(f"drive {d} out of range (0-{len(self) - 1})")
+        return 0
+
     def _value(self, which, d):
         """Drive ``d``'s figure ``which`` (the order of :class:`DriveValues`)."""
+        self._check(d)
         if which == 0:
             return self._free_at[d]
         if which == 1:
@@ -334,6 +345,7 @@ class DrivePool:
         return self._accesses[d]
 
     def _set_value(self, which, d, value) -> None:
+        self._check(d)
         if which == 0:
             self._free_at[d] = value
         elif which == 1:
@@ -598,11 +610,13 @@ class Backend:
         pool: DrivePool = self.pool
         if self.ssd:
             return pool.lane_min(d)
+        pool._check(d)
         return pool._free_at[d]
 
     def no_lookahead(self, d) -> None:
         """Drive ``d`` wrote last: no read look-ahead to stream on from."""
         pool: DrivePool = self.pool
+        pool._check(d)
         pool._end_off[d] = -1
 
     def drives(self) -> list[int]:

@@ -82,3 +82,17 @@ def test_an_ssd_stage_takes_the_lane_free_soonest():
     assert ends[n] >= ends[0] + access                        # the extra one waited
     lanes = be.lanes[drive]
     assert len(lanes) == n and lanes[0] == ends[n] and lanes[1:] == ends[1:n]
+
+
+@pytest.mark.parametrize("build", ["as built", "interpreted"])
+def test_a_drive_the_pool_lacks_is_refused_not_read(build):
+    """A drive number past the pool, or the lanes of a disk, are refused
+    with a message (compiled, nothing is read past the C arrays)."""
+    pool = _filled(DrivePool if build == "as built" else _pool_interpreted())
+    with pytest.raises(IndexError, match="drive 9 out of range"):
+        pool.lane_min(9)
+    with pytest.raises(ValueError, match="a disk"):
+        pool.lane_min(0)
+    with pytest.raises(IndexError):
+        pool._value(0, -1)
+    assert pool.lane_min(4) == 0.0
