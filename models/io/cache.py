@@ -202,12 +202,16 @@ class CacheDirectory:
         if cython.compiled:
             bits: cython.int = self._hbits + 1 if self._hbits else 10
             cap: cython.Py_ssize_t = cython.cast(cython.Py_ssize_t, 1) << bits
-            # A new table (the old one's contents are not needed: every
-            # entry is placed again).
-            h = _grow(cython.NULL, 0, cap * cython.sizeof(cython.int))
+            # The old table grown (its contents are not needed: every entry
+            # is placed again from the entries' array). Grown, not a new
+            # one beside it: past 2 MB a mapping grows in place or moves
+            # with its pages, so only the added half is memory the process
+            # has not touched yet (on a fresh page the kernel's zeroing was
+            # most of a rebuild).
+            h = _grow(self._h, self._hcap * cython.sizeof(cython.int),
+                      cap * cython.sizeof(cython.int))
             if h == cython.NULL:
                 raise MemoryError()
-            _release(self._h, self._hcap * cython.sizeof(cython.int))
             self._h = cython.cast(cython.pointer(cython.int), h)
             self._hcap = cap
             self._hbits = bits
