@@ -113,6 +113,9 @@ def build(sim_s: float, rate: float, seed: int = 1, volumes: int = VOLUMES,
         # without a process, as the drawn shop's workloads do
         # (models/io/driver.py): the same events as ``process(v.read(groups))``.
         starts = [v.start for v in vols]
+        # A one-record read is a request of one track (VolumeIO.start_track,
+        # as the drawn shop's one-page I/Os): no list of groups.
+        start_tracks = [v.start_track for v in vols]
         rpt = vols[0].rpt           # 4 KB records: 12 a track on every volume
         pick = None if kind is None else KINDS[kind]
         seq_next = [12 * (VOLUME_TRACKS // 2)] * nvols
@@ -134,7 +137,7 @@ def build(sim_s: float, rate: float, seed: int = 1, volumes: int = VOLUMES,
                 r = bits(4)
                 while r >= 12:
                     r = bits(4)
-                starts[v]([(track, 1 << r)], False, False)
+                start_tracks[v](track, 1 << r, False)
             elif u < 0.9:
                 first = seq_next[v]
                 seq_next[v] = first + 32

@@ -13,6 +13,8 @@ cdef extern from *:
 cpdef tuple program_ius(groups, bint zhpf, bint list_prefetch, long rpt)
 cdef long program_ius_into(groups, bint zhpf, bint list_prefetch, long rpt,
                           long* records) except? -1
+cdef long program_ius_one(long long track, unsigned long long mask, bint zhpf,
+                          bint list_prefetch, long rpt, long* records) except? -1
 cpdef long runs(unsigned long long mask) noexcept
 cpdef long addresses(groups) except? -1
 cpdef long lowest(unsigned long long mask) noexcept

@@ -168,6 +168,20 @@ def program_ius_into(groups, zhpf, list_prefetch, rpt, records):
     return ius
 
 
+def program_ius_one(track, mask, zhpf, list_prefetch, rpt, records):
+    """:func:`program_ius_into` of the one group ``(track, mask)``: a request
+    of one track, with no list of groups. The same counts: its runs of
+    records (zHPF), three IUs a record (a list prefetch), or three a run
+    (command mode: no group before it to continue)."""
+    n: cython.long = bits(mask)
+    records[0] = n
+    if zhpf:
+        return START_IUS + runs(mask)
+    if list_prefetch:
+        return START_IUS + 3 * n
+    return START_IUS + 3 * runs(mask)
+
+
 def runs(mask) -> int:
     """Runs of consecutive set bits (contiguous record ranges) in ``mask``
     (a 64-bit record mask, as every mask of the I/O model)."""

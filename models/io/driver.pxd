@@ -12,6 +12,7 @@ from libc.math cimport log as _log, pow as _pow
 
 cdef int _NORMAL
 cdef long _RPT
+cdef unsigned long long _ALL_ONES
 
 
 cpdef Py_ssize_t block_groups(long long hi, long long lo, long long scatter, long long n_blocks,

@@ -46,6 +46,8 @@ _NORMAL = 1
 _RPT = RPT
 #: A 64-record track's mask (all bits of the directory's word).
 _ALL_RECORDS = (1 << 64) - 1
+#: The same, a C integer compiled (driver.pxd).
+_ALL_ONES = _ALL_RECORDS
 
 
 def block_groups(hi, lo, scatter, n_blocks, per_ds, n_pages, first_of, start, count,
@@ -320,14 +322,21 @@ class Driver(IOOwner):
         writes is drawn after its block (open arrivals); otherwise ``write``."""
         vol: VolumeIO
         first: cython.longlong
+        r: cython.longlong
         vol = self.place(self.next_block())
         first = self._first
         u: float
         if draw_write:
             u = self._random()
             write = u * 100.0 >= self._read_pct
-        vol.start(range_to_groups(first, self.n_pages, vol.rpt), write, False,
-                  self, first * 2 + self._seq)
+        r = first % vol.rpt
+        if r + self.n_pages <= vol.rpt:
+            # One track: its mask as range_to_groups makes it, no list.
+            vol.start_track(first // vol.rpt, (_ALL_ONES >> (64 - self.n_pages)) << r, write,
+                            self, first * 2 + self._seq)
+        else:
+            vol.start(range_to_groups(first, self.n_pages, vol.rpt), write, False,
+                      self, first * 2 + self._seq)
 
     def _user(self, think: float):
         eng: Engine = self.engine

@@ -6,11 +6,12 @@ from cpython.ref cimport Py_REFCNT
 
 from models.engine.core cimport Engine, Resource
 from models.io.cache cimport CacheDirectory, CacheStats
-from models.io.channel cimport addresses, bits, lowest, program_ius, program_ius_into, runs, top
+from models.io.channel cimport (addresses, bits, lowest, program_ius, program_ius_into,
+                                program_ius_one, runs, top)
 from models.io.request cimport IOOwner, IOResult
 from models.io.paths cimport ChannelPath, PathGroup
 from models.io.staging cimport Staging, _run_ready
-from models.io.writes cimport NVS, _sequential, book_write
+from models.io.writes cimport NVS, _sequential, _sequential_one, book_write
 
 
 
@@ -33,6 +34,11 @@ cdef class VolumeIO(Staging):
     cpdef double _stage(self, double t, long long track, unsigned long long mask, long mode,
                         IOResult res) except? -1.0
     cpdef start(self, groups, bint write, bint list_prefetch, owner=*, long long tag=*)
+    cpdef start_track(self, long long track, unsigned long long mask, bint write, owner=*,
+                      long long tag=*)
+    cdef _launch(self, IORequest request)
+    cdef IORequest _request_one(self, long long track, unsigned long long mask, bint write,
+                                owner, long long tag)
     cdef IORequest _request(self, groups, bint write, bint list_prefetch, owner, long long tag)
 
 
@@ -49,7 +55,9 @@ cdef class IORequest(IOResult):
     cdef NVS nvs
     cdef list parts, batch
     cdef Py_ssize_t part, i
-    cdef bint lp, write, pdone, settled, wseq
+    cdef bint lp, write, pdone, settled, wseq, one
+    cdef long long one_track
+    cdef unsigned long long one_mask
     cdef long long tag, track, prev_track, prev_last, hits_, pages_, records
     cdef int state, pstate
     cdef double t_q, t_sync, t_end
@@ -70,6 +78,10 @@ cdef class IORequest(IOResult):
     cdef double _advance(self) except? -2.0
     cdef double _part_end(self, double t) except? -2.0
     cdef _size_program(self, groups, bint list_prefetch)
+    cdef _as_list(self)
     cdef _disconnect(self, double t, double left, double ready)
     cdef double _reconnect(self) except? -2.0
     cdef double _write_advance(self) except? -2.0
+
+
+cdef IORequest _new_request()

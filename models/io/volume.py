@@ -47,9 +47,9 @@ if not cython.compiled:
     # to ``now``, ``peek`` and ``release``), channel.py and writes.py (C calls).
     from models.engine import Engine, Resource
     from models.io.cache import CacheDirectory
-    from models.io.channel import (addresses, bits, lowest, program_ius, program_ius_into, runs,
-                                   top)
-    from models.io.writes import NVS, _sequential, book_write
+    from models.io.channel import (addresses, bits, lowest, program_ius, program_ius_into,
+                                   program_ius_one, runs, top)
+    from models.io.writes import NVS, _sequential, _sequential_one, book_write
     Py_REFCNT: Any = None
 
 if TYPE_CHECKING:
@@ -263,7 +263,18 @@ class VolumeIO(Staging):
         and figures as a process running :meth:`_io`, with the request
         itself on the engine's heap (see :class:`IORequest`). A request that
         must queue for the volume (IOSQ) runs as that process."""
-        rq: IORequest = self._request(groups, write, list_prefetch, owner, tag)
+        self._launch(self._request(groups, write, list_prefetch, owner, tag))
+
+    def start_track(self, track, mask, write: bool, owner=None, tag=0) -> None:
+        """:meth:`start` of a request of one track: ``mask``'s records of
+        ``track`` (no list of groups: a one-page I/O's request makes no list
+        and no tuple). The same steps, events and figures as ``start`` with
+        ``[(track, mask)]``."""
+        self._launch(self._request_one(track, mask, write, owner, tag))
+
+    def _launch(self, request) -> None:
+        """Take the volume and run ``request`` to its first wait, or queue it."""
+        rq: IORequest = request
         vol: Resource = self.volume
         eng: Engine = self.engine
         if not vol._take():             # try_take as a C call
@@ -299,13 +310,24 @@ class VolumeIO(Staging):
             for g in groups:
                 trk = g[0]
                 cd.prefetch(kb + trk)
-        rq: IORequest
-        if cython.compiled and _SPARE:
-            rq = _SPARE.pop()
-            rq._clear()
-        else:
-            rq = IORequest.__new__(IORequest)
+        rq: IORequest = _new_request()
         rq._setup(self, self.requests, groups, write, list_prefetch, owner, tag, eng.now)
+        return rq
+
+    def _request_one(self, track, mask, write: bool, owner, tag):
+        """:meth:`_request` of one track (see :meth:`start_track`)."""
+        eng: Engine = self.engine
+        self.requests += 1
+        if self.tr is not None:
+            self.tr.io_start(eng.now, self.requests, bits(mask))
+        if cython.compiled:
+            cd: CacheDirectory = self._cache
+            cd.prefetch(self.kb + track)     # a memory hint (see _request)
+        rq: IORequest = _new_request()
+        rq._setup(self, self.requests, None, write, False, owner, tag, eng.now)
+        rq.one = True
+        rq.one_track = track
+        rq.one_mask = mask
         return rq
 
     def plan(self, groups, t: float | None = None, list_prefetch: bool = False) -> IOResult:
@@ -495,6 +517,18 @@ class VolumeIO(Staging):
         return done
 
 
+def _new_request():
+    """An empty request: a spare one zeroed (compiled, see IORequest.fire)
+    or a new one."""
+    rq: IORequest
+    if cython.compiled and _SPARE:
+        rq = _SPARE.pop()
+        rq._clear()
+    else:
+        rq = IORequest.__new__(IORequest)
+    return rq
+
+
 # What an IORequest does when next resumed (``state``) ...
 _R_PROGRAM = 0      # run the channel program to its next sync point
 _R_SETTLE = 1       # a sync point ahead: let the step that started it finish
@@ -541,7 +575,7 @@ class IORequest(IOResult):
                  "t", "t_start", "path", "work_end", "since", "conn_", "hits_", "pages_",
                  "ius", "records", "nbytes", "i", "batch", "prev_track", "prev_last",
                  "xfer", "top", "alpha", "last_bit", "track", "mask", "n", "need",
-                 "ready", "left", "depth")
+                 "ready", "left", "depth", "one", "one_track", "one_mask")
     # For the type checker (compiled, volume.pxd makes them C fields).
     vol: VolumeIO
     groups: list
@@ -574,6 +608,9 @@ class IORequest(IOResult):
             self.settled = False
             self.nvs = None
             self.batch = None
+            self.one = False
+            self.one_track = 0
+            self.one_mask = 0
 
     # -- the request -------------------------------------------------------------
     def begin(self) -> float:
@@ -585,9 +622,12 @@ class IORequest(IOResult):
             cd: CacheDirectory = vol._cache
             kb: cython.longlong = vol.kb
             trk: cython.longlong
-            for g in self.groups:
-                trk = g[0]
-                cd.prefetch_entry(kb + trk)
+            if self.one:
+                cd.prefetch_entry(kb + self.one_track)
+            else:
+                for g in self.groups:
+                    trk = g[0]
+                    cd.prefetch_entry(kb + trk)
         self._program_begin(eng.now, self.write, False)
         return self.step()
 
@@ -695,6 +735,9 @@ class IORequest(IOResult):
             self.xfer = self.alpha = self.ready = self.left = 0.0
             self.n = self.last_bit = self.depth = self.top = 0
             self.mask = self.need = 0
+            self.one = False
+            self.one_track = 0
+            self.one_mask = 0
 
     # -- its channel program(s) --------------------------------------------------
     def _program_begin(self, t: float, write, split) -> None:
@@ -708,6 +751,11 @@ class IORequest(IOResult):
             self.pstate = _P_WRITE
             return
         self.pstate = _P_START
+        if self.one:
+            if not split and (vol.max_addresses is None or
+                              runs(self.one_mask) <= vol.max_addresses):
+                return
+            self._as_list()
         if split or (vol.max_addresses is not None and
                      addresses(self.groups) > vol.max_addresses):
             self.parts = ch.split_addresses(self.groups, vol.max_addresses)
@@ -797,7 +845,13 @@ class IORequest(IOResult):
             self.i = 0
             st = _P_GROUP
             if vol.lpo:
-                if self.lp or vol._lpo_stages(groups):
+                if self.one:
+                    # ``_lpo_stages`` of the one track; the LPO's schedule
+                    # reads a list of groups.
+                    if self.one_mask & ~vol._cache.held(vol.kb + self.one_track):
+                        self._as_list()
+                        groups = self.groups
+                if not self.one and (self.lp or vol._lpo_stages(groups)):
                     self.t = t
                     self.pstate = _P_LPO
                     return t          # the LPO is about to issue drive reads
@@ -807,9 +861,14 @@ class IORequest(IOResult):
         cache = vol._cache
         while True:
             if st == _P_GROUP:
-                if self.i == len(groups):
-                    return self._part_end(t)
-                track, mask = groups[self.i]
+                if self.one:
+                    if self.i == 1:
+                        return self._part_end(t)
+                    track, mask = self.one_track, self.one_mask
+                else:
+                    if self.i == len(groups):
+                        return self._part_end(t)
+                    track, mask = groups[self.i]
                 n = bits(mask)
                 self.pages_ += n
                 if zhpf:
@@ -901,12 +960,27 @@ class IORequest(IOResult):
         vol: VolumeIO = self.vol
         if cython.compiled:     # the records through a C pointer: no tuple
             records: cython.long = 0
-            self.ius = program_ius_into(groups, vol.zhpf, list_prefetch, vol.rpt,
-                                        cython.address(records))
+            if self.one:
+                self.ius = program_ius_one(self.one_track, self.one_mask, vol.zhpf,
+                                           list_prefetch, vol.rpt, cython.address(records))
+            else:
+                self.ius = program_ius_into(groups, vol.zhpf, list_prefetch, vol.rpt,
+                                            cython.address(records))
             self.records = records
+        elif self.one:
+            out = [0]
+            self.ius = program_ius_one(self.one_track, self.one_mask, vol.zhpf, list_prefetch,
+                                       vol.rpt, out)
+            self.records = out[0]
         else:
             self.ius, self.records = program_ius(groups, vol.zhpf, list_prefetch, vol.rpt)
         self.nbytes = self.records * vol.record_bytes
+
+    def _as_list(self) -> None:
+        """A request of one track (:meth:`VolumeIO.start_track`) as a list of
+        one group, where a path reads a list (the LPO's schedule, a split)."""
+        self.groups = [(self.one_track, self.one_mask)]
+        self.one = False
 
     def _disconnect(self, t: float, left: float, ready: float) -> None:
         """Disconnect at ``t`` until ``ready``: the channel gives back the
@@ -1009,15 +1083,21 @@ class IORequest(IOResult):
             self.xfer = vol._slot + vol.link_s_per_record
             self.prev_track = -2
             self.prev_last = -2
-            self.wseq = _sequential(vol, groups)
+            self.wseq = _sequential_one(vol, self.one_track, self.one_mask) if self.one \
+                else _sequential(vol, groups)
             self.i = 0
             st = _P_WGROUP
         nvs = self.nvs
         while True:
             if st == _P_WGROUP:
-                if self.i == len(groups):
-                    break
-                track, mask = groups[self.i]
+                if self.one:
+                    if self.i == 1:
+                        break
+                    track, mask = self.one_track, self.one_mask
+                else:
+                    if self.i == len(groups):
+                        break
+                    track, mask = groups[self.i]
                 n = bits(mask)
                 if vol.zhpf:
                     step = vol._address * runs(mask)
@@ -1069,7 +1149,10 @@ class IORequest(IOResult):
             # it is there; the volume stays busy, the channel is free.
             self.disc += vol.write_disc
             t += vol.write_disc
-        track, mask = groups[-1]
+        if self.one:
+            track, mask = self.one_track, self.one_mask
+        else:
+            track, mask = groups[-1]
         vol._write_next = track * vol.rpt + top(mask)
         stats: CacheStats = vol.stats
         stats.write_requests += self.pages

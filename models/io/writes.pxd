@@ -29,6 +29,7 @@ cdef class NVS:
 cpdef book_write(Staging vol, NVS nvs, double t, long long track, unsigned long long mask,
                  bint seq)
 cdef bint _sequential(Staging vol, groups) except -1
+cdef bint _sequential_one(Staging vol, long long track, unsigned long long mask) except -1
 cdef bint _to_stride(Staging vol, NVS nvs, double t, long long track, unsigned long long mask,
                      bint seq) except -1
 cdef tuple _row_of(Backend be, long long track)

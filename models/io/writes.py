@@ -279,6 +279,13 @@ def _sequential(vol, groups):
     track: cython.longlong
     mask: cython.ulonglong
     track, mask = groups[0]
+    return _sequential_one(vol, track, mask)
+
+
+def _sequential_one(vol, track, mask):
+    """:func:`_sequential` of a write whose first group is ``(track, mask)``."""
+    if vol.backend.native or not vol.seq_detect:
+        return False
     return track * vol.rpt + lowest(mask) == vol._write_next or vol._in_stream(track)
 
 

@@ -21,11 +21,11 @@ from models.io.system import IOSystem
 from tests.models.fixed_runs import trace_digest
 
 
-def _config(generation: str) -> Configuration:
-    """Four volumes without aliases on two ranks, one zHPF path: volumes
-    and the path are busy often enough that requests queue."""
+def _config(generation: str, protocol: str = "zHPF") -> Configuration:
+    """Four volumes without aliases on two ranks, one path: volumes and the
+    path are busy often enough that requests queue."""
     return Configuration(
-        channels=(ChannelPath("CHP01", "zHPF", generation, control_units=("CU1",)),),
+        channels=(ChannelPath("CHP01", protocol, generation, control_units=("CU1",)),),
         control_units=(ControlUnit("CU1", 64.0),),
         ranks=(Rank("R1", "HDD15K"), Rank("R2", "HDD15K")),
         volumes=tuple(Volume(f"V{i}", "HDD15K", "CU1", (f"R{i % 2 + 1}",), 0) for i in range(4)))
@@ -58,12 +58,16 @@ def _requests(n: int, seed: int = 5) -> list:
     return out
 
 
-def _run(generation: str, inline: bool) -> dict:
+def _run(generation: str, inline: bool, protocol: str = "zHPF", lpo=None,
+         one_track: bool = False) -> dict:
     """Figures of the mix run one way or the other: per volume, and the
-    trace (every request's phases, waits, stages and hits, in time order)."""
+    trace (every request's phases, waits, stages and hits, in time order).
+    ``one_track``: a request of one group starts as a request of one track
+    (``start_track``, no list)."""
     eng = Engine(seed=1)
     trace = Trace(limit=None)
-    system = IOSystem(eng, _config(generation), trace=trace)
+    options = {} if lpo is None else {"lpo": lpo}
+    system = IOSystem(eng, _config(generation, protocol), trace=trace, **options)
     vols = [system.volume(f"V{i}") for i in range(4)]
     for v in vols:
         v.warm_tracks(0, 400)
@@ -71,7 +75,9 @@ def _run(generation: str, inline: bool) -> dict:
     def arrivals():
         for delay, v, groups, write in _requests(400):
             yield delay
-            if inline:
+            if one_track and len(groups) == 1:
+                vols[v].start_track(groups[0][0], groups[0][1], write)
+            elif inline:
                 vols[v].start(groups, write, False)
             else:
                 eng.process(vols[v]._io(groups, write, False))
@@ -102,6 +108,22 @@ def test_a_request_started_without_a_process_runs_as_the_same_request_as_a_proce
     assert all(v["writes"] > 0 for v in vols)
     split = sum(v["ios"] for v in vols) > 400            # lists split at FEx8's address limit
     assert split == (generation == "FEx8")
+
+
+@pytest.mark.parametrize("protocol, generation, lpo", [("zHPF", "FEx8S", None),
+                                                      ("zHPF", "FEx8", None),
+                                                      ("zHPF", "FEx8S", False),
+                                                      ("FICON", "FEx8S", None)])
+def test_a_request_of_one_track_runs_as_the_same_request_as_a_list_of_one(protocol, generation,
+                                                                           lpo):
+    """``start_track`` (no list of groups: the drawn shop's one-page I/Os)
+    gives every figure, the trace and the engine's events of ``start`` with
+    ``[(track, mask)]``: hits, misses with the LPO's schedule (zHPF) or
+    without, command mode (FICON), one-track writes, alongside lists."""
+    track = _run(generation, True, protocol, lpo, one_track=True)
+    assert track == _run(generation, True, protocol, lpo)
+    assert track == _run(generation, False, protocol, lpo)
+    assert sum(track[f"V{i}"]["completed"] for i in range(4)) == 400
 
 
 def test_a_request_resumed_after_its_end_says_so():
