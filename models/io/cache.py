@@ -198,7 +198,7 @@ class CacheDirectory:
             h[i] = e
 
     def _grow_hash(self):
-        """Compiled: double the hash table (kept at most half full)."""
+        """Compiled: double the hash table (kept at most 70 % full)."""
         if cython.compiled:
             bits: cython.int = self._hbits + 1 if self._hbits else 10
             cap: cython.Py_ssize_t = cython.cast(cython.Py_ssize_t, 1) << bits
@@ -238,7 +238,14 @@ class CacheDirectory:
         """Compiled: a new entry for ``key`` at the newest end; returns it."""
         if cython.compiled:
             e: cython.Py_ssize_t
-            if 2 * (self._count + 1) > self._hcap:
+            # At most 70 % full. At half, a shop's warmed millions of tracks
+            # doubled the table early in the run that followed: a rebuild
+            # of every entry on fresh memory, a tenth of a 2 s run of the
+            # 1,000-volume bench. The table is also about 30 % smaller on
+            # average. A look-up of a track not in cache probes further
+            # (about six slots at 70 %, against two and a half at 50 %); one
+            # of a track in cache, the common case, about as far.
+            if 10 * (self._count + 1) > 7 * self._hcap:
                 self._grow_hash()
             if self._free_t >= 0:
                 e = self._free_t
