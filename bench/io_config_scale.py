@@ -26,7 +26,9 @@ components; ``--profile`` adds the top of a cProfile listing. It says which
 engine and I/O model ran (compiled by packaging/setup.sh, or interpreted)
 and prints a machine-speed peer measured in the same run: the CPU time of a
 bare heapq push and pop, and the CPU per I/O in those units, which compares
-across machines. ``--ab`` runs the same command in fresh interpreters,
+across machines; then the share of the bench's own load generator
+(interpreted Python: the same draws and calls on volumes that start
+nothing) and the model's rest, in both units. ``--ab`` runs the same command in fresh interpreters,
 compiled and interpreted (ZPERFLAB_ENGINE=python: the engine and the I/O
 model) in turn, best of 3 each.
 
@@ -93,66 +95,97 @@ def build(sim_s: float, rate: float, seed: int = 1, volumes: int = VOLUMES,
     vols = [system.volume(v.name) for v in system.config.volumes]
     for v in vols:
         v.warm_tracks(0, HOT_TRACKS)
-    rng = random.Random(seed)
-    n = int(sim_s * rate)
-    nvols = len(vols)
-
-    def arrivals():
-        # The draws of random.Random's expovariate and randrange, inlined (the
-        # same numbers in the same order: ``randrange(n)`` is ``getrandbits(k)``
-        # with ``k = n.bit_length()``, drawn again while ``>= n``): the calls
-        # were a tenth of the run.
-        rnd = rng.random
-        bits = rng.getrandbits
-        log = math.log
-        k_vols, k_hot, k_all = nvols.bit_length(), HOT_TRACKS.bit_length(), VOLUME_TRACKS.bit_length()
-        hot_pages = 12 * HOT_TRACKS
-        k_pages = hot_pages.bit_length()
-        # Each volume's request start and sequential cursor by number (no
-        # attribute or dictionary look-up per I/O). ``start`` runs a request
-        # without a process, as the drawn shop's workloads do
-        # (models/io/driver.py): the same events as ``process(v.read(groups))``.
-        starts = [v.start for v in vols]
-        # A one-record read is a request of one track (VolumeIO.start_track,
-        # as the drawn shop's one-page I/Os): no list of groups.
-        start_tracks = [v.start_track for v in vols]
-        rpt = vols[0].rpt           # 4 KB records: 12 a track on every volume
-        pick = None if kind is None else KINDS[kind]
-        seq_next = [12 * (VOLUME_TRACKS // 2)] * nvols
-        for _ in range(n):
-            yield -log(1.0 - rnd()) / rate
-            v = bits(k_vols)
-            while v >= nvols:
-                v = bits(k_vols)
-            u = rnd() if pick is None else pick
-            if u < 0.8:
-                if u < 0.75:
-                    track = bits(k_hot)
-                    while track >= HOT_TRACKS:
-                        track = bits(k_hot)
-                else:
-                    track = bits(k_all)
-                    while track >= VOLUME_TRACKS:
-                        track = bits(k_all)
-                r = bits(4)
-                while r >= 12:
-                    r = bits(4)
-                start_tracks[v](track, 1 << r, False)
-            elif u < 0.9:
-                first = seq_next[v]
-                seq_next[v] = first + 32
-                starts[v](range_to_groups(first, 32, rpt), False, False)
-            else:
-                first = bits(k_pages)
-                while first >= hot_pages:
-                    first = bits(k_pages)
-                r = bits(3)
-                while r >= 4:
-                    r = bits(3)
-                starts[v](pages_to_groups(range(first, first + 1 + r), rpt), True, False)
-
-    eng.process(arrivals())
+    eng.process(arrivals(vols, int(sim_s * rate), rate, random.Random(seed), kind))
     return eng, system
+
+
+def arrivals(vols: list, n: int, rate: float, rng: random.Random, kind: str | None = None):
+    """The bench's load: ``n`` Poisson arrivals at ``rate``, each started on a
+    random volume of ``vols`` (an engine process: it yields the time to the
+    next arrival). Interpreted Python: its CPU is part of every figure the
+    bench prints (see :func:`generator_us`)."""
+    nvols = len(vols)
+    # The draws of random.Random's expovariate and randrange, inlined (the
+    # same numbers in the same order: ``randrange(n)`` is ``getrandbits(k)``
+    # with ``k = n.bit_length()``, drawn again while ``>= n``): the calls
+    # were a tenth of the run.
+    rnd = rng.random
+    bits = rng.getrandbits
+    log = math.log
+    k_vols, k_hot, k_all = nvols.bit_length(), HOT_TRACKS.bit_length(), VOLUME_TRACKS.bit_length()
+    hot_pages = 12 * HOT_TRACKS
+    k_pages = hot_pages.bit_length()
+    # Each volume's request start and sequential cursor by number (no
+    # attribute or dictionary look-up per I/O). ``start`` runs a request
+    # without a process, as the drawn shop's workloads do
+    # (models/io/driver.py): the same events as ``process(v.read(groups))``.
+    starts = [v.start for v in vols]
+    # A one-record read is a request of one track (VolumeIO.start_track,
+    # as the drawn shop's one-page I/Os): no list of groups.
+    start_tracks = [v.start_track for v in vols]
+    rpt = vols[0].rpt           # 4 KB records: 12 a track on every volume
+    pick = None if kind is None else KINDS[kind]
+    seq_next = [12 * (VOLUME_TRACKS // 2)] * nvols
+    for _ in range(n):
+        yield -log(1.0 - rnd()) / rate
+        v = bits(k_vols)
+        while v >= nvols:
+            v = bits(k_vols)
+        u = rnd() if pick is None else pick
+        if u < 0.8:
+            if u < 0.75:
+                track = bits(k_hot)
+                while track >= HOT_TRACKS:
+                    track = bits(k_hot)
+            else:
+                track = bits(k_all)
+                while track >= VOLUME_TRACKS:
+                    track = bits(k_all)
+            r = bits(4)
+            while r >= 12:
+                r = bits(4)
+            start_tracks[v](track, 1 << r, False)
+        elif u < 0.9:
+            first = seq_next[v]
+            seq_next[v] = first + 32
+            starts[v](range_to_groups(first, 32, rpt), False, False)
+        else:
+            first = bits(k_pages)
+            while first >= hot_pages:
+                first = bits(k_pages)
+            r = bits(3)
+            while r >= 4:
+                r = bits(3)
+            starts[v](pages_to_groups(range(first, first + 1 + r), rpt), True, False)
+
+
+class _NoVolume:
+    """A volume that starts nothing (:func:`generator_us`)."""
+
+    rpt = 12
+
+    def __init__(self, number: int):
+        pass
+
+    def start(self, groups, write, list_prefetch):
+        pass
+
+    def start_track(self, track, mask, write):
+        pass
+
+
+def generator_us(n: int, rate: float, volumes: int, seed: int = 1,
+                 kind: str | None = None, volume=_NoVolume) -> float:
+    """µs of CPU per I/O of the bench's own load generator: the same draws
+    and calls as in the run, on volumes that start nothing, without the
+    engine (its arrival events are the model's, as anything that starts
+    I/Os needs them). ``volume``: the class of those volumes (called with
+    the volume's number)."""
+    gen = arrivals([volume(v) for v in range(volumes)], n, rate, random.Random(seed), kind)
+    c0 = time.process_time()
+    for _ in gen:
+        pass
+    return (time.process_time() - c0) / n * 1e6
 
 
 def heapq_peer_us(n: int = 300_000) -> float:
@@ -221,6 +254,11 @@ def run(sim_s: float, rate: float, profile: bool = False, volumes: int = VOLUMES
     figs["heapq_peer_us"] = peer
     print(f"  engine {engine_kind()}; machine peer: a bare heapq push+pop takes {peer:.3f} us CPU, "
           f"so one I/O costs {figs['us_cpu_per_io'] / peer:.1f} of them")
+    gen = generator_us(int(sim_s * rate), rate, volumes, seed, kind)
+    figs["generator_us_per_io"] = gen
+    print(f"  of which the bench's own load generator (interpreted: its draws and calls, on "
+          f"volumes that start nothing) {gen:.2f} us, {gen / peer:.1f} units; the model "
+          f"{figs['us_cpu_per_io'] - gen:.2f} us, {(figs['us_cpu_per_io'] - gen) / peer:.1f} units")
     if prof:
         pstats.Stats(prof).sort_stats("tottime").print_stats(14)
     return figs

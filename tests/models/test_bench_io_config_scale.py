@@ -26,6 +26,8 @@ def test_the_options_size_the_shop_and_the_figures_are_printed(capsys):
     from models.engine import COMPILED
     assert ("engine compiled (Cython)" if COMPILED else "engine interpreted") in out
     assert "machine peer: a bare heapq push+pop takes" in out
+    # The bench's own (interpreted) load generator apart from the model.
+    assert "of which the bench's own load generator" in out and "; the model " in out
 
 
 def test_the_positional_arguments_keep_their_meaning(capsys):
@@ -41,6 +43,37 @@ def test_the_reference_shop_is_issue_29s():
     # Every unit has its share of the volumes, every path reaches every unit.
     assert {v.control_unit for v in cfg.volumes} == {c.name for c in cfg.control_units}
     assert all(len(p.control_units) == 4 for p in cfg.channels)
+
+
+def test_the_generator_timed_apart_starts_what_the_run_starts():
+    """The bench's load generator, timed apart from the model, is the run's:
+    the same requests on the same volumes, so the CPU it takes alone is the
+    share it had in the run."""
+    sim_s, rate = 0.05, 4000.0
+    eng, system = bench.build(sim_s, rate, seed=5)
+    eng.run()
+    in_run = [v.requests for v in system.volumes()]
+    apart = [0] * len(in_run)
+    pages = [0]
+
+    class Counting:
+        rpt = 12
+
+        def __init__(self, number):
+            self.number = number
+
+        def start(self, groups, write, list_prefetch):
+            apart[self.number] += 1
+            pages[0] += sum(bin(m).count("1") for _, m in groups)
+
+        def start_track(self, track, mask, write):
+            apart[self.number] += 1
+            pages[0] += 1
+
+    assert bench.generator_us(int(sim_s * rate), rate, len(in_run), seed=5,
+                              volume=Counting) > 0
+    assert apart == in_run and sum(apart) == 200
+    assert pages[0] == sum(v.totals.pages for v in system.volumes())
 
 
 def test_a_bad_size_is_one_clear_message(capsys):
