@@ -30,7 +30,7 @@ cdef class Staging:
     cdef public long rpt, staging
     cdef public double link_s_per_record, conn_extra, start_s, write_disc, exposures, reserved
     cdef public long long requests, completed, path_waits, amp_waits
-    cdef public set _lpo_staged
+    cdef public bytearray _lpo_staged
     cdef public dict _streams
     cdef public tuple _list_run
     cdef public long long _seq_staged_to, _stripe_tracks, _prestage_tracks
@@ -70,6 +70,8 @@ cdef class Staging:
     cpdef long _degree_depth(self, double density)
     cpdef _list_detect(self, double t, groups)
     cpdef bint _lpo_stages(self, groups)
+    cdef bint _lpo_revisit(self, long long track) except -1
+    cdef int _lpo_mark(self, long long track) except -1
     cpdef bint _in_stream(self, track)
     cpdef _amp_wait(self)
     cpdef _prestage(self, double t, long long track, long depth)
