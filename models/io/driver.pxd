@@ -13,6 +13,7 @@ from libc.math cimport log as _log, pow as _pow
 cdef int _NORMAL
 cdef long _RPT
 cdef unsigned long long _ALL_ONES
+cdef int _KEY_BITS
 
 
 cpdef Py_ssize_t block_groups(long long hi, long long lo, long long scatter, long long n_blocks,
@@ -37,6 +38,7 @@ cdef class Driver(IOOwner):
     cdef public double theta, _a, _span, end, _seq_pct, _rate, _t_last, _read_pct, resp
     cdef public bint _seq, _counted
     cdef public dict counts, _work
+    cdef public list _vv, _vc, _vw
     cdef public long long reads, writes, hits, misses, completed
     cdef dict __dict__
 
@@ -54,4 +56,5 @@ cdef class Driver(IOOwner):
     cdef _arrive_counted(self)
     cdef _issue(self, bint write, bint draw_write)
     cdef io_done(self, vol, IOResult res, bint write, long long tag)
-    cdef double _channel_work(self, vol, Py_ssize_t offset) except? -1
+    cdef list _works_of(self, VolumeIO vol)
+    cdef double _channel_work(self, list works, VolumeIO vol, Py_ssize_t offset) except? -1

@@ -140,6 +140,10 @@ class IOWorkload(Driver):
         self.resp = 0.0
         self.completed = 0
         self._work: dict = {}             # channel work by first record, s (driver.py)
+        # The counts and channel work by volume number (driver.py: io_done).
+        self._vv: list = []
+        self._vc: list = []
+        self._vw: list = []
 
     @staticmethod
     def pages_needed(workload, values: dict) -> dict[str, int]:
