@@ -30,7 +30,9 @@ cdef class Staging:
     cdef public long rpt, staging
     cdef public double link_s_per_record, conn_extra, start_s, write_disc, exposures, reserved
     cdef public long long requests, completed, path_waits, amp_waits
-    cdef public bytearray _lpo_staged
+    cdef public set _lpo_staged
+    cdef public bytearray _lpo_bits
+    cdef public long long _lpo_top
     cdef public dict _streams
     cdef public tuple _list_run
     cdef public long long _seq_staged_to, _stripe_tracks, _prestage_tracks
@@ -80,3 +82,4 @@ cdef class Staging:
 cpdef double _run_ready(list batch, Py_ssize_t i) except? -1.0
 
 cdef long _RECORD, _PARTIAL, _FULL
+cdef long _SET_BYTES_A_TRACK, _SET_TRACKS

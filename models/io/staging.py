@@ -62,6 +62,16 @@ _RECORD, _PARTIAL, _FULL = RECORD, PARTIAL, FULL
 SEQ_DENSITY_TRACKS = 8
 
 
+#: What a track in the LPO's set of tracks staged from costs, in bytes
+#: (CPython: its slot in the set's table, the table at most 60 % full, and
+#: its int object): past a bit a track up to the highest, bits instead.
+_SET_BYTES_A_TRACK = 64
+#: Up to this many tracks the set stays a set (4 KB or so), whatever the
+#: highest track: a first track staged low would otherwise start the bits
+#: at once.
+_SET_TRACKS = 64
+
+
 class Staging:
     """LPO scheduling and sequential prestage (mixed into ``VolumeIO``)."""
 
@@ -90,7 +100,9 @@ class Staging:
     _cache: CacheDirectory
     tr: IOTrace | None
     amp_waits: int
-    _lpo_staged: bytearray
+    _lpo_staged: set[int] | None
+    _lpo_bits: bytearray | None
+    _lpo_top: int
     _streams: dict[int, tuple[int, int, float]]
     _sf: float
     _s_was: int
@@ -194,18 +206,37 @@ class Staging:
     def _lpo_revisit(self, track) -> bool:
         """Whether the LPO staged from ``track`` before (a list that comes
         back to it is a revisit)."""
+        bits: bytearray = self._lpo_bits
+        if bits is None:
+            return track in self._lpo_staged
         byte: cython.Py_ssize_t = track >> 3
-        return byte < len(self._lpo_staged) and (self._lpo_staged[byte] >> (track & 7)) & 1 == 1
+        return byte < len(bits) and (bits[byte] >> (track & 7)) & 1 == 1
 
     def _lpo_mark(self, track) -> int:
-        """Remember that the LPO staged from ``track``: a bit a track (a set
-        of every track staged grew without end, about 20,000 tracks a
-        simulated second in the Large shop; the bits stop at the volume's
-        highest track staged). Returns 0."""
+        """Remember that the LPO staged from ``track``. A set of the tracks
+        while it is smaller than a bit a track up to the highest of them
+        would be, then those bits: a set of every track staged grew without
+        end (about 20,000 tracks a simulated second in the Large shop, some
+        60 bytes each); the bits stop at the volume's highest track staged
+        from (a 3390-9: 19 KB), and a short run's few tracks stay a small
+        set. Returns 0."""
         byte: cython.Py_ssize_t = track >> 3
-        bits: bytearray = self._lpo_staged
+        bits: bytearray = self._lpo_bits
+        if bits is None:
+            staged: set = self._lpo_staged
+            staged.add(track)
+            if track > self._lpo_top:
+                self._lpo_top = track
+            if (len(staged) <= _SET_TRACKS
+                    or len(staged) * _SET_BYTES_A_TRACK <= (self._lpo_top >> 3) + 1):
+                return 0
+            bits = self._lpo_bits = bytearray((self._lpo_top >> 3) + 1)
+            for t in staged:
+                bits[t >> 3] |= 1 << (t & 7)
+            self._lpo_staged = None
+            return 0
         if byte >= len(bits):
-            bits.extend(bytes(max(byte + 1, 2 * len(bits)) - len(bits)))
+            bits.extend(bytes(byte + 1 - len(bits)))    # bytearray over-allocates
         bits[byte] |= 1 << (track & 7)
         return 0
 

@@ -164,9 +164,12 @@ class VolumeIO(Staging):
         self.requests = 0
         self.completed = 0        # requests whose parts are in ``totals``
         self.path_waits = 0       # connects whose channel work had to queue
-        # LPO: tracks it staged from, a bit each (a list coming back to one
-        # is a revisit: that track is then staged in track mode).
-        self._lpo_staged = bytearray()
+        # LPO: tracks it staged from (a list coming back to one is a
+        # revisit: that track is then staged in track mode), a set while
+        # small, then a bit a track (Staging._lpo_mark).
+        self._lpo_staged: set[int] | None = set()
+        self._lpo_bits: bytearray | None = None
+        self._lpo_top = 0
         # Sequential detection: the streams the unit follows, as
         # {last track read: (its predecessor count, whether its last record
         # was read)} (see ``Staging._prestage``), and the LPO's list count
