@@ -181,6 +181,9 @@ class Driver(IOOwner):
     resp: float
     completed: int
     _work: dict[object, list[float | None]]   # volume, or (protocol, channel)
+    _vv: list[VolumeIO | None]                # by volume number (io_done)
+    _vc: list[VolumeCounts | None]
+    _vw: list[list[float | None] | None]
 
     # -- where an I/O goes -------------------------------------------------------
     def zipf_rank(self) -> int:
