@@ -1,7 +1,7 @@
 # Types for compiling cache.py with Cython in pure-Python mode (augmenting
 # .pxd, as models/engine/core.pxd): cache.py is the one source. Compiled,
-# the directory is a C array of track entries on a doubly linked LRU list,
-# found through an open-addressing hash table (linear probing).
+# the directory is a C array of track entries that is itself an
+# open-addressing hash table (linear probing), on a doubly linked LRU list.
 
 
 cdef extern from *:
@@ -80,7 +80,7 @@ cdef struct _Track:
     long long key
     unsigned long long valid, pend
     double ready
-    Py_ssize_t prv, nxt          # older and newer entry on the LRU list (-1: none)
+    int prv, nxt                 # older and newer entry on the LRU list (-1: none)
 
 
 cdef class CacheStats:
@@ -96,20 +96,17 @@ cdef class CacheDirectory:
     cdef public long long capacity, used, evicted
     cdef public object on_evict, tracks     # tracks: interpreted only (None compiled)
     cdef object __weakref__
-    cdef _Track* _t
-    cdef int* _h                      # hash slots: entry numbers, -1 empty
-    cdef Py_ssize_t _tcap, _tn, _count, _free_t, _head, _tail, _hcap
+    cdef _Track* _t                   # the entries are the hash table (key -1: empty)
+    cdef Py_ssize_t _count, _head, _tail, _hcap
     cdef int _hbits
 
     cdef Py_ssize_t _find(self, long long key) noexcept
-    cdef void _place(self, Py_ssize_t e, long long key) noexcept
     cdef int _grow_hash(self) except -1
     cdef Py_ssize_t _new(self, long long key, unsigned long long valid,
                          unsigned long long pend, double ready) except -2
     cdef void _to_end(self, Py_ssize_t e) noexcept
     cdef void _remove(self, Py_ssize_t e) noexcept
     cdef void prefetch(self, long long track) noexcept
-    cdef void prefetch_entry(self, long long track) noexcept
     cpdef unsigned long long valid(self, long long track, double now)
     cpdef tuple pending(self, long long track)
     cpdef unsigned long long pending_mask(self, long long track)

@@ -8,8 +8,8 @@ slots of a track age together); the capacity is counted in slots.
 
 Interpreted, the directory is an ``OrderedDict`` of ``[valid, pending,
 ready]`` lists. Compiled (Cython in pure-Python mode, ``cache.pxd``; the
-branches ``if cython.compiled:``), it is a C array of track entries on a
-doubly linked LRU list, found through an open-addressing hash table: no
+branches ``if cython.compiled:``), it is a C array of track entries that
+is itself an open-addressing hash table, on a doubly linked LRU list: no
 Python object per cached track, so a look-up in a directory of millions of
 tracks touches one cache line or two, and the garbage collector has nothing
 to walk. Both keep the same order (new and touched tracks at the newest end,
@@ -46,10 +46,7 @@ MODE_NAMES = ("record", "partial track", "full track")
 RECORD, PARTIAL, FULL = 0, 1, 2
 #: The most records a track may have: the directory's masks are 64-bit words.
 MAX_RECORDS_PER_TRACK = 64
-#: The most slots a directory holds: it has at most one entry per slot, and
-#: its hash table numbers them in 32-bit integers (half the memory, and half
-#: the processor-cache misses, of 64-bit ones: a table of millions of
-#: tracks is read and rebuilt at random).
+#: The most slots a directory holds (it has at most one entry per slot).
 MAX_SLOTS = 2**31 - 2
 
 
@@ -152,18 +149,17 @@ class CacheDirectory:
         self.on_evict = on_evict
         self.evicted = 0
         if cython.compiled:
-            # Entries (``_t``, a free chain through ``nxt``) and the hash
-            # table (``_h``, -1 = empty) start empty: the first insert grows them.
-            self._tcap = self._tn = self._count = 0
-            self._free_t = self._head = self._tail = -1
+            # The table of entries (``_t``) starts empty: the first insert
+            # grows it.
+            self._count = 0
+            self._head = self._tail = -1
             self._hcap = self._hbits = 0
         else:
             self.tracks: OrderedDict[int, list] = OrderedDict()
 
     def __dealloc__(self):
         if cython.compiled:
-            _release(self._t, self._tcap * cython.sizeof(_Track))
-            _release(self._h, self._hcap * cython.sizeof(cython.int))
+            _release(self._t, self._hcap * cython.sizeof(_Track))
 
     def __len__(self) -> int:
         if cython.compiled:
@@ -171,110 +167,109 @@ class CacheDirectory:
         return len(self.tracks)
 
     # -- the compiled directory -------------------------------------------------
+    # The entries are the hash table (open addressing, linear probing; key
+    # -1 an empty slot): a look-up of a random track among millions waits
+    # for main memory once, for the entry itself, not for a slot holding
+    # its number and then for the entry. The LRU list links entries by
+    # their place in the table, so a move of an entry (a deletion's shift,
+    # a growth) mends its neighbours' links.
     def _find(self, key):
         """Compiled: the entry of ``key``, or -1."""
         if cython.compiled:
-            h = self._h
+            t = self._t
             if self._hcap == 0:
                 return -1
             m: cython.Py_ssize_t = self._hcap - 1
             i: cython.Py_ssize_t = _home(key, self._hbits)
-            e: cython.Py_ssize_t
+            k: cython.longlong
             while True:
-                e = h[i]
-                if e < 0 or self._t[e].key == key:
-                    return e
+                k = t[i].key
+                if k == key:
+                    return i
+                if k < 0:
+                    return -1
                 i = (i + 1) & m
         return -1
 
-    def _place(self, e, key):
-        """Compiled: put entry ``e`` (of ``key``) in the hash table."""
-        if cython.compiled:
-            h = self._h
-            m: cython.Py_ssize_t = self._hcap - 1
-            i: cython.Py_ssize_t = _home(key, self._hbits)
-            while h[i] >= 0:
-                i = (i + 1) & m
-            h[i] = e
-
     def _grow_hash(self):
-        """Compiled: double the hash table (kept at most 70 % full)."""
+        """Compiled: double the table (kept at most 70 % full)."""
         if cython.compiled:
             bits: cython.int = self._hbits + 1 if self._hbits else 10
+            if bits > 31:       # the LRU links are 32-bit entry numbers
+                raise MemoryError("the cache directory holds at most 2**31 entries")
             cap: cython.Py_ssize_t = cython.cast(cython.Py_ssize_t, 1) << bits
-            # The old table grown (its contents are not needed: every entry
-            # is placed again from the entries' array). Grown, not a new
-            # one beside it: past 2 MB a mapping grows in place or moves
-            # with its pages, so only the added half is memory the process
-            # has not touched yet (on a fresh page the kernel's zeroing was
-            # most of a rebuild).
-            h = _grow(self._h, self._hcap * cython.sizeof(cython.int),
-                      cap * cython.sizeof(cython.int))
-            if h == cython.NULL:
+            t = _grow(cython.NULL, 0, cap * cython.sizeof(_Track))
+            if t == cython.NULL:
                 raise MemoryError()
-            self._h = cython.cast(cython.pointer(cython.int), h)
-            self._hcap = cap
-            self._hbits = bits
+            new = cython.cast(cython.pointer(_Track), t)
+            old = self._t
+            ocap: cython.Py_ssize_t = self._hcap
             i: cython.Py_ssize_t
             for i in range(cap):
-                self._h[i] = -1
-            # Every live entry placed again, in the order of the entries'
-            # array (read in sequence; a freed entry's key is -1), each slot
-            # loaded ahead (a memory hint): the LRU list's order jumped about
-            # memory, and a table of millions took a sixth of a run that
-            # grew it. Where an entry lands in its probe run changes no
-            # look-up, so no figure.
-            n: cython.Py_ssize_t = self._tn
+                new[i].key = -1
+            # Every entry placed again, in the old table's order (read in
+            # sequence), each new place loaded ahead (a memory hint; where
+            # an entry lands in its probe run changes no look-up, so no
+            # figure). The old entry keeps its new place in ``pend``
+            # (copied already) for the links' second pass.
+            m: cython.Py_ssize_t = cap - 1
             e: cython.Py_ssize_t
             a: cython.Py_ssize_t
-            for e in range(n):
+            j: cython.Py_ssize_t
+            for e in range(ocap):
                 a = e + 16
-                if a < n and self._t[a].key >= 0:
-                    __builtin_prefetch(cython.address(self._h[_home(self._t[a].key, bits)]))
-                if self._t[e].key >= 0:
-                    self._place(e, self._t[e].key)
+                if a < ocap and old[a].key >= 0:
+                    __builtin_prefetch(cython.address(new[_home(old[a].key, bits)]))
+                if old[e].key >= 0:
+                    j = _home(old[e].key, bits)
+                    while new[j].key >= 0:
+                        j = (j + 1) & m
+                    new[j] = old[e]
+                    old[e].pend = j
+            for j in range(cap):
+                if new[j].key >= 0:
+                    if new[j].prv >= 0:
+                        new[j].prv = cython.cast(cython.int, old[new[j].prv].pend)
+                    if new[j].nxt >= 0:
+                        new[j].nxt = cython.cast(cython.int, old[new[j].nxt].pend)
+            if self._head >= 0:
+                self._head = old[self._head].pend
+                self._tail = old[self._tail].pend
+            _release(old, ocap * cython.sizeof(_Track))
+            self._t = new
+            self._hcap = cap
+            self._hbits = bits
 
     def _new(self, key, valid, pend, ready):
-        """Compiled: a new entry for ``key`` at the newest end; returns it."""
+        """Compiled: a new entry for ``key`` (not in the table) at the newest
+        end; returns it."""
         if cython.compiled:
-            e: cython.Py_ssize_t
             # At most 70 % full. At half, a shop's warmed millions of tracks
             # doubled the table early in the run that followed: a rebuild
             # of every entry on fresh memory, a tenth of a 2 s run of the
-            # 1,000-volume bench. The table is also about 30 % smaller on
-            # average. A look-up of a track not in cache probes further
-            # (about six slots at 70 %, against two and a half at 50 %); one
-            # of a track in cache, the common case, about as far.
+            # 1,000-volume bench. A look-up of a track not in cache probes
+            # further (about six entries at 70 %, against two and a half at
+            # 50 %, in sequence in memory); one of a track in cache, the
+            # common case, about as far.
             if 10 * (self._count + 1) > 7 * self._hcap:
                 self._grow_hash()
-            if self._free_t >= 0:
-                e = self._free_t
-                self._free_t = self._t[e].nxt
-            else:
-                if self._tn == self._tcap:
-                    cap: cython.Py_ssize_t = 2 * self._tcap if self._tcap else 1024
-                    t = _grow(self._t, self._tcap * cython.sizeof(_Track),
-                              cap * cython.sizeof(_Track))
-                    if t == cython.NULL:
-                        raise MemoryError()
-                    self._t = cython.cast(cython.pointer(_Track), t)
-                    self._tcap = cap
-                e = self._tn
-                self._tn += 1
+            m: cython.Py_ssize_t = self._hcap - 1
+            e: cython.Py_ssize_t = _home(key, self._hbits)
+            while self._t[e].key >= 0:
+                e = (e + 1) & m
             p = cython.address(self._t[e])
             p.key = key
             p.valid = valid
             p.pend = pend
             p.ready = ready
-            p.prv = self._tail
+            p.prv = cython.cast(cython.int, self._tail)
             p.nxt = -1
             if self._tail >= 0:
-                self._t[self._tail].nxt = e
+                self._t[self._tail].nxt = cython.cast(cython.int, e)
             else:
                 self._head = e
             self._tail = e
             self._count += 1
-            self._place(e, key)
             return e
         return -1
 
@@ -289,65 +284,65 @@ class CacheDirectory:
             else:
                 self._head = p.nxt
             self._t[p.nxt].prv = p.prv
-            p.prv = self._tail
+            p.prv = cython.cast(cython.int, self._tail)
             p.nxt = -1
-            self._t[self._tail].nxt = e
+            self._t[self._tail].nxt = cython.cast(cython.int, e)
             self._tail = e
 
     def _remove(self, e):
-        """Compiled: take entry ``e`` out of the LRU list and the hash table."""
+        """Compiled: take entry ``e`` out of the LRU list and the table."""
         if cython.compiled:
-            p = cython.address(self._t[e])
+            t = self._t
+            p = cython.address(t[e])
             if p.prv >= 0:
-                self._t[p.prv].nxt = p.nxt
+                t[p.prv].nxt = p.nxt
             else:
                 self._head = p.nxt
             if p.nxt >= 0:
-                self._t[p.nxt].prv = p.prv
+                t[p.nxt].prv = p.prv
             else:
                 self._tail = p.prv
             # Linear probing's deletion: shift later entries of the probe
-            # run back over the hole, so no look-up stops short of them.
-            h = self._h
+            # run back over the hole, so no look-up stops short of them; a
+            # shifted entry's neighbours on the LRU list follow it.
             m: cython.Py_ssize_t = self._hcap - 1
-            i: cython.Py_ssize_t = _home(p.key, self._hbits)
-            while h[i] != e:
-                i = (i + 1) & m
-            j: cython.Py_ssize_t = i
+            i: cython.Py_ssize_t = e
+            j: cython.Py_ssize_t = e
             k: cython.Py_ssize_t
             while True:
                 j = (j + 1) & m
-                if h[j] < 0:
+                if t[j].key < 0:
                     break
-                k = _home(self._t[h[j]].key, self._hbits)
+                k = _home(t[j].key, self._hbits)
                 if (i < k <= j) if i <= j else (i < k or k <= j):
                     continue
-                h[i] = h[j]
+                t[i] = t[j]
+                p = cython.address(t[i])
+                if p.prv >= 0:
+                    t[p.prv].nxt = cython.cast(cython.int, i)
+                else:
+                    self._head = i
+                if p.nxt >= 0:
+                    t[p.nxt].prv = cython.cast(cython.int, i)
+                else:
+                    self._tail = i
                 i = j
-            h[i] = -1
-            p.key = -1                  # free (what _grow_hash skips)
-            p.nxt = self._free_t
-            self._free_t = e
+            t[i].key = -1
             self._count -= 1
 
     # -- memory hints (compiled only; no effect on any figure) -----------------
-    # A look-up of a random track among millions waits for main memory twice:
-    # its hash slot, then its entry. An I/O knows its tracks before it needs
-    # them; these start those loads early so that the CPU goes on meanwhile.
+    # A look-up of a random track among millions waits for main memory: for
+    # the track's place in the table (its entry, or the probe run that says
+    # it is not there). An I/O knows its tracks before it needs them; this
+    # starts those loads early so that the CPU goes on meanwhile.
     def prefetch(self, track):
-        """Compiled: start loading ``track``'s hash slot into the CPU cache."""
+        """Compiled: start loading the entry at ``track``'s place in the
+        table into the CPU cache (both cache lines it may span)."""
         if cython.compiled:
             if self._hcap:
-                __builtin_prefetch(cython.address(self._h[_home(track, self._hbits)]))
-
-    def prefetch_entry(self, track):
-        """Compiled: start loading the entry in ``track``'s hash slot (best
-        some time after :meth:`prefetch`: it reads the slot)."""
-        if cython.compiled:
-            if self._hcap:
-                e: cython.Py_ssize_t = self._h[_home(track, self._hbits)]
-                if e >= 0:
-                    __builtin_prefetch(cython.address(self._t[e]))
+                p = cython.address(self._t[_home(track, self._hbits)])
+                __builtin_prefetch(p)
+                __builtin_prefetch(cython.cast(cython.p_char, p) + cython.sizeof(_Track) - 1)
 
     # -- look-ups -------------------------------------------------------------
     def valid(self, track, now: float) -> int:
@@ -522,14 +517,15 @@ class CacheDirectory:
     def drop(self, lo, hi) -> None:
         """Remove the tracks whose keys are ``lo`` … ``hi - 1`` (one volume's)."""
         if cython.compiled:
-            e: cython.Py_ssize_t = self._head
-            nxt: cython.Py_ssize_t
-            while e >= 0:
-                nxt = self._t[e].nxt
+            # In the table's order: a removal shifts a later entry into the
+            # place just read, so that place is read again.
+            e: cython.Py_ssize_t = 0
+            while e < self._hcap:
                 if lo <= self._t[e].key < hi:
                     self.used -= _popcount(self._t[e].valid | self._t[e].pend)
                     self._remove(e)
-                e = nxt
+                else:
+                    e += 1
             return
         for key in [k for k in self.tracks if lo <= k < hi]:
             x = self.tracks.pop(key)
@@ -538,12 +534,10 @@ class CacheDirectory:
     def clear(self) -> None:
         """Remove every track (statistics are kept)."""
         if cython.compiled:
-            _release(self._t, self._tcap * cython.sizeof(_Track))
-            _release(self._h, self._hcap * cython.sizeof(cython.int))
+            _release(self._t, self._hcap * cython.sizeof(_Track))
             self._t = cython.NULL
-            self._h = cython.NULL
-            self._tcap = self._tn = self._count = 0
-            self._free_t = self._head = self._tail = -1
+            self._count = 0
+            self._head = self._tail = -1
             self._hcap = self._hbits = 0
         else:
             self.tracks.clear()

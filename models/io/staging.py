@@ -511,8 +511,8 @@ class Staging:
         done: float
         nbytes: cython.longlong
         if cython.compiled:
-            # Memory hint, no effect on any figure: the run's hash slots all
-            # at once, not one wait for memory per track below.
+            # Memory hint, no effect on any figure: the run's places in the
+            # directory all at once, not one wait for memory per track below.
             k: cython.longlong
             for k in range(tk, min(end, tk + 64)):
                 cache.prefetch(kb + k)

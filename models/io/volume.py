@@ -304,9 +304,8 @@ class VolumeIO(Staging):
         if self.tr is not None:
             self.tr.io_start(eng.now, self.requests, res_pages(groups))
         if cython.compiled:
-            # Memory hints, no effect on any figure: the tracks' hash slots
-            # now, their entries half way to the program's first look-up
-            # (see CacheDirectory.prefetch).
+            # Memory hints, no effect on any figure: the tracks' entries in
+            # the cache directory (see CacheDirectory.prefetch).
             cd: CacheDirectory = self._cache
             kb: cython.longlong = self.kb
             trk: cython.longlong
@@ -621,16 +620,6 @@ class IORequest(IOResult):
         vol: VolumeIO = self.vol
         eng: Engine = vol.engine
         self.iosq = eng.now - self.t_q
-        if cython.compiled:
-            cd: CacheDirectory = vol._cache
-            kb: cython.longlong = vol.kb
-            trk: cython.longlong
-            if self.one:
-                cd.prefetch_entry(kb + self.one_track)
-            else:
-                for g in self.groups:
-                    trk = g[0]
-                    cd.prefetch_entry(kb + trk)
         self._program_begin(eng.now, self.write, False)
         return self.step()
 
