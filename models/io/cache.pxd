@@ -1,7 +1,8 @@
 # Types for compiling cache.py with Cython in pure-Python mode (augmenting
 # .pxd, as models/engine/core.pxd): cache.py is the one source. Compiled,
 # the directory is a C array of track entries that is itself an
-# open-addressing hash table (linear probing), on a doubly linked LRU list.
+# open-addressing hash table (linear probing), in LRU order by a log of
+# touches.
 
 
 cdef extern from *:
@@ -62,6 +63,9 @@ cdef extern from *:
     void _release "zpl_free" (void* p, size_t bytes) nogil
 
 
+from libc.string cimport memmove
+
+
 cdef extern from *:
     int __builtin_popcountll(unsigned long long) nogil
     void __builtin_prefetch(const void*) nogil
@@ -80,7 +84,7 @@ cdef struct _Track:
     long long key
     unsigned long long valid, pend
     double ready
-    int prv, nxt                 # older and newer entry on the LRU list (-1: none)
+    long long stamp              # the place of its newest record in the LRU log
 
 
 cdef class CacheStats:
@@ -97,14 +101,19 @@ cdef class CacheDirectory:
     cdef public object on_evict, tracks     # tracks: interpreted only (None compiled)
     cdef object __weakref__
     cdef _Track* _t                   # the entries are the hash table (key -1: empty)
-    cdef Py_ssize_t _count, _head, _tail, _hcap
+    cdef long long* _log              # the LRU log: keys _lh ... _ln - 1, oldest first
+    cdef Py_ssize_t _count, _hcap, _lh, _ln, _lcap
+    cdef long long _lbase             # the place of _log[0] (places only grow)
     cdef int _hbits
 
     cdef Py_ssize_t _find(self, long long key) noexcept
     cdef int _grow_hash(self) except -1
     cdef Py_ssize_t _new(self, long long key, unsigned long long valid,
                          unsigned long long pend, double ready) except -2
-    cdef void _to_end(self, Py_ssize_t e) noexcept
+    cdef int _to_end(self, Py_ssize_t e) except -1
+    cdef int _touch(self, Py_ssize_t e) except -1
+    cdef int _log_room(self) except -1
+    cdef Py_ssize_t _oldest(self) noexcept
     cdef void _remove(self, Py_ssize_t e) noexcept
     cdef void prefetch(self, long long track) noexcept
     cpdef unsigned long long valid(self, long long track, double now)

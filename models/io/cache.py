@@ -9,10 +9,10 @@ slots of a track age together); the capacity is counted in slots.
 Interpreted, the directory is an ``OrderedDict`` of ``[valid, pending,
 ready]`` lists. Compiled (Cython in pure-Python mode, ``cache.pxd``; the
 branches ``if cython.compiled:``), it is a C array of track entries that
-is itself an open-addressing hash table, on a doubly linked LRU list: no
-Python object per cached track, so a look-up in a directory of millions of
-tracks touches one cache line or two, and the garbage collector has nothing
-to walk. Both keep the same order (new and touched tracks at the newest end,
+is itself an open-addressing hash table, kept in LRU order by a log of
+touches (see ``_find``'s comment): no Python object per cached track, so a
+look-up in a directory of millions of tracks touches one cache line or
+two, and the garbage collector has nothing to walk. Both keep the same order (new and touched tracks at the newest end,
 evictions from the oldest), so both evict the same tracks at the same
 moments (``tests/models/test_cache_directory.py`` runs them side by side).
 Masks are at most 64 bits in both (a track of more than 64 records is
@@ -35,6 +35,7 @@ if not cython.compiled:
     # Declared in cache.pxd for the compiled branches only (the entry struct,
     # libc's allocator, the bit count); never used interpreted.
     _Track: Any = None
+    memmove: Any = None
     _popcount: Any = None
     _home: Any = None
     __builtin_prefetch: Any = None
@@ -149,30 +150,50 @@ class CacheDirectory:
         self.on_evict = on_evict
         self.evicted = 0
         if cython.compiled:
-            # The table of entries (``_t``) starts empty: the first insert
-            # grows it.
+            # The table of entries (``_t``) and the LRU log start empty:
+            # the first insert grows them.
             self._count = 0
-            self._head = self._tail = -1
             self._hcap = self._hbits = 0
+            self._lh = self._ln = self._lcap = 0
+            self._lbase = 0
         else:
             self.tracks: OrderedDict[int, list] = OrderedDict()
 
     def __dealloc__(self):
         if cython.compiled:
             _release(self._t, self._hcap * cython.sizeof(_Track))
+            _release(self._log, self._lcap * cython.sizeof(cython.longlong))
 
     def __len__(self) -> int:
         if cython.compiled:
             return self._count
         return len(self.tracks)
 
+    @property
+    def log_capacity(self) -> int:
+        """Records the compiled directory's LRU log has room for, 8 bytes
+        each: at most about eight a track held at its fullest, however long
+        the run (see ``_log_room``); the interpreted directory keeps no log: 0."""
+        if cython.compiled:
+            return self._lcap
+        return 0
+
     # -- the compiled directory -------------------------------------------------
     # The entries are the hash table (open addressing, linear probing; key
     # -1 an empty slot): a look-up of a random track among millions waits
     # for main memory once, for the entry itself, not for a slot holding
-    # its number and then for the entry. The LRU list links entries by
-    # their place in the table, so a move of an entry (a deletion's shift,
-    # a growth) mends its neighbours' links.
+    # its number and then for the entry.
+    #
+    # The LRU order is a log of touches (``_log``, the tracks' keys, oldest
+    # first from ``_lh``): a touch appends the track's key and writes the
+    # record's place into the entry, which the look-up has just loaded (a
+    # place counted from the log's first record ever, ``_lbase`` being the
+    # place of ``_log[0]``: places only grow). A record is the track's
+    # place in the order while the entry holds its place; an older one is
+    # stale, skipped at the head and dropped when the log is compacted. The order is that of a list whose touched
+    # track moves to the newest end (the interpreted OrderedDict's), but a
+    # touch writes no other track's entry: a doubly linked list's two
+    # neighbours, random among millions, were a fifth of a run of hits.
     def _find(self, key):
         """Compiled: the entry of ``key``, or -1."""
         if cython.compiled:
@@ -195,8 +216,6 @@ class CacheDirectory:
         """Compiled: double the table (kept at most 70 % full)."""
         if cython.compiled:
             bits: cython.int = self._hbits + 1 if self._hbits else 10
-            if bits > 31:       # the LRU links are 32-bit entry numbers
-                raise MemoryError("the cache directory holds at most 2**31 entries")
             cap: cython.Py_ssize_t = cython.cast(cython.Py_ssize_t, 1) << bits
             t = _grow(cython.NULL, 0, cap * cython.sizeof(_Track))
             if t == cython.NULL:
@@ -210,8 +229,8 @@ class CacheDirectory:
             # Every entry placed again, in the old table's order (read in
             # sequence), each new place loaded ahead (a memory hint; where
             # an entry lands in its probe run changes no look-up, so no
-            # figure). The old entry keeps its new place in ``pend``
-            # (copied already) for the links' second pass.
+            # figure). The log holds keys: a moved entry keeps its place in
+            # the order.
             m: cython.Py_ssize_t = cap - 1
             e: cython.Py_ssize_t
             a: cython.Py_ssize_t
@@ -225,16 +244,6 @@ class CacheDirectory:
                     while new[j].key >= 0:
                         j = (j + 1) & m
                     new[j] = old[e]
-                    old[e].pend = j
-            for j in range(cap):
-                if new[j].key >= 0:
-                    if new[j].prv >= 0:
-                        new[j].prv = cython.cast(cython.int, old[new[j].prv].pend)
-                    if new[j].nxt >= 0:
-                        new[j].nxt = cython.cast(cython.int, old[new[j].nxt].pend)
-            if self._head >= 0:
-                self._head = old[self._head].pend
-                self._tail = old[self._tail].pend
             _release(old, ocap * cython.sizeof(_Track))
             self._t = new
             self._hcap = cap
@@ -262,49 +271,103 @@ class CacheDirectory:
             p.valid = valid
             p.pend = pend
             p.ready = ready
-            p.prv = cython.cast(cython.int, self._tail)
-            p.nxt = -1
-            if self._tail >= 0:
-                self._t[self._tail].nxt = cython.cast(cython.int, e)
-            else:
-                self._head = e
-            self._tail = e
+            p.stamp = -1
             self._count += 1
+            self._touch(e)
             return e
         return -1
 
     def _to_end(self, e):
         """Compiled: make entry ``e`` the newest (``move_to_end``)."""
         if cython.compiled:
-            if e == self._tail:
-                return
-            p = cython.address(self._t[e])
-            if p.prv >= 0:
-                self._t[p.prv].nxt = p.nxt
-            else:
-                self._head = p.nxt
-            self._t[p.nxt].prv = p.prv
-            p.prv = cython.cast(cython.int, self._tail)
-            p.nxt = -1
-            self._t[self._tail].nxt = cython.cast(cython.int, e)
-            self._tail = e
+            # Not if it is the newest already (the log's last record).
+            if self._ln == 0 or self._t[e].stamp != self._lbase + self._ln - 1:
+                self._touch(e)
+        return 0
+
+    def _touch(self, e):
+        """Compiled: append entry ``e``'s track to the log, the newest."""
+        if cython.compiled:
+            if self._ln == self._lcap:
+                self._log_room()
+            self._log[self._ln] = self._t[e].key
+            self._t[e].stamp = self._lbase + self._ln
+            self._ln += 1
+        return 0
+
+    def _log_room(self):
+        """Compiled: room for a record at the log's end. When at least half
+        the records from the head on are stale, the live ones are moved to
+        the log's start (a compaction, paid for by the touches that made
+        them stale); else when the head has passed half the log, the
+        records from the head on are moved there; else the log grows to
+        twice its length. It grows only while the records from the head on
+        fill more than half of it and are fewer than two a track: so it has
+        room for at most about eight records a track at the directory's
+        fullest."""
+        if cython.compiled:
+            log = self._log
+            n: cython.Py_ssize_t = self._ln
+            i: cython.Py_ssize_t
+            if self._lh and 2 * self._lh >= self._lcap and n - self._lh < 2 * self._count + 2:
+                memmove(log, cython.address(log[self._lh]),
+                        (n - self._lh) * cython.sizeof(cython.longlong))
+                self._lbase += self._lh         # every record keeps its place
+                self._ln = n - self._lh
+                self._lh = 0
+                return 0
+            if n - self._lh >= 2 * self._count + 2:
+                # The live records get places after every old one (so no
+                # stale record's place is an entry's again).
+                base: cython.longlong = self._lbase + n
+                j: cython.Py_ssize_t = 0
+                a: cython.Py_ssize_t
+                e: cython.Py_ssize_t
+                for i in range(self._lh, n):
+                    # The entry 16 records on starts loading now (a memory
+                    # hint): the checks' waits for memory overlap.
+                    a = i + 16
+                    if a < n and self._hcap:
+                        __builtin_prefetch(
+                            cython.address(self._t[_home(log[a], self._hbits)]))
+                    e = self._find(log[i])
+                    if e >= 0 and self._t[e].stamp == self._lbase + i:
+                        log[j] = log[i]
+                        self._t[e].stamp = base + j
+                        j += 1
+                self._lbase = base
+                self._lh = 0
+                self._ln = j
+                if j < self._lcap:      # always: at most half the records were live
+                    return 0
+            cap: cython.Py_ssize_t = 2 * self._lcap if self._lcap else 1024
+            g = _grow(self._log, self._lcap * cython.sizeof(cython.longlong),
+                      cap * cython.sizeof(cython.longlong))
+            if g == cython.NULL:
+                raise MemoryError()
+            self._log = cython.cast(cython.pointer(cython.longlong), g)
+            self._lcap = cap
+        return 0
+
+    def _oldest(self):
+        """Compiled: the entry of the log's oldest live record (stale ones
+        before it dropped), or -1 if the directory is empty."""
+        if cython.compiled:
+            e: cython.Py_ssize_t
+            while self._lh < self._ln:
+                e = self._find(self._log[self._lh])
+                if e >= 0 and self._t[e].stamp == self._lbase + self._lh:
+                    return e
+                self._lh += 1
+        return -1
 
     def _remove(self, e):
-        """Compiled: take entry ``e`` out of the LRU list and the table."""
+        """Compiled: take entry ``e`` out of the table (its records in the
+        log become stale: no entry of theirs is found)."""
         if cython.compiled:
             t = self._t
-            p = cython.address(t[e])
-            if p.prv >= 0:
-                t[p.prv].nxt = p.nxt
-            else:
-                self._head = p.nxt
-            if p.nxt >= 0:
-                t[p.nxt].prv = p.prv
-            else:
-                self._tail = p.prv
             # Linear probing's deletion: shift later entries of the probe
-            # run back over the hole, so no look-up stops short of them; a
-            # shifted entry's neighbours on the LRU list follow it.
+            # run back over the hole, so no look-up stops short of them.
             m: cython.Py_ssize_t = self._hcap - 1
             i: cython.Py_ssize_t = e
             j: cython.Py_ssize_t = e
@@ -317,15 +380,6 @@ class CacheDirectory:
                 if (i < k <= j) if i <= j else (i < k or k <= j):
                     continue
                 t[i] = t[j]
-                p = cython.address(t[i])
-                if p.prv >= 0:
-                    t[p.prv].nxt = cython.cast(cython.int, i)
-                else:
-                    self._head = i
-                if p.nxt >= 0:
-                    t[p.nxt].prv = cython.cast(cython.int, i)
-                else:
-                    self._tail = i
                 i = j
             t[i].key = -1
             self._count -= 1
@@ -464,10 +518,13 @@ class CacheDirectory:
             e: cython.Py_ssize_t
             key: cython.longlong
             while self.used > self.capacity and self._count > 1:
-                e = self._head
+                e = self._oldest()
+                if e < 0:               # never: every entry has a live record
+                    break
                 key = self._t[e].key
+                self._lh += 1           # its record: the track leaves the head
                 if key == keep:
-                    self._to_end(e)
+                    self._touch(e)      # to the newest end
                     continue
                 n = _popcount(self._t[e].valid | self._t[e].pend)
                 self._remove(e)
@@ -535,10 +592,13 @@ class CacheDirectory:
         """Remove every track (statistics are kept)."""
         if cython.compiled:
             _release(self._t, self._hcap * cython.sizeof(_Track))
+            _release(self._log, self._lcap * cython.sizeof(cython.longlong))
             self._t = cython.NULL
+            self._log = cython.NULL
             self._count = 0
-            self._head = self._tail = -1
             self._hcap = self._hbits = 0
+            self._lh = self._ln = self._lcap = 0
+            self._lbase = 0
         else:
             self.tracks.clear()
         self.used = 0
