@@ -12,11 +12,12 @@ branches ``if cython.compiled:``), it is a C array of track entries that
 is itself an open-addressing hash table, kept in LRU order by a log of
 touches (see ``_find``'s comment): no Python object per cached track, so a
 look-up in a directory of millions of tracks touches one cache line or
-two, and the garbage collector has nothing to walk. Both keep the same order (new and touched tracks at the newest end,
-evictions from the oldest), so both evict the same tracks at the same
-moments (``tests/models/test_cache_directory.py`` runs them side by side).
-Masks are at most 64 bits in both (a track of more than 64 records is
-refused when its volume is built).
+two, and the garbage collector has nothing to walk. Both keep the same
+order (new and touched tracks at the newest end, evictions from the
+oldest), so both evict the same tracks at the same moments
+(``tests/models/test_cache_directory.py`` runs them side by side). Masks
+are at most 64 bits in both (a track of more than 64 records is refused
+when its volume is built).
 
 :class:`CacheStats` holds what an RMF Cache Activity report shows.
 """
@@ -190,10 +191,11 @@ class CacheDirectory:
     # place counted from the log's first record ever, ``_lbase`` being the
     # place of ``_log[0]``: places only grow). A record is the track's
     # place in the order while the entry holds its place; an older one is
-    # stale, skipped at the head and dropped when the log is compacted. The order is that of a list whose touched
-    # track moves to the newest end (the interpreted OrderedDict's), but a
-    # touch writes no other track's entry: a doubly linked list's two
-    # neighbours, random among millions, were a fifth of a run of hits.
+    # stale, skipped at the head and dropped when the log is compacted.
+    # The order is that of a list whose touched track moves to the newest
+    # end (the interpreted OrderedDict's), but a touch writes no other
+    # track's entry: a doubly linked list's two neighbours, random among
+    # millions, were a fifth of a run of hits.
     def _find(self, key):
         """Compiled: the entry of ``key``, or -1."""
         if cython.compiled:
