@@ -683,16 +683,16 @@ def _node_from(raw: Any, sc: Scenario) -> Node:
         raise ScenarioError(f"bad component {show_value(raw)}: needs text 'id', 'kind' and "
                             "'label'")
     if key not in components.KINDS:
-        raise ScenarioError(f"component '{shorten(ident)}' has unknown kind '{shorten(key)}'")
+        raise ScenarioError(f"component '{shorten(label)}' has unknown kind '{shorten(key)}'")
     x, y = raw.get("x", 0.0), raw.get("y", 0.0)
     # Exact comparison first: a 400-digit integer must not reach float().
     if not all(isinstance(v, (int, float)) and not isinstance(v, bool)
                and -MAX_COORDINATE <= v <= MAX_COORDINATE for v in (x, y)):
-        raise ScenarioError(f"component '{shorten(ident)}' has a bad position "
+        raise ScenarioError(f"component '{shorten(label)}' has a bad position "
                             f"({show_value(x)}, {show_value(y)}): numbers within ±1e9")
     props = raw.get("properties", {})
     if not isinstance(props, dict):
-        raise ScenarioError(f"component '{ident}': 'properties' must be an object")
+        raise ScenarioError(f"component '{shorten(label)}': 'properties' must be an object")
     checked = {}
     category = components.kind(key).category
     for k, v in props.items():
@@ -700,7 +700,7 @@ def _node_from(raw: Any, sc: Scenario) -> Node:
         try:
             checked[k] = param.coerce(v) if param is not None else v
         except ParamError as exc:
-            raise ScenarioError(f"component '{shorten(ident)}' ({shorten(label)}): {exc}") from None
+            raise ScenarioError(f"component '{shorten(label)}': {exc}") from None
     return Node(ident, key, label, float(x), float(y), checked)
 
 

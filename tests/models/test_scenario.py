@@ -122,6 +122,25 @@ def test_natural_needs_only_processors_and_runs_on_those_drawn():
     assert sc.run_request() == ("natural_ziip", {"gcps": 1, "ziips": 1})
 
 
+def test_a_damaged_component_in_a_file_is_named_as_the_canvas_shows_it():
+    """A scenario file whose component has an unknown kind, a bad position,
+    properties that are not an object or a value out of range: the message
+    names the component by its label, never by the file's internal id."""
+    sc, ids = _db2_chain()
+    for damage, says in ((lambda n: n.update(kind="flux_capacitor"), "unknown kind"),
+                         (lambda n: n.update(x="left"), "bad position"),
+                         (lambda n: n.update(properties=[1]), "must be an object"),
+                         (lambda n: n["properties"].update(pct_read=500), "pct_read")):
+        data = sc.to_dict()
+        node = data["nodes"][0]
+        node["label"] = "DB2 batch"
+        damage(node)
+        with pytest.raises(ScenarioError, match=says) as err:
+            Scenario.from_dict(data)
+        assert "component 'DB2 batch'" in str(err.value)
+        assert f"'{node['id']}'" not in str(err.value)
+
+
 def test_plain_data_round_trip_and_bad_data():
     sc, ids = _db2_chain()
     sc.set_property(ids["w"], "pct_read", 40.0)
